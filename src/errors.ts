@@ -1,0 +1,53 @@
+/**
+ * Thrown for bad arguments. The message follows one grammar everywhere:
+ * ``ndcgAtK: Expected `k` to be a positive integer, got `0` (number)``.
+ */
+export class MetricInputError extends Error {
+  override readonly name = 'MetricInputError'
+  constructor(
+    readonly fn: string,
+    readonly argument: string,
+    readonly expected: string,
+    readonly received: unknown,
+  ) {
+    super(`${fn}: Expected \`${argument}\` to be ${expected}, got ${describeValue(received)}`)
+  }
+}
+
+/** A short, bounded rendering of a value and its type for error messages. */
+export function describeValue(value: unknown): string {
+  if (value === null) return '`null`'
+  if (value === undefined) return '`undefined`'
+  if (Array.isArray(value)) return `\`${truncate(safeJson(value))}\` (array)`
+  if (typeof value === 'string') return `\`${truncate(JSON.stringify(value))}\` (string)`
+  if (typeof value === 'object') return `\`${truncate(safeJson(value))}\` (${value.constructor?.name ?? 'object'})`
+  return `\`${String(value)}\` (${typeof value})`
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+function truncate(text: string, max = 80): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
+}
+
+export function assertPositiveInteger(fn: string, argument: string, value: unknown): asserts value is number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw new MetricInputError(fn, argument, 'a positive integer', value)
+  }
+}
+
+export function assertFiniteNumber(fn: string, argument: string, value: unknown): asserts value is number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new MetricInputError(fn, argument, 'a finite number', value)
+  }
+}
+
+export function assertString(fn: string, argument: string, value: unknown): asserts value is string {
+  if (typeof value !== 'string') throw new MetricInputError(fn, argument, 'a string', value)
+}

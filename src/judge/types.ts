@@ -1,8 +1,74 @@
 /**
- * A judge answers structured questions about texts. The concrete interface is defined by the judge
- * module; this placeholder lets the matcher configuration refer to it.
+ * The judge contract. Metrics depend only on this interface, so a judge backed by another server (or a
+ * scripted one) can replace {@link ../ollama-judge.js ollamaJudge} without touching any metric.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+
+/** The JSON-Schema subset the judge sends as Ollama `format` and validates replies against (see `schema.ts`). */
+export interface JsonSchema {
+  readonly type?: JsonType | readonly JsonType[]
+  readonly title?: string
+  readonly description?: string
+  readonly properties?: Readonly<Record<string, JsonSchema>>
+  readonly required?: readonly string[]
+  readonly additionalProperties?: boolean
+  readonly items?: JsonSchema
+  readonly enum?: readonly (string | number | boolean | null)[]
+  readonly minimum?: number
+  readonly maximum?: number
+  readonly minItems?: number
+  readonly maxItems?: number
+  readonly minLength?: number
+  readonly maxLength?: number
+}
+
+export type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null'
+
+/** One structured question to the judge model. */
+export interface JudgeRequest {
+  /** `id.step@hash8` of the template step that produced the prompt; stored in cache entries for reviewers. */
+  readonly template: string
+  /** System message (the judge's role). */
+  readonly system: string
+  /** User message: instructions plus delimited data (see `prompt.ts`). */
+  readonly prompt: string
+  /** Sent as Ollama `format`; the reply must validate against it. */
+  readonly schema: JsonSchema
+  /** Overrides the judge's seed for this call (self-consistency runs). */
+  readonly seed?: number
+  /**
+   * Checks the schema cannot express (one verdict per claim, indices in range). Returns problems; a
+   * non-empty list makes the reply invalid, exactly like a schema violation (retried, then reported).
+   */
+  readonly check?: (value: any) => readonly string[]
+}
+
+/** A validated reply. */
+export interface JudgeReply<T = unknown> {
+  readonly value: T
+  /** The model's raw `message.content`. */
+  readonly raw: string
+  /** sha256 content address of the request (model, options, schema, messages); the cache file name. */
+  readonly key: string
+  /** Whether the reply came from the cache. */
+  readonly cached: boolean
+  /** The seed the request was made with. */
+  readonly seed: number
+  /** Model calls it took to obtain a valid reply (0 when cached). */
+  readonly attempts: number
+}
+
+/** A judge answers structured questions about texts. */
 export interface Judge {
+  /** Human-readable identity, e.g. `ollama:llama3.1:8b`. */
   readonly id: string
+  /** Model tag, colons kept (`llama3.1:8b`); recorded in signatures. */
+  readonly model: string
+  /** Sampling temperature sent with every request. */
+  readonly temperature: number
+  /** Base seed; self-consistency run i uses `seed + i`. */
+  readonly seed: number
+  /** Context window (`options.num_ctx`) when set; recorded in signatures because truncation changes verdicts. */
+  readonly numCtx?: number
+  /** Ask one structured question. Rejects with a `JudgeError` that says what to do. */
+  ask<T = unknown>(request: JudgeRequest): Promise<JudgeReply<T>>
 }

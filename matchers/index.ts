@@ -1,0 +1,10 @@
+/**
+ * Raw matcher functions for a custom `expect.extend`, plus configuration. Importing this module has
+ * no side effects; `rag-matchers/vitest` and `rag-matchers/jest` register everything for you.
+ */
+export { allMatchers, asyncMatcherNames } from './all.js'
+export * from './retrieval.js'
+export { configure, getConfig, resetConfig, type RagMatchersConfig } from './config.js'
+export type { MatcherContext, MatcherMeta, MatcherResult } from './context.js'
+export type { RagAsymmetricMatchers, RagMatchers } from './types.js'
+export { MatcherUsageError } from './validate.js'

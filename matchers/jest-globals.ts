@@ -1,0 +1,18 @@
+/**
+ * For `import { expect } from '@jest/globals'` users: registers every matcher on that `expect`
+ * and augments the `expect` package's `Matchers`.
+ */
+import { expect } from '@jest/globals'
+import { allMatchers } from './all.js'
+import type { RagAsymmetricMatchers, RagMatchers } from './types.js'
+
+expect.extend(allMatchers as never)
+
+declare module 'expect' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Matchers<R extends void | Promise<void>, T = unknown> extends RagMatchers<R> {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AsymmetricMatchers extends RagAsymmetricMatchers {}
+}
+
+export { configure } from './config.js'

@@ -1,0 +1,32 @@
+/**
+ * `setupFilesAfterEnv: ['rag-matchers/jest']`: registers every matcher on Jest's global `expect`
+ * and augments the `jest.Matchers` namespace (for `@types/jest` users).
+ */
+import { allMatchers } from './all.js'
+import type { RagAsymmetricMatchers, RagMatchers } from './types.js'
+
+const jestExpect = (globalThis as { expect?: { extend?: (m: object) => void } }).expect
+
+if (jestExpect === undefined || typeof jestExpect.extend !== 'function') {
+  throw new Error(
+    'rag-matchers/jest: no global `expect` was found. Load this module from Jest\'s `setupFilesAfterEnv` ' +
+      "(not `setupFiles`, which runs before expect exists), or use 'rag-matchers/jest-globals' with " +
+      "`import { expect } from '@jest/globals'`. See the rag-matchers README, section Jest.",
+  )
+}
+
+jestExpect.extend(allMatchers)
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace jest {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Matchers<R, T = {}> extends RagMatchers<R> {}
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Expect extends RagAsymmetricMatchers {}
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface InverseAsymmetricMatchers extends RagAsymmetricMatchers {}
+  }
+}
+
+export { configure } from './config.js'

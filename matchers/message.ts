@@ -1,0 +1,113 @@
+import type { MatcherContext } from './context.js'
+
+/**
+ * Shared failure-message building. Every threshold matcher prints the same block:
+ *
+ *   expect(received).toHaveNdcgAtK(k, min)
+ *
+ *   nDCG@3 = 0.2015   required ≥ 0.7000   (short by 0.4985)
+ *   signature: nDCG|k:3|gain:linear|dup:first|version:0.1.0
+ *
+ *   <breakdown>
+ */
+
+/** Rows shown at most in any breakdown list, so messages and snapshots stay bounded. */
+export const MAX_ROWS = 10
+
+/**
+ * Formats `value` with `decimals` digits, adding digits until it no longer prints the same as
+ * `other` (so a message never reads "0.7000 < 0.7000").
+ */
+export function formatNumber(value: number, other?: number, decimals = 4): string {
+  if (!Number.isFinite(value)) return String(value)
+  let d = decimals
+  let text = value.toFixed(d)
+  if (other !== undefined && Number.isFinite(other) && value !== other) {
+    while (d < 17 && text === other.toFixed(d)) {
+      d += 1
+      text = value.toFixed(d)
+    }
+  }
+  return text
+}
+
+export interface ThresholdHeadline {
+  /** What was measured, e.g. `nDCG@3` or `mean nDCG@3 over 8 queries`. */
+  readonly label: string
+  readonly value: number
+  readonly min: number
+  /** Decimals for this scale (4 for 0–1 metrics, 2 for BLEU's 0–100). */
+  readonly decimals?: number
+}
+
+/** `nDCG@3 = 0.2015   required ≥ 0.7000   (short by 0.4985)`; under `.not`, `required < …` and `over by`. */
+export function thresholdHeadline(ctx: MatcherContext, h: ThresholdHeadline): string {
+  const decimals = h.decimals ?? 4
+  const value = formatNumber(h.value, h.min, decimals)
+  const min = formatNumber(h.min, h.value, decimals)
+  const isNot = ctx.isNot === true
+  const comparator = isNot ? '<' : '≥'
+  let gap = ''
+  if (Number.isNaN(h.value)) gap = '   (not a number)'
+  else if (!isNot && h.value < h.min) gap = `   (short by ${formatNumber(h.min - h.value, undefined, decimals)})`
+  else if (isNot && h.value >= h.min) gap = `   (at or above by ${formatNumber(h.value - h.min, undefined, decimals)})`
+  return `${h.label} = ${colourNumber(ctx, 'received', value)}   required ${comparator} ${colourNumber(ctx, 'expected', min)}${gap}`
+}
+
+/** Prints the formatted number text (not the float, which would lose the padding) in the runner's colours. */
+function colourNumber(ctx: MatcherContext, which: 'received' | 'expected', text: string): string {
+  // printReceived(number) would print full precision; colour the chosen text with the runner's colour instead.
+  const coloured = which === 'received' ? ctx.utils.printReceived(0) : ctx.utils.printExpected(0)
+  return coloured.replace('0', text)
+}
+
+export interface MessageParts {
+  readonly matcher: string
+  /** The argument names in the hint, e.g. `k, min`. */
+  readonly args?: string
+  readonly received?: string
+  readonly headline: string
+  readonly signature?: string
+  readonly sections?: ReadonlyArray<string | undefined>
+  readonly comment?: string
+}
+
+/** Hint, blank line, headline, signature, then each non-empty breakdown section separated by a blank line. */
+export function buildMessage(ctx: MatcherContext, parts: MessageParts): string {
+  const hint = ctx.utils.matcherHint(parts.matcher, parts.received ?? 'received', parts.args ?? '', {
+    isNot: ctx.isNot === true,
+    promise: ctx.promise ?? '',
+    ...(parts.comment ? { comment: parts.comment } : {}),
+  })
+  const lines = [hint, '', parts.headline]
+  if (parts.signature) lines.push(`signature: ${parts.signature}`)
+  for (const section of parts.sections ?? []) {
+    if (section && section.length > 0) lines.push('', section)
+  }
+  return lines.join('\n')
+}
+
+/** Pads a table's columns to their widest cell; rows beyond `max` become "… and N more". */
+export function table(rows: ReadonlyArray<ReadonlyArray<string>>, options: { indent?: string; max?: number; total?: number } = {}): string {
+  const indent = options.indent ?? '  '
+  const max = options.max ?? MAX_ROWS
+  const shown = rows.slice(0, max)
+  const widths: number[] = []
+  for (const row of shown) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)))
+  const out = shown.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd())
+  const total = options.total ?? rows.length
+  if (total > shown.length) out.push(`${indent}… and ${total - shown.length} more`)
+  return out.join('\n')
+}
+
+/** A bounded, comma-separated list: `a, b, c … and 4 more`. */
+export function list(items: readonly string[], max = MAX_ROWS): string {
+  const shown = items.slice(0, max).join(', ')
+  return items.length > max ? `${shown} … and ${items.length - max} more` : shown
+}
+
+/** Quotes a free-text value for a message, bounded in length, newlines shown as ⏎. */
+export function quote(text: string, max = 120): string {
+  const flat = text.replace(/\r?\n/g, ' ⏎ ')
+  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat)
+}

@@ -1,0 +1,46 @@
+import { describeValue } from '../src/errors.js'
+import type { MatcherContext } from './context.js'
+
+/**
+ * Misuse is not a metric failure: a wrong argument throws, whether or not `.not` is used, so a
+ * typo can never turn into a passing assertion. The message follows Jest's matcher-error layout:
+ * the hint, a blank line, `Matcher error: <what was expected>`, a blank line, what came in.
+ */
+export class MatcherUsageError extends Error {
+  override readonly name = 'MatcherUsageError'
+}
+
+export function matcherError(ctx: MatcherContext, matcher: string, args: string, problem: string, value?: unknown, hasValue = arguments.length > 4): never {
+  const hint = ctx.utils.matcherHint(matcher, 'received', args, { isNot: ctx.isNot === true, promise: ctx.promise ?? '' })
+  const shown = hasValue ? `\n\n${describeWithType(value)}` : ''
+  const error = new MatcherUsageError(`${hint}\n\nMatcher error: ${problem}${shown}`)
+  // Trim our own frames so the stack points at the user's expect() line.
+  Error.captureStackTrace?.(error, matcherError)
+  throw error
+}
+
+function describeWithType(value: unknown): string {
+  return `Received: ${describeValue(value)}`
+}
+
+export function requirePositiveInteger(ctx: MatcherContext, matcher: string, args: string, name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    matcherError(ctx, matcher, args, `${name} must be a positive integer, got ${describeValue(value)}`)
+  }
+  return value
+}
+
+export function requireThreshold(
+  ctx: MatcherContext,
+  matcher: string,
+  args: string,
+  name: string,
+  value: unknown,
+  range: readonly [number, number] = [0, 1],
+  hint = '',
+): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < range[0] || value > range[1]) {
+    matcherError(ctx, matcher, args, `${name} must be a number from ${range[0]} to ${range[1]}, got ${describeValue(value)}${hint}`)
+  }
+  return value
+}

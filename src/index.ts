@@ -1,0 +1,6 @@
+export { VERSION } from './version.js'
+export { makeScore, type Score } from './score.js'
+export { buildSignature, parseSignature, signatureDifferences, type ParsedSignature, type SignatureValue } from './signature.js'
+export { MetricInputError } from './errors.js'
+export * from './retrieval/index.js'
+export type { Embedder } from './embeddings/types.js'

@@ -1,0 +1,50 @@
+import { MetricInputError } from '../errors.js'
+import { prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
+import type { RankingDetails } from './ranking.js'
+import type { RetrievalCase, RetrievalOptions } from './types.js'
+
+export interface NdcgDetails extends RankingDetails {
+  readonly dcg: number
+  readonly idcg: number
+}
+
+export type NdcgGain = 'linear' | 'exponential'
+
+export interface NdcgOptions extends RetrievalOptions {
+  /**
+   * How a grade becomes a gain. `'linear'` (default): the grade itself (trec_eval `ndcg_cut`, ranx `ndcg`).
+   * `'exponential'`: 2^grade − 1 (ranx `ndcg_burges`). With binary relevance both give 1 per hit.
+   * @default 'linear'
+   */
+  readonly gain?: NdcgGain
+}
+
+/**
+ * Normalised Discounted Cumulative Gain at k (Järvelin & Kekäläinen, 2002).
+ *
+ *   nDCG@k = DCG@k / IDCG@k,   DCG@k = Σ_{r=1..k} gain(grade_r) / log2(r + 1)
+ *
+ * IDCG is the DCG of the ideal ordering of the positive grades, cut at k. Grades ≤ 0 give no gain.
+ * Binary relevance is grade 1, so DCG = Σ over top-k hits of 1/log2(r+1) and
+ * IDCG = Σ_{r=1..min(|relevant|,k)} 1/log2(r+1). No relevant ids → 0 (trec_eval and ranx).
+ * Sums run in rank order, as trec_eval's do.
+ *
+ * @example ndcgAtK({ retrieved: ['d7', 'd2', 'd9'], relevant: { d2: 1, d4: 2 } }, 3).value // 0.2398…
+ */
+export function ndcgAtK(input: RetrievalCase, k: number, options: NdcgOptions = {}): RetrievalScore<NdcgDetails> {
+  const norm = prepare('ndcgAtK', input, k, options)
+  const gainName = options.gain ?? 'linear'
+  if (gainName !== 'linear' && gainName !== 'exponential') {
+    throw new MetricInputError('ndcgAtK', 'options.gain', "'linear' or 'exponential'", gainName)
+  }
+  const gain = gainName === 'linear' ? (g: number) => (g > 0 ? g : 0) : (g: number) => (g > 0 ? 2 ** g - 1 : 0)
+  let dcg = 0
+  const cut = Math.min(k, norm.ids.length)
+  for (let i = 0; i < cut; i += 1) dcg += gain(norm.grades.get(norm.ids[i] as string) ?? 0) / Math.log2(i + 2)
+  const ideal = [...norm.grades.values()].filter((g) => g > 0).sort((a, b) => b - a)
+  let idcg = 0
+  for (let i = 0; i < Math.min(k, ideal.length); i += 1) idcg += gain(ideal[i] as number) / Math.log2(i + 2)
+  const value = idcg === 0 ? 0 : dcg / idcg
+  const details = rankingDetails(norm, k, (rank, _relevant, grade) => gain(grade) / Math.log2(rank + 1))
+  return retrievalScore(`nDCG@${k}`, 'nDCG', value, norm, [['k', k], ['gain', gainName], ['empty', 'zero']], { ...details, dcg, idcg })
+}

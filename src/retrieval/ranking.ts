@@ -1,0 +1,104 @@
+import { assertPositiveInteger } from '../errors.js'
+import { makeScore, type Score } from '../score.js'
+import { buildSignature, type SignatureValue } from '../signature.js'
+import { normalizeCase, type NormalizedCase } from './normalize.js'
+import type { RetrievalCase, RetrievalOptions } from './types.js'
+
+/** One rank of the top k, as failure messages print it. */
+export interface RankRow {
+  readonly rank: number
+  readonly id: string
+  /** The grade from the ground truth; 0 for unjudged ids. */
+  readonly grade: number
+  readonly relevant: boolean
+  /** What this rank added to the metric (gain / discount for nDCG, P@r for AP, 1 for a hit otherwise). */
+  readonly contribution: number
+}
+
+/** What every retrieval score carries in `details`. */
+export interface RankingDetails {
+  readonly k: number | undefined
+  /** The ranks up to k (the whole list when the metric has no cutoff), bounded to 100 rows. */
+  readonly topK: readonly RankRow[]
+  /** Relevant ids in the top k. */
+  readonly hits: number
+  /** Number of relevant ids (grade > 0) in the ground truth. */
+  readonly relevantCount: number
+  /** Relevant ids not in the top k, best grade first then by id. */
+  readonly missed: ReadonlyArray<{ readonly id: string; readonly grade: number }>
+  /** Rank of the first relevant id in the whole list, or null. */
+  readonly firstRelevantRank: number | null
+  /** Ids that appeared more than once in `retrieved`. */
+  readonly duplicateIds: readonly string[]
+}
+
+const MAX_ROWS = 100
+
+/** Shared prologue of every retrieval metric: validate, normalise, and count hits up to k. */
+export function prepare(fn: string, input: RetrievalCase, k: number | undefined, options: RetrievalOptions = {}) {
+  if (k !== undefined) assertPositiveInteger(fn, 'k', k)
+  const norm = normalizeCase(fn, input, options.duplicates ?? 'first')
+  return norm
+}
+
+export function isRelevant(norm: NormalizedCase, id: string): boolean {
+  return (norm.grades.get(id) ?? 0) > 0
+}
+
+/** Rows and summary counts for the first `cut` ranks; `contribution(rank, id, hitsSoFar)` fills the contribution column. */
+export function rankingDetails(
+  norm: NormalizedCase,
+  k: number | undefined,
+  contribution: (rank: number, relevant: boolean, grade: number, hitsSoFar: number) => number,
+): RankingDetails {
+  const cut = k === undefined ? norm.ids.length : Math.min(k, norm.ids.length)
+  const rows: RankRow[] = []
+  let hits = 0
+  const inTop = new Set<string>()
+  for (let i = 0; i < cut; i += 1) {
+    const id = norm.ids[i] as string
+    const grade = norm.grades.get(id) ?? 0
+    const relevant = grade > 0
+    if (relevant) hits += 1
+    inTop.add(id)
+    if (rows.length < MAX_ROWS) rows.push({ rank: i + 1, id, grade, relevant, contribution: contribution(i + 1, relevant, grade, hits) })
+  }
+  const missed: Array<{ id: string; grade: number }> = []
+  for (const [id, grade] of norm.grades) if (grade > 0 && !inTop.has(id)) missed.push({ id, grade })
+  missed.sort((a, b) => b.grade - a.grade || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return {
+    k,
+    topK: rows,
+    hits,
+    relevantCount: norm.relevantCount,
+    missed,
+    firstRelevantRank: firstRelevantRank(norm),
+    duplicateIds: norm.duplicateIds,
+  }
+}
+
+export function firstRelevantRank(norm: NormalizedCase): number | null {
+  for (let i = 0; i < norm.ids.length; i += 1) if (isRelevant(norm, norm.ids[i] as string)) return i + 1
+  return null
+}
+
+/** Hits in the first k ranks (k may exceed the list). */
+export function hitsAtK(norm: NormalizedCase, k: number): number {
+  let hits = 0
+  const cut = Math.min(k, norm.ids.length)
+  for (let i = 0; i < cut; i += 1) if (isRelevant(norm, norm.ids[i] as string)) hits += 1
+  return hits
+}
+
+export type RetrievalScore<D extends RankingDetails = RankingDetails> = Score<D>
+
+export function retrievalScore<D extends RankingDetails>(
+  metric: string,
+  name: string,
+  value: number,
+  norm: NormalizedCase,
+  entries: ReadonlyArray<readonly [string, SignatureValue]>,
+  details: D,
+): RetrievalScore<D> {
+  return makeScore(metric, value, buildSignature(name, [...entries, ['dup', norm.duplicates]]), details)
+}

@@ -1,0 +1,101 @@
+import { assertPositiveInteger, MetricInputError } from '../errors.js'
+import { averagePrecision } from './average-precision.js'
+import { hitRateAtK } from './hit-rate.js'
+import { ndcgAtK, type NdcgOptions } from './ndcg.js'
+import { precisionAtK } from './precision-at-k.js'
+import { recallAtK } from './recall-at-k.js'
+import { reciprocalRank } from './reciprocal-rank.js'
+import type { RetrievalCase } from './types.js'
+
+export interface RetrievalMetrics {
+  readonly precision: number
+  readonly recall: number
+  readonly reciprocalRank: number
+  readonly ndcg: number
+  readonly hitRate: number
+}
+
+/**
+ * The five everyday retrieval numbers for one query in one call, as plain numbers.
+ *
+ * @example retrievalMetrics(['a', 'b', 'c'], ['b'], 3) // { precision: 1/3, recall: 1, reciprocalRank: 0.5, ndcg: 0.6309…, hitRate: 1 }
+ */
+export function retrievalMetrics(
+  retrieved: RetrievalCase['retrieved'],
+  relevant: RetrievalCase['relevant'],
+  k: number,
+  options: NdcgOptions = {},
+): RetrievalMetrics {
+  const input = { retrieved, relevant }
+  return {
+    precision: precisionAtK(input, k, options).value,
+    recall: recallAtK(input, k, options).value,
+    reciprocalRank: reciprocalRank(input, options).value,
+    ndcg: ndcgAtK(input, k, options).value,
+    hitRate: hitRateAtK(input, k, options).value,
+  }
+}
+
+export interface PerQueryRetrieval extends RetrievalMetrics {
+  /** The case's `id`, else its `question`, else its index as a string. */
+  readonly id: string
+  readonly averagePrecision: number
+}
+
+export interface RetrievalEvaluation {
+  readonly k: number
+  readonly perQuery: readonly PerQueryRetrieval[]
+  /** Arithmetic means over queries; `map` is the mean of AP@k (trec_eval `map_cut_k`). */
+  readonly mean: {
+    readonly precision: number
+    readonly recall: number
+    readonly mrr: number
+    readonly ndcg: number
+    readonly hitRate: number
+    readonly map: number
+  }
+}
+
+export interface EvaluateRetrievalOptions extends NdcgOptions {
+  readonly k: number
+}
+
+/** A label for a case in messages and reports: its id, its question, or its position. */
+export function caseLabel(c: unknown, index: number): string {
+  if (c !== null && typeof c === 'object') {
+    const { id, question } = c as { id?: unknown; question?: unknown }
+    if (typeof id === 'string' || typeof id === 'number') return String(id)
+    if (typeof question === 'string') return question
+  }
+  return `#${index + 1}`
+}
+
+/**
+ * Per-query metrics and their means over an eval set.
+ *
+ * @example evaluateRetrieval([{ retrieved: ['a'], relevant: ['a'] }, { retrieved: ['b'], relevant: ['c'] }], { k: 1 }).mean.hitRate // 0.5
+ */
+export function evaluateRetrieval(cases: readonly RetrievalCase[], options: EvaluateRetrievalOptions): RetrievalEvaluation {
+  if (!Array.isArray(cases)) throw new MetricInputError('evaluateRetrieval', 'cases', 'an array of `{ retrieved, relevant }` cases', cases)
+  if (cases.length === 0) throw new MetricInputError('evaluateRetrieval', 'cases', 'a non-empty array (a mean over no queries is undefined)', cases)
+  const k = options?.k
+  assertPositiveInteger('evaluateRetrieval', 'options.k', k)
+  const perQuery = cases.map((c, i) => ({
+    id: caseLabel(c, i),
+    ...retrievalMetrics(c.retrieved, c.relevant, k, options),
+    averagePrecision: averagePrecision(c, k, options).value,
+  }))
+  const mean = (pick: (q: PerQueryRetrieval) => number) => perQuery.reduce((s, q) => s + pick(q), 0) / perQuery.length
+  return {
+    k,
+    perQuery,
+    mean: {
+      precision: mean((q) => q.precision),
+      recall: mean((q) => q.recall),
+      mrr: mean((q) => q.reciprocalRank),
+      ndcg: mean((q) => q.ndcg),
+      hitRate: mean((q) => q.hitRate),
+      map: mean((q) => q.averagePrecision),
+    },
+  }
+}

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     globals: true,
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     exclude: ['test/types/**', 'node_modules/**'],
     setupFiles: ['test/setup/vitest-setup.ts'],
     testTimeout: 30_000,

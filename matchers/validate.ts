@@ -15,7 +15,7 @@ export function matcherError(ctx: MatcherContext, matcher: string, args: string,
   const shown = hasValue ? `\n\n${describeWithType(value)}` : ''
   const error = new MatcherUsageError(`${hint}\n\nMatcher error: ${problem}${shown}`)
   // Trim our own frames so the stack points at the user's expect() line.
-  Error.captureStackTrace?.(error, matcherError)
+  ;(Error as { captureStackTrace?: (target: object, fn: unknown) => void }).captureStackTrace?.(error, matcherError)
   throw error
 }
 

@@ -1,0 +1,74 @@
+// Packs rag-matchers, installs the tarball into a fresh project in a temp folder, and runs a Vitest
+// suite (ESM, `rag-matchers/vitest`) and Jest suites (CJS, `rag-matchers/jest` and
+// `rag-matchers/jest-globals`) there. Exits non-zero when any of them fails.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const root = resolve(new URL('..', import.meta.url).pathname)
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const work = mkdtempSync(join(tmpdir(), 'rag-matchers-pack-'))
+const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, CI: 'true' } })
+
+try {
+  run('npm', ['pack', '--pack-destination', work, '--silent'], root)
+  const tarball = join(work, `${pkg.name}-${pkg.version}.tgz`)
+  const project = join(work, 'project')
+  mkdirSync(project)
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'smoke', private: true, type: 'commonjs' }, null, 2))
+  const dev = pkg.devDependencies
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `vitest@${dev.vitest}`, `jest@${dev.jest}`, `@jest/globals@${dev['@jest/globals']}`], project)
+
+  const retrievalCases = `
+    const good = { retrieved: ['d2', 'd4', 'd9'], relevant: { d2: 1, d4: 2 } }
+    const bad = { retrieved: ['d7', 'd2', 'd9'], relevant: ['d4'] }
+  `
+  // Vitest, ESM test file, setup through the package's vitest entry.
+  writeFileSync(join(project, 'vitest.config.mjs'), `export default { test: { setupFiles: ['rag-matchers/vitest'], include: ['*.vitest.test.mjs'] } }\n`)
+  writeFileSync(
+    join(project, 'smoke.vitest.test.mjs'),
+    `import { test, expect } from 'vitest'
+import { ndcgAtK, VERSION } from 'rag-matchers'
+${retrievalCases}
+test('matchers registered from rag-matchers/vitest', () => {
+  expect(good).toHaveNdcgAtK(3, 0.7)
+  expect(bad).not.toHitWithin(3)
+  expect(() => expect(bad).toHaveNdcgAtK(3, 0.7)).toThrow(/nDCG@3 = \\S*0\\.0000/)
+  expect(ndcgAtK(good, 3).signature).toContain('version:' + VERSION)
+})
+`,
+  )
+  run('npx', ['vitest', 'run'], project)
+
+  // Jest, CommonJS test file, global expect through rag-matchers/jest.
+  writeFileSync(join(project, 'jest.config.js'), `module.exports = { testMatch: ['**/*.jest.test.js'], setupFilesAfterEnv: ['rag-matchers/jest'] }\n`)
+  writeFileSync(
+    join(project, 'smoke.jest.test.js'),
+    `const { ndcgAtK } = require('rag-matchers')
+${retrievalCases}
+test('matchers registered from rag-matchers/jest', () => {
+  expect(good).toHaveNdcgAtK(3, 0.7)
+  expect(bad).not.toHitWithin(3)
+  expect(() => expect(bad).toHaveNdcgAtK(3, 0.7)).toThrow(/nDCG@3 = \\S*0\\.0000/)
+  expect(ndcgAtK(good, 3).value).toBeGreaterThan(0.7)
+})
+`,
+  )
+  writeFileSync(join(project, 'jest-globals.config.js'), `module.exports = { testMatch: ['**/*.globals.test.js'], setupFilesAfterEnv: ['rag-matchers/jest-globals'] }\n`)
+  writeFileSync(
+    join(project, 'smoke.globals.test.js'),
+    `const { expect, test } = require('@jest/globals')
+${retrievalCases}
+test('matchers registered from rag-matchers/jest-globals', () => {
+  expect(good).toHaveNdcgAtK(3, 0.7)
+  expect(bad).not.toHitWithin(3)
+})
+`,
+  )
+  run('npx', ['jest', '--ci'], project)
+  run('npx', ['jest', '--ci', '--config', 'jest-globals.config.js'], project)
+  console.log('package smoke test: 3 passed, 0 failed')
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}

@@ -1,0 +1,18 @@
+// Type tests for the global `jest.Matchers` augmentation (@types/jest users).
+import { expectTypeOf } from 'expect-type'
+import '../../../matchers/jest.js'
+
+const c = { retrieved: ['a', 'b'], relevant: ['a'] }
+
+expect(c).toHaveNdcgAtK(3, 0.7)
+expect(c).not.toHaveRecallAtK(3, 0.5)
+expect([c]).toHaveMrrAbove(0.5)
+expect(c).toHitWithin(3)
+expectTypeOf(expect(c).toHaveNdcgAtK(3, 0.7)).toBeVoid()
+// asymmetric use of a sync matcher
+expect({ run: c }).toEqual({ run: expect.toHaveNdcgAtK(3, 0.5) })
+
+// @ts-expect-error k is a number
+expect(c).toHaveNdcgAtK('3', 0.7)
+// @ts-expect-error min is required
+expect(c).toHavePrecisionAtK(3)

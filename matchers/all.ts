@@ -1,3 +1,5 @@
+import * as embeddings from './embeddings.js'
+import * as generation from './generation.js'
 import * as retrieval from './retrieval.js'
 
 /**
@@ -11,7 +13,13 @@ export const allMatchers = {
   toHaveMapAtK: retrieval.toHaveMapAtK,
   toHitWithin: retrieval.toHitWithin,
   toHaveHitRateAtK: retrieval.toHaveHitRateAtK,
+  toScoreBleuAbove: generation.toScoreBleuAbove,
+  toScoreChrfAbove: generation.toScoreChrfAbove,
+  toScoreRougeAbove: generation.toScoreRougeAbove,
+  toScoreRougeLAbove: generation.toScoreRougeLAbove,
+  toScoreMeteorAbove: generation.toScoreMeteorAbove,
+  toBeSemanticallySimilarTo: embeddings.toBeSemanticallySimilarTo,
 }
 
 /** Async matchers: awaited, and never advertised as asymmetric matchers (runners call those synchronously). */
-export const asyncMatcherNames: ReadonlySet<string> = new Set<string>([])
+export const asyncMatcherNames: ReadonlySet<string> = new Set<string>(['toBeSemanticallySimilarTo'])

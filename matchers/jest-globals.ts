@@ -10,7 +10,7 @@ expect.extend(allMatchers as never)
 
 declare module 'expect' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface Matchers<R extends void | Promise<void>, T = unknown> extends RagMatchers<R> {}
+  interface Matchers<R extends void | Promise<void>, T = unknown> extends RagMatchers<R, T> {}
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AsymmetricMatchers extends RagAsymmetricMatchers {}
 }

@@ -21,7 +21,7 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace jest {
     // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-    interface Matchers<R, T = {}> extends RagMatchers<R> {}
+    interface Matchers<R, T = {}> extends RagMatchers<R, T> {}
     // eslint-disable-next-line @typescript-eslint/no-empty-object-type
     interface Expect extends RagAsymmetricMatchers {}
     // eslint-disable-next-line @typescript-eslint/no-empty-object-type

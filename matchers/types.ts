@@ -1,16 +1,20 @@
+import type { EmbeddingMatchers } from './embeddings.js'
+import type { GenerationMatchers } from './generation.js'
 import type { RetrievalMatchers } from './retrieval.js'
 
 /**
  * The ONE declaration of every rag-matchers signature. Each runner entry (vitest.ts, jest.ts,
  * jest-globals.ts) augments its own `Matchers` interface from this, so the lists never drift.
  * Sync matchers return `R`; async ones return `Promise<void>` and must be awaited.
- * Families add themselves to the `extends` list.
+ * Families add themselves to the `extends` list. `T` is the received type, which some matchers
+ * use to pick their parameter list (an answer string versus an eval set).
  */
-export interface RagMatchers<R = unknown> extends RetrievalMatchers<R> {}
+export interface RagMatchers<R = unknown, T = unknown>
+  extends RetrievalMatchers<R>,
+    GenerationMatchers<R, T>,
+    EmbeddingMatchers<R, T> {}
 
 /** The sync matchers, which are also offered as asymmetric matchers (`expect.toHaveNdcgAtK(…)`). */
 export type RagAsymmetricMatchers = {
-  [K in keyof RagMatchers<unknown> as ReturnType<RagMatchers<unknown>[K]> extends Promise<unknown> ? never : K]: (
-    ...args: Parameters<RagMatchers<unknown>[K]>
-  ) => unknown
+  [K in keyof RagMatchers<unknown> as RagMatchers<unknown>[K] extends (...args: never[]) => Promise<unknown> ? never : K]: RagMatchers<unknown>[K]
 }

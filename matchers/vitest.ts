@@ -13,7 +13,7 @@ declare module 'vitest' {
   // Vitest 4 declares `Matchers<T = any>` (T is the received type); merging needs the same parameter
   // list. Assertions return void, so the return type is fixed rather than tied to T.
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars
-  interface Matchers<T = any> extends RagMatchers<void> {}
+  interface Matchers<T = any> extends RagMatchers<void, T> {}
 }
 
 export { configure } from './config.js'

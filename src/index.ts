@@ -4,3 +4,7 @@ export { buildSignature, parseSignature, signatureDifferences, type ParsedSignat
 export { MetricInputError } from './errors.js'
 export * from './retrieval/index.js'
 export type { Embedder } from './embeddings/types.js'
+export * from './generation/index.js'
+export { caseReferences, type EvalCase } from './eval-case.js'
+export { pySplit, pyRstrip, pyStrip, pyIsSpace, codePoints } from './text/python-string.js'
+export { pyLower } from './text/python-lower.js'

@@ -1,3 +1,5 @@
+import type { JudgeCache } from './cache.js'
+
 /**
  * The judge contract. Metrics depend only on this interface, so a judge backed by another server (or a
  * scripted one) can replace {@link ../ollama-judge.js ollamaJudge} without touching any metric.
@@ -71,4 +73,11 @@ export interface Judge {
   readonly numCtx?: number
   /** Ask one structured question. Rejects with a `JudgeError` that says what to do. */
   ask<T = unknown>(request: JudgeRequest): Promise<JudgeReply<T>>
+  /** The cache the judge records to and replays from, if any. */
+  readonly cache?: JudgeCache
+  /**
+   * The same judge (model, options, concurrency limit) with another cache. Lets the matcher layer
+   * give a cache-less judge the default committed folder without knowing how the judge was built.
+   */
+  withCache?(cache: JudgeCache): Judge
 }

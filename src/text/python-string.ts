@@ -44,3 +44,23 @@ export function pyStrip(text: string): string {
 export function codePoints(text: string): string[] {
   return Array.from(text)
 }
+
+/**
+ * `str.isspace()` for one code point given as a number (the loops that walk char codes use this
+ * instead of a regex test). Same set as {@link PY_WHITESPACE_CLASS}.
+ */
+export function pyIsSpaceCode(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f)
+  if (code < 0x85) return false
+  return (
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  )
+}

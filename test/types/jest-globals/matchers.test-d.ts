@@ -15,3 +15,12 @@ expect({ run: c }).toEqual({ run: expect.toHaveNdcgAtK(3, 0.5) })
 expect(c).toHaveNdcgAtK('3', 0.7)
 // @ts-expect-error min is required
 expect(c).toHaveMapAtK(3)
+
+const answer = 'The big model scored 28.4 BLEU.'
+const cases = [{ answer, reference: 'It scored 28.4.' }]
+expect(answer).toScoreBleuAbove('It scored 28.4.', 30)
+expect(cases).toScoreRougeLAbove(0.5)
+// @ts-expect-error an answer needs references
+expect(answer).toScoreMeteorAbove(0.5)
+// @ts-expect-error an eval set takes only the threshold
+expect(cases).toScoreChrfAbove('ref', 30)

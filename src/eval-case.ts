@@ -1,0 +1,22 @@
+import type { RetrievalCase } from './retrieval/types.js'
+
+/**
+ * One case of an eval set, as the set matchers take it: retrieval fields, generation fields, or both.
+ * A case whose pipeline failed carries `error` instead, and fails every set assertion that needs it.
+ */
+export interface EvalCase extends Partial<RetrievalCase> {
+  readonly id?: string | number
+  readonly question?: string
+  readonly answer?: string
+  readonly reference?: string
+  readonly references?: readonly string[]
+  readonly contexts?: readonly string[]
+  readonly error?: unknown
+}
+
+/** The references of a case: `references` when given, else `[reference]`, else none. */
+export function caseReferences(c: EvalCase): readonly string[] | undefined {
+  if (Array.isArray(c.references)) return c.references
+  if (typeof c.reference === 'string') return [c.reference]
+  return undefined
+}

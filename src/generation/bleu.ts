@@ -1,0 +1,463 @@
+import { MetricInputError } from '../errors.js'
+import { makeScore, type Score } from '../score.js'
+import { buildSignature } from '../signature.js'
+import { pyLower } from '../text/python-lower.js'
+import { pyRstrip } from '../text/python-string.js'
+import { countKeys, forEachNgramOrder, Interner, KeyCounts, ngramText } from './ngrams.js'
+import { BLEU_TOKENIZER_NAMES, getBleuTokenizer, isBleuTokenizerName, type BleuTokenizer, type BleuTokenizerName } from './tokenizers/index.js'
+
+/**
+ * sacrebleu's smoothing methods (Chen & Cherry 2014): `none`; `floor` (method 1: a zero count
+ * becomes `smoothValue`, default 0.1); `add-k` (method 2: `smoothValue`, default 1, is added to the
+ * counts and totals of orders ≥ 2); `exp` (method 3, mteval's NIST smoothing: the k-th order with a
+ * zero count gets precision `1/(2^k · total)`).
+ */
+export type BleuSmoothing = 'exp' | 'floor' | 'add-k' | 'none'
+
+const SMOOTHINGS: readonly BleuSmoothing[] = ['exp', 'floor', 'add-k', 'none']
+/** sacrebleu's `BLEU.SMOOTH_DEFAULTS` for the methods that take a value. */
+const SMOOTH_DEFAULTS: Readonly<Record<BleuSmoothing, number | undefined>> = { exp: undefined, floor: 0.1, 'add-k': 1, none: undefined }
+
+/** Options of {@link sentenceBleu}, {@link corpusBleu}, {@link bleuStats} and {@link bleuFromStats}. */
+export interface BleuOptions {
+  /** Tokenizer, sacrebleu's name. @default '13a' */
+  readonly tokenize?: BleuTokenizerName
+  /** Smoothing method. @default 'exp' */
+  readonly smooth?: BleuSmoothing
+  /** Value for `floor` (default 0.1) and `add-k` (default 1); ignored by `exp` and `none`. */
+  readonly smoothValue?: number
+  /** Python `str.lower()` both sides before tokenizing. @default false */
+  readonly lowercase?: boolean
+  /**
+   * Average only the orders up to the highest one with a non-zero total (sacrebleu `use_effective_order`).
+   * @default true for {@link sentenceBleu}, false for {@link corpusBleu} and {@link bleuFromStats} (as in sacrebleu)
+   */
+  readonly effectiveOrder?: boolean
+  /** Highest n-gram order N. @default 4 */
+  readonly maxNgramOrder?: number
+}
+
+/** {@link bleuFromStats} options: the BLEU options plus the reference count, for the signature only. */
+export interface BleuFromStatsOptions extends BleuOptions {
+  /** Printed as `nrefs:` in the signature (`'var'` when it varies); omitted when not given. */
+  readonly nrefs?: number | 'var'
+}
+
+/** What a BLEU failure message needs. Arrays are indexed by order − 1. */
+export interface BleuDetails {
+  /** Modified n-gram precisions on 0–100, after smoothing (0 for orders never reached). */
+  readonly precisions: number[]
+  /** Brevity penalty `exp(1 − refLen/sysLen)` when `sysLen < refLen` (0 when `sysLen` is 0), else 1. */
+  readonly bp: number
+  /** Candidate length in tokens (summed over a corpus). */
+  readonly sysLen: number
+  /** Closest reference length (shorter one on ties), summed over a corpus. */
+  readonly refLen: number
+  /** Clipped matching n-gram counts (with `add-k`, including the added k for orders ≥ 2 as sacrebleu reports them). */
+  readonly counts: number[]
+  /** Candidate n-gram totals (with `add-k` likewise). */
+  readonly totals: number[]
+  /** `sysLen / refLen` (0 when `refLen` is 0). */
+  readonly ratio: number
+  /**
+   * Up to {@link UNMATCHED_NGRAMS_PER_ORDER} distinct candidate n-grams per order that occur in no
+   * reference (clipped n-grams that do occur are not listed), in order of first appearance, tokens
+   * joined by a space. Empty for {@link bleuFromStats}.
+   */
+  readonly unmatchedNgrams: string[][]
+}
+
+/** A BLEU score: `value` on sacrebleu's 0–100 scale, not rounded. */
+export type BleuScore = Score<BleuDetails>
+
+/** How many unmatched n-grams per order {@link BleuDetails.unmatchedNgrams} keeps. */
+export const UNMATCHED_NGRAMS_PER_ORDER = 5
+
+interface ResolvedBleu {
+  readonly tokenizer: BleuTokenizer
+  readonly smooth: BleuSmoothing
+  readonly smoothValue: number | undefined
+  readonly lowercase: boolean
+  readonly effectiveOrder: boolean
+  readonly maxOrder: number
+}
+
+/**
+ * Sentence-level BLEU of one candidate against one or more references, exactly as sacrebleu 2.6.0
+ * `sentence_bleu` (which is `corpus_bleu` over one segment).
+ *
+ * Each side: optional Python `lower()`, Python `rstrip()`, the tokenizer, Python `split()`. For
+ * n = 1…N: `counts[n] = Σ_g min(c_cand(g), max_ref c_ref(g))`, `totals[n]` = candidate n-grams;
+ * `precision[n] = 100·counts/totals` (smoothed when 0, see {@link BleuSmoothing});
+ * `BLEU = BP · exp(Σ_{n≤N'} log p_n / N')` with N' = N, or with effective order the highest n whose
+ * total is > 0; `BP = exp(1 − r/c)` if c < r (0 if c = 0), else 1, where r is the reference length
+ * closest to c (the shorter on ties).
+ *
+ * Defaults: tokenize `13a`, smooth `exp`, effective order **on**, case-sensitive, N = 4.
+ * Edge cases (sacrebleu's): no matching n-gram of any order → 0 (even with smoothing); an empty
+ * candidate → 0; an empty reference is a real reference of length 0; a precision of 0 that is
+ * averaged in gives 0. Signature `BLEU|nrefs:R|case:mixed|eff:yes|tok:13a|smooth:exp|version:…`
+ * (sacrebleu's keys and order; `floor`/`add-k` print their value as `smooth:floor[0.10]`; an
+ * `ngram:N` key is added only when N ≠ 4).
+ *
+ * Parity: equals sacrebleu 2.6.0 `sentence_bleu(candidate, references, …).score` and its counts,
+ * totals, precisions, bp and lengths (golden set: all 300 cases and every variant, to 1e-9).
+ *
+ * @param candidate the generated text
+ * @param references one reference or a non-empty array of them
+ * @param options see {@link BleuOptions}
+ * @throws MetricInputError for a non-string candidate or reference, an empty reference array, or a bad option
+ * @example
+ * sentenceBleu(
+ *   'Their big model achieved a BLEU score of 41.0 on the WMT 2014 English-to-German translation task.',
+ *   'The big model achieved a BLEU score of 28.4 on the WMT 2014 English-to-German translation task.',
+ * ).value // → 76.24658586234858
+ */
+export function sentenceBleu(candidate: string, references: string | readonly string[], options?: BleuOptions): BleuScore {
+  const fn = 'sentenceBleu'
+  const refs = checkSentenceArgs(fn, candidate, references)
+  const r = resolveBleuOptions(fn, options, true)
+  const unmatched = new UnmatchedNgrams(r.maxOrder)
+  const stats = segmentStats(preprocess(candidate, r), refs.map((ref) => preprocess(ref, r)), r.maxOrder, unmatched)
+  return scoreFromStats(stats, r, refs.length, unmatched.lists)
+}
+
+/**
+ * Corpus-level BLEU, exactly as sacrebleu 2.6.0 `corpus_bleu(candidates, referenceStreams)`: the
+ * per-segment sufficient statistics ({@link bleuStats}) are summed, then one BLEU is computed from
+ * the sums (so it is not the mean of sentence BLEUs).
+ *
+ * `referenceStreams[k][i]` is the k-th reference of segment i (sacrebleu's layout: one array per
+ * reference "stream", each as long as `candidates`); `null` marks an absent reference for that
+ * segment, `''` is a real, empty reference. Defaults as sacrebleu `corpus_bleu`: tokenize `13a`,
+ * smooth `exp`, effective order **off** (so a corpus without any 4-gram scores 0), N = 4.
+ * The signature's `nrefs` is the per-segment reference count, `var` when it differs between segments.
+ *
+ * Parity: equals sacrebleu 2.6.0 `corpus_bleu` (golden corpora and sacrebleu's own test vectors, to 1e-9).
+ *
+ * @param candidates one string per segment (non-empty array)
+ * @param referenceStreams the reference streams (non-empty array of arrays of `string | null`)
+ * @param options see {@link BleuOptions}
+ * @throws MetricInputError for a non-string candidate, a stream of the wrong length, an entry that is
+ *   neither a string nor null, a segment with no reference, or a bad option
+ * @example
+ * corpusBleu(
+ *   ['The dog bit the man.', "It wasn't surprising.", 'The man had just bitten him.'],
+ *   [
+ *     ['The dog bit the man.', 'It was not unexpected.', 'The man bit him first.'],
+ *     ['The dog had bit the man.', 'No one was surprised.', 'The man had bitten the dog.'],
+ *   ],
+ * ).value // → 48.530827009929865
+ */
+export function corpusBleu(
+  candidates: readonly string[],
+  referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>,
+  options?: BleuOptions,
+): BleuScore {
+  const fn = 'corpusBleu'
+  const segments = checkCorpusArgs(fn, candidates, referenceStreams)
+  const r = resolveBleuOptions(fn, options, false)
+  const unmatched = new UnmatchedNgrams(r.maxOrder)
+  const sums = new Array<number>(2 + 2 * r.maxOrder).fill(0)
+  const refCounts = new Set<number>()
+  for (let i = 0; i < candidates.length; i++) {
+    const refs = segments[i]!.refs
+    refCounts.add(refs.length)
+    const stats = segmentStats(preprocess(candidates[i]!, r), refs.map((ref) => preprocess(ref, r)), r.maxOrder, unmatched)
+    for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
+  }
+  const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
+  return scoreFromStats(sums, r, nrefs, unmatched.lists)
+}
+
+/**
+ * BLEU's sufficient statistics for one segment, in sacrebleu's layout:
+ * `[sysLen, refLen, counts_1…counts_N, totals_1…totals_N]` (N = `maxNgramOrder`, default 4).
+ * Summing these vectors over segments and passing the sum to {@link bleuFromStats} gives
+ * {@link corpusBleu}. Only `tokenize`, `lowercase` and `maxNgramOrder` matter here.
+ *
+ * Parity: sacrebleu 2.6.0 `BLEU._extract_corpus_statistics` for one segment.
+ *
+ * @param candidate the generated text
+ * @param references one reference or a non-empty array of them
+ * @param options see {@link BleuOptions}
+ * @throws MetricInputError as {@link sentenceBleu}
+ * @example
+ * bleuStats('the cat sat', 'the cat sat down') // → [3, 4, 3, 2, 1, 0, 3, 2, 1, 0]
+ */
+export function bleuStats(candidate: string, references: string | readonly string[], options?: BleuOptions): number[] {
+  const fn = 'bleuStats'
+  const refs = checkSentenceArgs(fn, candidate, references)
+  const r = resolveBleuOptions(fn, options, true)
+  return segmentStats(preprocess(candidate, r), refs.map((ref) => preprocess(ref, r)), r.maxOrder)
+}
+
+/**
+ * BLEU from (summed) sufficient statistics `[sysLen, refLen, counts_1…N, totals_1…N]`: sacrebleu's
+ * `BLEU.compute_bleu`, with the corpus defaults (smooth `exp`, effective order off, N = 4; N is read
+ * from `maxNgramOrder` and must match the vector's length `2 + 2N`). See {@link sentenceBleu} for the
+ * formula and edge cases. `details.unmatchedNgrams` is empty (the statistics do not carry n-grams).
+ *
+ * Parity: equals sacrebleu 2.6.0 `BLEU.compute_bleu(correct, total, sys_len, ref_len, …)` (its
+ * own `test_scoring` and `test_degenerate_statistics` vectors).
+ *
+ * @param stats the statistics vector (non-negative finite numbers)
+ * @param options see {@link BleuFromStatsOptions}
+ * @throws MetricInputError for a vector of the wrong length or with negative or non-finite entries, or a bad option
+ * @example
+ * bleuFromStats([11, 11, 9, 7, 5, 3, 10, 8, 6, 4], { smooth: 'none' }).value // → 83.75922397086269
+ */
+export function bleuFromStats(stats: readonly number[], options?: BleuFromStatsOptions): BleuScore {
+  const fn = 'bleuFromStats'
+  const r = resolveBleuOptions(fn, options, false)
+  const expected = 2 + 2 * r.maxOrder
+  if (!Array.isArray(stats) || stats.length !== expected || !stats.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)) {
+    throw new MetricInputError(fn, 'stats', `an array of ${expected} non-negative finite numbers ([sysLen, refLen, counts×${r.maxOrder}, totals×${r.maxOrder}])`, stats)
+  }
+  const nrefs = options?.nrefs
+  if (nrefs !== undefined && nrefs !== 'var' && !(typeof nrefs === 'number' && Number.isInteger(nrefs) && nrefs > 0)) {
+    throw new MetricInputError(fn, 'options.nrefs', "a positive integer or 'var'", nrefs)
+  }
+  return scoreFromStats(stats, r, nrefs, Array.from({ length: r.maxOrder }, () => []))
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function scoreFromStats(stats: readonly number[], r: ResolvedBleu, nrefs: number | 'var' | undefined, unmatched: string[][]): BleuScore {
+  const N = r.maxOrder
+  const sysLen = stats[0]!
+  const refLen = stats[1]!
+  const result = computeBleu(stats.slice(2, 2 + N), stats.slice(2 + N, 2 + 2 * N), sysLen, refLen, r)
+  const details: BleuDetails = {
+    precisions: result.precisions,
+    bp: result.bp,
+    sysLen,
+    refLen,
+    counts: result.counts,
+    totals: result.totals,
+    ratio: refLen ? sysLen / refLen : 0,
+    unmatchedNgrams: unmatched,
+  }
+  return makeScore('BLEU', result.score, bleuSignature(r, nrefs), details)
+}
+
+/** sacrebleu's `my_log`: log(0) is a large negative number instead of -Infinity. */
+function myLog(x: number): number {
+  return x === 0 ? -9999999999 : Math.log(x)
+}
+
+/** sacrebleu's `BLEU.compute_bleu`, operation for operation (the order of float operations matters at 1 ulp). */
+function computeBleu(
+  correct: number[],
+  total: number[],
+  sysLen: number,
+  refLen: number,
+  r: ResolvedBleu,
+): { score: number; precisions: number[]; counts: number[]; totals: number[]; bp: number } {
+  const N = r.maxOrder
+  let bp = 1.0
+  if (sysLen < refLen) bp = sysLen > 0 ? Math.exp(1 - refLen / sysLen) : 0.0
+  const precisions = new Array<number>(N).fill(0)
+  // sacrebleu #141: no match of any order → 0, whatever the smoothing
+  if (!correct.some((c) => c !== 0)) return { score: 0, precisions, counts: correct, totals: total, bp }
+
+  const k = r.smoothValue ?? 0
+  let smoothMteval = 1
+  let effOrder = N
+  for (let n = 1; n <= N; n++) {
+    if (r.smooth === 'add-k' && n > 1) {
+      correct[n - 1]! += k
+      total[n - 1]! += k
+    }
+    if (total[n - 1] === 0) break
+    if (r.effectiveOrder) effOrder = n
+    const c = correct[n - 1]!
+    const t = total[n - 1]!
+    if (c === 0) {
+      if (r.smooth === 'exp') {
+        smoothMteval *= 2
+        precisions[n - 1] = 100 / (smoothMteval * t)
+      } else if (r.smooth === 'floor') {
+        precisions[n - 1] = (100 * k) / t
+      }
+    } else {
+      precisions[n - 1] = (100 * c) / t
+    }
+  }
+  let logSum = 0
+  for (let i = 0; i < effOrder; i++) logSum += myLog(precisions[i]!)
+  return { score: bp * Math.exp(logSum / effOrder), precisions, counts: correct, totals: total, bp }
+}
+
+/** sacrebleu `_get_closest_ref_len`: the closest length, the shorter one on a tie. */
+function closestRefLen(hypLen: number, refLens: readonly number[]): number {
+  let closestDiff = -1
+  let closestLen = -1
+  for (const refLen of refLens) {
+    const diff = Math.abs(hypLen - refLen)
+    if (closestDiff === -1 || diff < closestDiff) {
+      closestDiff = diff
+      closestLen = refLen
+    } else if (diff === closestDiff && refLen < closestLen) {
+      closestLen = refLen
+    }
+  }
+  return closestLen
+}
+
+/** Collects a bounded list of distinct candidate n-grams that occur in no reference. */
+class UnmatchedNgrams {
+  readonly lists: string[][]
+  constructor(maxOrder: number) {
+    this.lists = Array.from({ length: maxOrder }, () => [])
+  }
+  full(n: number): boolean {
+    return this.lists[n - 1]!.length >= UNMATCHED_NGRAMS_PER_ORDER
+  }
+  add(n: number, tokens: readonly string[], start: number): void {
+    const text = ngramText(tokens, start, n)
+    // at most 5 entries: a linear search is cheaper than a Set per order
+    const list = this.lists[n - 1]!
+    if (!list.includes(text)) list.push(text)
+  }
+}
+
+// Count tables reused across calls (reset before each use): allocating them per sentence costs
+// more than the counting itself.
+const refMaxScratch = new KeyCounts()
+const refOneScratch = new KeyCounts()
+
+/** `[hypLen, refLen, correct_1…N, total_1…N]` for one pre-tokenized segment. */
+function segmentStats(hyp: readonly string[], refs: ReadonlyArray<readonly string[]>, maxOrder: number, unmatched?: UnmatchedNgrams): number[] {
+  const stats = new Array<number>(2 + 2 * maxOrder).fill(0)
+  const R = refs.length
+  const refLens: number[] = []
+  const interner = new Interner<string>()
+  const sequences: Int32Array[] = []
+  for (let j = 0; j < R; j++) {
+    refLens.push(refs[j]!.length)
+    sequences.push(interner.intern(refs[j]!))
+  }
+  sequences.push(interner.intern(hyp))
+  stats[0] = hyp.length
+  stats[1] = closestRefLen(hyp.length, refLens)
+  forEachNgramOrder(sequences, interner.size, maxOrder, (n, keys, lengths) => {
+    // reference counts: the maximum over references of each n-gram's count
+    const refMax = countKeys(keys[0]!, lengths[0]!, refMaxScratch)
+    for (let j = 1; j < R; j++) {
+      countKeys(keys[j]!, lengths[j]!, refOneScratch).forEach((key, count) => refMax.max(key, count))
+    }
+    // clip by taking from the reference counts; an n-gram never added matched no reference
+    const hypKeys = keys[R]!
+    const hypLen = lengths[R]!
+    let correct = 0
+    for (let i = 0; i < hypLen; i++) {
+      const taken = refMax.take(hypKeys[i]!)
+      if (taken === 1) correct++
+      else if (taken === -1 && unmatched !== undefined && !unmatched.full(n)) unmatched.add(n, hyp, i)
+    }
+    stats[1 + n] = correct
+    stats[1 + maxOrder + n] = hypLen
+  })
+  return stats
+}
+
+/** sacrebleu `BLEU._preprocess_segment` followed by `split()`. */
+function preprocess(text: string, r: ResolvedBleu): string[] {
+  return r.tokenizer.tokens(pyRstrip(r.lowercase ? pyLower(text) : text))
+}
+
+function bleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined): string {
+  const smooth = r.smoothValue === undefined ? r.smooth : `${r.smooth}[${r.smoothValue.toFixed(2)}]`
+  return buildSignature('BLEU', [
+    ['nrefs', nrefs],
+    ['case', r.lowercase ? 'lc' : 'mixed'],
+    ['eff', r.effectiveOrder],
+    ['tok', r.tokenizer.name],
+    ['smooth', smooth],
+    ['ngram', r.maxOrder === 4 ? undefined : r.maxOrder],
+  ])
+}
+
+function resolveBleuOptions(fn: string, options: BleuOptions | undefined, effectiveOrderDefault: boolean): ResolvedBleu {
+  if (options === undefined || options === null) options = {}
+  if (typeof options !== 'object' || Array.isArray(options)) throw new MetricInputError(fn, 'options', 'an options object', options)
+  const { tokenize = '13a', smooth = 'exp', smoothValue, lowercase = false, effectiveOrder = effectiveOrderDefault, maxNgramOrder = 4 } = options
+  if (!isBleuTokenizerName(tokenize)) {
+    throw new MetricInputError(fn, 'options.tokenize', `one of ${BLEU_TOKENIZER_NAMES.map((n) => `'${n}'`).join(', ')}`, tokenize)
+  }
+  if (!SMOOTHINGS.includes(smooth)) {
+    throw new MetricInputError(fn, 'options.smooth', `one of ${SMOOTHINGS.map((s) => `'${s}'`).join(', ')}`, smooth)
+  }
+  if (smoothValue !== undefined && !(typeof smoothValue === 'number' && Number.isFinite(smoothValue) && smoothValue >= 0)) {
+    throw new MetricInputError(fn, 'options.smoothValue', 'a non-negative finite number', smoothValue)
+  }
+  if (typeof lowercase !== 'boolean') throw new MetricInputError(fn, 'options.lowercase', 'a boolean', lowercase)
+  if (typeof effectiveOrder !== 'boolean') throw new MetricInputError(fn, 'options.effectiveOrder', 'a boolean', effectiveOrder)
+  if (typeof maxNgramOrder !== 'number' || !Number.isInteger(maxNgramOrder) || maxNgramOrder < 1 || maxNgramOrder > 64) {
+    throw new MetricInputError(fn, 'options.maxNgramOrder', 'an integer from 1 to 64', maxNgramOrder)
+  }
+  const defaultValue = SMOOTH_DEFAULTS[smooth]
+  return {
+    tokenizer: getBleuTokenizer(tokenize),
+    smooth,
+    // the value only exists for the methods that use it (as in sacrebleu's signature)
+    smoothValue: defaultValue === undefined ? undefined : (smoothValue ?? defaultValue),
+    lowercase,
+    effectiveOrder,
+    maxOrder: maxNgramOrder,
+  }
+}
+
+/** Validates `(candidate, references)` of the sentence-level functions; returns the references as an array. */
+export function checkSentenceArgs(fn: string, candidate: unknown, references: unknown): readonly string[] {
+  if (typeof candidate !== 'string') throw new MetricInputError(fn, 'candidate', 'a string', candidate)
+  if (typeof references === 'string') return [references]
+  if (!Array.isArray(references)) throw new MetricInputError(fn, 'references', 'a string or a non-empty array of strings', references)
+  if (references.length === 0) throw new MetricInputError(fn, 'references', 'a string or a non-empty array of strings', references)
+  for (let i = 0; i < references.length; i++) {
+    if (typeof references[i] !== 'string') throw new MetricInputError(fn, `references[${i}]`, 'a string', references[i])
+  }
+  return references as readonly string[]
+}
+
+/** One corpus segment: its references and the stream index of each. */
+export interface CorpusSegmentRefs {
+  readonly refs: string[]
+  readonly streams: number[]
+}
+
+/**
+ * Validates `(candidates, referenceStreams)` of the corpus-level functions and regroups the streams
+ * per segment, dropping `null` entries (sacrebleu drops `None`).
+ */
+export function checkCorpusArgs(fn: string, candidates: unknown, referenceStreams: unknown): CorpusSegmentRefs[] {
+  if (!Array.isArray(candidates) || candidates.length === 0) throw new MetricInputError(fn, 'candidates', 'a non-empty array of strings', candidates)
+  for (let i = 0; i < candidates.length; i++) {
+    if (typeof candidates[i] !== 'string') throw new MetricInputError(fn, `candidates[${i}]`, 'a string', candidates[i])
+  }
+  if (!Array.isArray(referenceStreams) || referenceStreams.length === 0) {
+    throw new MetricInputError(fn, 'referenceStreams', 'a non-empty array of reference streams (arrays of string | null)', referenceStreams)
+  }
+  const n = candidates.length
+  const segments: CorpusSegmentRefs[] = Array.from({ length: n }, () => ({ refs: [], streams: [] }))
+  for (let k = 0; k < referenceStreams.length; k++) {
+    const stream: unknown = referenceStreams[k]
+    if (!Array.isArray(stream) || stream.length !== n) {
+      throw new MetricInputError(fn, `referenceStreams[${k}]`, `an array of ${n} entries (string or null), one per candidate`, stream)
+    }
+    for (let i = 0; i < n; i++) {
+      const ref: unknown = stream[i]
+      if (ref === null) continue
+      if (typeof ref !== 'string') throw new MetricInputError(fn, `referenceStreams[${k}][${i}]`, 'a string or null', ref)
+      segments[i]!.refs.push(ref)
+      segments[i]!.streams.push(k)
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (segments[i]!.refs.length === 0) {
+      throw new MetricInputError(fn, `referenceStreams[*][${i}]`, 'at least one non-null reference for each candidate', null)
+    }
+  }
+  return segments
+}

@@ -1,0 +1,216 @@
+/**
+ * N-gram counting on integer ids, shared by the generation metrics (BLEU, chrF; ROUGE may reuse it).
+ *
+ * Why integers: building a string per n-gram (`"a b c"`) and hashing it dominates the cost of
+ * sentence BLEU. Instead the tokens of one segment (candidate and references together) are mapped
+ * to dense ids `0…V-1` ({@link Interner}), and the n-gram starting at i is the number
+ * `id_i·V^(n-1) + … + id_(i+n-1)`, computed from the order n-1 key in place (`key·V + next id`).
+ * Keys stay below 2^30 so that V8 keeps them as small integers: when the next order could pass
+ * that, the combined keys are renumbered densely through a Map instead (exact, only slower).
+ * Keys are comparable only between sequences advanced together in one {@link forEachNgramOrder} call.
+ */
+
+/** Maps tokens (strings, code points…) to dense ids `0, 1, 2…` in order of first appearance. */
+export class Interner<T> {
+  private readonly ids = new Map<T, number>()
+
+  /** The number of distinct tokens seen so far. */
+  get size(): number {
+    return this.ids.size
+  }
+
+  /** The id of one token, assigning the next free id to a new one. */
+  id(token: T): number {
+    let id = this.ids.get(token)
+    if (id === undefined) {
+      id = this.ids.size
+      this.ids.set(token, id)
+    }
+    return id
+  }
+
+  /** The ids of a token sequence. */
+  intern(tokens: readonly T[]): Int32Array {
+    const out = new Int32Array(tokens.length)
+    for (let i = 0; i < tokens.length; i++) out[i] = this.id(tokens[i]!)
+    return out
+  }
+}
+
+/** Keys stay below this bound (V8's small-integer range on every platform). */
+const KEY_LIMIT = 2 ** 30
+
+/**
+ * Visits n-gram orders 1…`maxOrder` of several id sequences at once.
+ *
+ * For order n, `keys[s][i]` (i < `lengths[s]`) identifies the n-gram of sequence s starting at
+ * position i, `0 ≤ key < 2^30`; equal keys ⇔ equal n-grams, across all sequences of the call.
+ * `lengths[s]` is `max(0, len_s − n + 1)`. The arrays are overwritten between orders: copy what you keep.
+ *
+ * @param sequences token ids, each `0 ≤ id < vocabSize`
+ * @param vocabSize the number of distinct ids (e.g. {@link Interner.size})
+ * @param maxOrder the highest order visited
+ * @param visit called once per order, in increasing order
+ */
+export function forEachNgramOrder(
+  sequences: ReadonlyArray<Int32Array>,
+  vocabSize: number,
+  maxOrder: number,
+  visit: (n: number, keys: readonly Int32Array[], lengths: readonly number[]) => void,
+): void {
+  const count = sequences.length
+  const keys = sequences.map((seq) => seq.slice())
+  const lengths = sequences.map((seq) => seq.length)
+  const base = Math.max(vocabSize, 1)
+  // every key of the current order is < bound
+  let bound = base
+  for (let n = 1; n <= maxOrder; n++) {
+    if (n > 1) {
+      if (bound * base <= KEY_LIMIT) {
+        for (let s = 0; s < count; s++) {
+          const k = keys[s]!
+          const ids = sequences[s]!
+          const next = lengths[s]! > 0 ? lengths[s]! - 1 : 0
+          for (let i = 0; i < next; i++) k[i] = k[i]! * base + ids[i + n - 1]!
+          lengths[s] = next
+        }
+        bound *= base
+      } else {
+        // combine exactly in doubles (bound·base < 2^53 as bound ≤ max(2^30, #positions)), then renumber
+        const dense = new Map<number, number>()
+        for (let s = 0; s < count; s++) {
+          const k = keys[s]!
+          const ids = sequences[s]!
+          const next = lengths[s]! > 0 ? lengths[s]! - 1 : 0
+          for (let i = 0; i < next; i++) {
+            const combined = k[i]! * base + ids[i + n - 1]!
+            let id = dense.get(combined)
+            if (id === undefined) {
+              id = dense.size
+              dense.set(combined, id)
+            }
+            k[i] = id
+          }
+          lengths[s] = next
+        }
+        bound = Math.max(dense.size, 1)
+      }
+    }
+    visit(n, keys, lengths)
+  }
+}
+
+/**
+ * A multiset of non-negative integer keys: an open-addressing hash table on typed arrays, cleared
+ * in O(1) by a generation stamp. One instance is meant to be reused across many small counts.
+ */
+export class KeyCounts {
+  private keys = new Int32Array(64)
+  private counts = new Int32Array(64)
+  private stamps = new Uint32Array(64)
+  private slotsUsed = new Int32Array(64)
+  private bits = 6
+  private stamp = 1
+  /** Number of distinct keys. */
+  size = 0
+
+  /** Empties the table and makes room for about `expected` distinct keys. */
+  reset(expected: number): void {
+    let bits = this.bits
+    while (bits < 30 && 1 << bits < expected * 2) bits++
+    if (bits !== this.bits) {
+      const cap = 1 << bits
+      this.keys = new Int32Array(cap)
+      this.counts = new Int32Array(cap)
+      this.stamps = new Uint32Array(cap)
+      this.slotsUsed = new Int32Array(cap)
+      this.bits = bits
+      this.stamp = 1
+    } else if (++this.stamp === 0xffffffff) {
+      this.stamps.fill(0)
+      this.stamp = 1
+    }
+    this.size = 0
+  }
+
+  private slot(key: number): number {
+    const mask = (1 << this.bits) - 1
+    let h = Math.imul(key, 0x9e3779b1) >>> (32 - this.bits)
+    while (this.stamps[h] === this.stamp && this.keys[h] !== key) h = (h + 1) & mask
+    return h
+  }
+
+  /** Adds `by` to the count of `key`. */
+  add(key: number, by = 1): void {
+    const h = this.slot(key)
+    if (this.stamps[h] !== this.stamp) {
+      this.stamps[h] = this.stamp
+      this.keys[h] = key
+      this.counts[h] = by
+      this.slotsUsed[this.size++] = h
+    } else {
+      this.counts[h]! += by
+    }
+  }
+
+  /** Raises the count of `key` to at least `count`. */
+  max(key: number, count: number): void {
+    const h = this.slot(key)
+    if (this.stamps[h] !== this.stamp) {
+      this.stamps[h] = this.stamp
+      this.keys[h] = key
+      this.counts[h] = count
+      this.slotsUsed[this.size++] = h
+    } else if (count > this.counts[h]!) {
+      this.counts[h] = count
+    }
+  }
+
+  /** The count of `key`, or -1 when it was never added. */
+  get(key: number): number {
+    const h = this.slot(key)
+    return this.stamps[h] === this.stamp ? this.counts[h]! : -1
+  }
+
+  /**
+   * Takes one occurrence of `key`: returns 1 (taken), 0 (present but none left) or -1 (never added).
+   * Taking one per candidate n-gram is clipping: `Σ min(count_cand, count_ref)` matches in total.
+   */
+  take(key: number): number {
+    const h = this.slot(key)
+    if (this.stamps[h] !== this.stamp) return -1
+    if (this.counts[h] === 0) return 0
+    this.counts[h]!--
+    return 1
+  }
+
+  /** Calls `fn(key, count)` for each distinct key, in insertion order. */
+  forEach(fn: (key: number, count: number) => void): void {
+    for (let i = 0; i < this.size; i++) {
+      const h = this.slotsUsed[i]!
+      fn(this.keys[h]!, this.counts[h]!)
+    }
+  }
+}
+
+/** Counts the first `length` keys into `into` (reset first) and returns it. */
+export function countKeys(keys: Int32Array, length: number, into: KeyCounts = new KeyCounts()): KeyCounts {
+  into.reset(length)
+  for (let i = 0; i < length; i++) into.add(keys[i]!)
+  return into
+}
+
+/**
+ * `Σ_g min(count_a(g), count_b(g))` where `remaining` holds the counts of b and `keys` lists the
+ * n-grams of a (with repetitions). Consumes `remaining`.
+ */
+export function consumeMatches(keys: Int32Array, length: number, remaining: KeyCounts): number {
+  let matches = 0
+  for (let i = 0; i < length; i++) if (remaining.take(keys[i]!) === 1) matches++
+  return matches
+}
+
+/** The text of the n-gram of `tokens` starting at `start`, tokens joined by `separator`. */
+export function ngramText(tokens: readonly string[], start: number, n: number, separator = ' '): string {
+  return tokens.slice(start, start + n).join(separator)
+}

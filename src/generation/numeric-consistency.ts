@@ -1,0 +1,404 @@
+import { MetricInputError, assertString } from '../errors.js'
+import { type Score, makeScore } from '../score.js'
+import { buildSignature } from '../signature.js'
+import { maxWeightMatching } from './numbers/assignment.js'
+import { type Decimal, decimalEquals, decimalFrom, normalize, roundTo, shift } from './numbers/decimal.js'
+import {
+  type ExtractNumbersOptions,
+  type IgnorableNumbers,
+  type NumberMention,
+  extractNumbers,
+  validateExtractOptions,
+} from './numbers/extract-numbers.js'
+import { WEAK_UNITS, sameWord } from './numbers/vocabulary.js'
+
+export { extractNumbers } from './numbers/extract-numbers.js'
+export type { ExtractNumbersOptions, IgnorableNumbers, NumberKind, NumberMention } from './numbers/extract-numbers.js'
+
+export interface NumericConsistencyOptions extends ExtractNumbersOptions {
+  /**
+   * Two plain numbers are equal when |a − b| ≤ relativeTolerance × max(|a|, |b|). Default `0`
+   * (exact decimal equality, which already makes 28.4 = 28.40 = 2.84e1). Must be in [0, 1).
+   * Never applies to years, dates, ordinals or versions.
+   */
+  readonly relativeTolerance?: number
+  /**
+   * Accept a number written with fewer decimals when the other rounds to it (half away from zero):
+   * 28.43 ≈ 28.4, 28.4 ≈ 28. Default `false`. Never applies to years, dates, ordinals or versions.
+   */
+  readonly rounding?: boolean
+  /**
+   * Use units (glued, `GB`, `percent`…) and the words right after a number (`heads`) to tell
+   * quantities apart. Default `true`. With `false` they still count as context words, but a shared
+   * unit adds no weight and different units never separate two quantities.
+   */
+  readonly units?: boolean
+}
+
+/** A reference number the candidate states correctly. */
+export interface NumericMatch {
+  readonly reference: NumberMention
+  readonly candidate: NumberMention
+  /**
+   * `aligned`: the two were paired one-to-one. `repeated`: one side states the same fact once more
+   * (same value, a shared context word or unit, no conflicting unit) and its partner was already used.
+   */
+  readonly via: 'aligned' | 'repeated'
+  /** Context words the two share (normalised), e.g. `['bleu', 'score']`. */
+  readonly context: readonly string[]
+}
+
+/** A reference number the candidate gives a different value for. */
+export interface NumericContradiction {
+  readonly reference: NumberMention
+  readonly candidate: NumberMention
+  /** The shared context words that show both talk about the same quantity. */
+  readonly context: readonly string[]
+  /** True when the unit or the words right after the number agree (`heads` / `heads`). */
+  readonly sameUnit: boolean
+}
+
+export interface NumericConsistencyDetails {
+  /** No reference number contradicted or omitted (value === 1). */
+  readonly consistent: boolean
+  readonly referenceNumbers: readonly NumberMention[]
+  readonly candidateNumbers: readonly NumberMention[]
+  readonly matched: readonly NumericMatch[]
+  readonly contradicted: readonly NumericContradiction[]
+  /** Reference numbers the candidate does not state at all. */
+  readonly omitted: readonly NumberMention[]
+  /** Candidate numbers with no counterpart in the reference (they never lower the score). */
+  readonly added: readonly NumberMention[]
+  /** Reference numbers stated correctly, and all reference numbers: value = stated / total. */
+  readonly stated: number
+  readonly total: number
+  /** Set when the value is 1 for want of reference numbers. */
+  readonly reason?: string
+}
+
+type NumberClass = 'version' | 'month' | 'day' | 'number'
+
+interface Resolved {
+  readonly units: boolean
+  readonly words: boolean
+  readonly tol: number
+  readonly rounding: boolean
+  readonly ignore: ReadonlySet<IgnorableNumbers>
+}
+
+interface PairInfo {
+  readonly weight: number
+  readonly equal: boolean
+  readonly shared: readonly string[]
+  readonly sameUnit: boolean
+  readonly conflict: boolean
+}
+
+const FN = 'numericConsistency'
+const IGNORE_ORDER: readonly IgnorableNumbers[] = ['years', 'dates', 'ordinals', 'versions']
+
+/**
+ * Deterministic numeric-fact check: does the candidate state the reference's numbers, and does it
+ * state any of them with a different value? Lexical metrics miss a wrong number in a well-phrased
+ * sentence ("BLEU 41.0" for "28.4" still scores BLEU 76 against the reference); this does not.
+ *
+ * **Numbers** come from {@link extractNumbers} (digits, words, percents, ranges, date parts,
+ * versions as one token; digits inside names such as `WMT14`, `GPT-4`, `P100` are not numbers).
+ *
+ * **Equality.** Mentions compare only within a class: versions with versions, months with months,
+ * days with days, everything else (integers, decimals, percents, ordinals, scientific, years and the
+ * year of a date) together.
+ * - plain numbers: exact decimal equality (28.4 = 28.40, 1,000 = 1000, 1e-3 = 0.001, "eight" = 8,
+ *   "8 %" = "8%" = "8 percent"); a percent also equals the same number without `%` and its fraction
+ *   (92.4 % = 92.4 = 0.924). Then, if set, `relativeTolerance` and `rounding` (not for years, date
+ *   parts or ordinals, which are always exact);
+ * - versions: equal dotted components after dropping trailing `.0` (v2.6.0 = 2.6, but 3.10 ≠ 3.1).
+ *
+ * **Alignment.** Each reference/candidate pair of the same class gets a weight from:
+ * `shared` = the number of context words (the ≤3 content words before the number in its sentence
+ * plus the ≤3 right after it, see {@link NumberMention}) that the two have in common (word match:
+ * equal after light normalisation, or one a ≥4-letter prefix of the other), counted from both sides
+ * and the smaller taken, at most 3; `sameUnit` = the words right after the numbers overlap, or both
+ * carry the same non-generic unit (`gb`, `hour`; percent and currencies are too generic to count);
+ * `conflict` = both carry units and they differ, or both have words right after them and none
+ * overlap ("8 heads" vs "8 layers"); `disjoint` = both have context words and share none.
+ * - equal values: weight = 4 + 2·shared + 2·sameUnit − 3·(conflict or disjoint) (always ≥ 1);
+ * - different values: allowed only when there is no conflict and (shared ≥ 1 or sameUnit);
+ *   weight = 2·shared + 2·sameUnit.
+ * The pairing is the maximum-weight one-to-one matching (ties go to the pairs whose relative
+ * positions in the two texts are closest, through a tie-break term below 1). So a number is matched
+ * to the same value by default, but a better-supported alignment wins: "8 heads and 6 layers" vs
+ * "6 heads and 8 layers" pairs heads with heads and reports two contradictions.
+ *
+ * **Outcome** for each reference number:
+ * - `matched`: paired with an equal value, or (`repeated`) unpaired but the candidate has an equal
+ *   value with shared context or unit and no unit conflict ("encoder and decoder each have 6 layers");
+ * - `contradicted`: paired with a different value (`context` lists the words that tie them);
+ * - `omitted`: otherwise.
+ * A candidate number is `added` when it is unpaired and does not repeat a reference fact by the same
+ * rule. Added numbers are reported but never lower the score: the reference cannot judge them.
+ *
+ * **Value** = stated / total = matched reference numbers / reference numbers, in [0, 1]; `1` when the
+ * reference has no numbers (with `details.reason`). The check passes only at 1: nothing contradicted,
+ * nothing omitted (`details.consistent`).
+ *
+ * Defaults: `units: true`, `words: true`, `relativeTolerance: 0`, `rounding: false`, `ignore: []`.
+ * Signature: `NumCheck|units:yes|words:yes|tol:0|round:no|ignore:none|version:…`.
+ *
+ * Parity: no reference implementation exists; the rules above are the specification and the test
+ * table in `test/src/generation/numeric-consistency.test.ts` pins them.
+ *
+ * @example
+ * const s = numericConsistency(
+ *   'Their big model achieved a BLEU score of 41.0 on the WMT 2014 English-to-German translation task.',
+ *   'The big model achieved a BLEU score of 28.4 on the WMT 2014 English-to-German translation task.',
+ * )
+ * s.value // 0.5 (2014 stated, 28.4 contradicted)
+ * s.details.contradicted.map((c) => [c.reference.raw, c.candidate.raw]) // [['28.4', '41.0']]
+ */
+export function numericConsistency(
+  candidate: string,
+  reference: string,
+  options: NumericConsistencyOptions = {},
+): Score<NumericConsistencyDetails> {
+  assertString(FN, 'candidate', candidate)
+  assertString(FN, 'reference', reference)
+  const opts = resolveOptions(options)
+  const extract = { words: opts.words, ignore: [...opts.ignore] }
+  const refs = extractNumbers(reference, extract)
+  const cands = extractNumbers(candidate, extract)
+  const signature = buildSignature('NumCheck', [
+    ['units', opts.units],
+    ['words', opts.words],
+    ['tol', opts.tol],
+    ['round', opts.rounding],
+    ['ignore', opts.ignore.size === 0 ? 'none' : IGNORE_ORDER.filter((k) => opts.ignore.has(k)).join(',')],
+  ])
+
+  const info: Array<Array<PairInfo | null>> = refs.map((r) => cands.map((c) => pairInfo(r, c, opts)))
+  const pairs = align(info, refs.length, cands.length)
+
+  const matched: NumericMatch[] = []
+  const contradicted: NumericContradiction[] = []
+  const omitted: NumberMention[] = []
+  const refPaired = new Map<number, number>()
+  const candPaired = new Set<number>()
+  for (const [i, j] of pairs) {
+    refPaired.set(i, j)
+    candPaired.add(j)
+  }
+  let stated = 0
+  refs.forEach((r, i) => {
+    const j = refPaired.get(i)
+    if (j !== undefined) {
+      const p = info[i]?.[j] as PairInfo
+      const c = cands[j] as NumberMention
+      if (p.equal) {
+        matched.push({ reference: r, candidate: c, via: 'aligned', context: p.shared })
+        stated += 1
+      } else {
+        contradicted.push({ reference: r, candidate: c, context: p.shared, sameUnit: p.sameUnit })
+      }
+      return
+    }
+    const k = bestRepeat(cands.map((_, jj) => info[i]?.[jj] ?? null))
+    if (k >= 0) {
+      const p = info[i]?.[k] as PairInfo
+      matched.push({ reference: r, candidate: cands[k] as NumberMention, via: 'repeated', context: p.shared })
+      stated += 1
+    } else {
+      omitted.push(r)
+    }
+  })
+  const added: NumberMention[] = []
+  cands.forEach((c, j) => {
+    if (candPaired.has(j)) return
+    const k = bestRepeat(refs.map((_, ii) => info[ii]?.[j] ?? null))
+    if (k >= 0) {
+      const p = info[k]?.[j] as PairInfo
+      matched.push({ reference: refs[k] as NumberMention, candidate: c, via: 'repeated', context: p.shared })
+    } else {
+      added.push(c)
+    }
+  })
+  matched.sort((a, b) => a.reference.start - b.reference.start || a.candidate.start - b.candidate.start)
+
+  const total = refs.length
+  const value = total === 0 ? 1 : stated / total
+  const details: NumericConsistencyDetails = {
+    consistent: stated === total,
+    referenceNumbers: refs,
+    candidateNumbers: cands,
+    matched,
+    contradicted,
+    omitted,
+    added,
+    stated,
+    total,
+    ...(total === 0 ? { reason: 'the reference states no numbers, so none can be contradicted or omitted' } : {}),
+  }
+  return makeScore('NumCheck', value, signature, details)
+}
+
+function resolveOptions(options: unknown): Resolved {
+  const { words, ignore } = validateExtractOptions(FN, options)
+  const o = options as NumericConsistencyOptions
+  const tol = o.relativeTolerance ?? 0
+  if (typeof tol !== 'number' || !Number.isFinite(tol) || tol < 0 || tol >= 1) {
+    throw new MetricInputError(FN, 'options.relativeTolerance', 'a number in [0, 1)', tol)
+  }
+  const rounding = o.rounding ?? false
+  if (typeof rounding !== 'boolean') throw new MetricInputError(FN, 'options.rounding', 'a boolean', rounding)
+  const units = o.units ?? true
+  if (typeof units !== 'boolean') throw new MetricInputError(FN, 'options.units', 'a boolean', units)
+  return { units, words, tol, rounding, ignore }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pair weights
+
+function numberClass(m: NumberMention): NumberClass {
+  if (m.kind === 'version') return 'version'
+  if (m.datePart === 'month') return 'month'
+  if (m.datePart === 'day') return 'day'
+  return 'number'
+}
+
+function descriptor(m: NumberMention): string[] {
+  return [...new Set([...m.context, ...m.unitWords])]
+}
+
+/** Words of `a` that match some word of `b`. */
+function sharedFrom(a: readonly string[], b: readonly string[]): string[] {
+  return a.filter((x) => b.some((y) => sameWord(x, y)))
+}
+
+function pairInfo(r: NumberMention, c: NumberMention, opts: Resolved): PairInfo | null {
+  if (numberClass(r) !== numberClass(c)) return null
+  const equal = valuesEqual(r, c, opts)
+  const dr = descriptor(r)
+  const dc = descriptor(c)
+  const fromR = sharedFrom(dr, dc)
+  const shared = Math.min(fromR.length, sharedFrom(dc, dr).length, 3)
+  const wordsOverlap = r.unitWords.length > 0 && c.unitWords.length > 0 && sharedFrom(r.unitWords, c.unitWords).length > 0
+  const sameUnit = opts.units && (wordsOverlap || (r.unit !== null && r.unit === c.unit && !WEAK_UNITS.has(r.unit)))
+  const conflict =
+    opts.units &&
+    ((r.unit !== null && c.unit !== null && r.unit !== c.unit) || (r.unitWords.length > 0 && c.unitWords.length > 0 && !wordsOverlap))
+  const disjoint = dr.length > 0 && dc.length > 0 && shared === 0
+  let weight: number
+  if (equal) {
+    weight = 4 + 2 * shared + (sameUnit ? 2 : 0) - (conflict || disjoint ? 3 : 0)
+  } else {
+    if (conflict || (shared === 0 && !sameUnit)) return null
+    weight = 2 * shared + (sameUnit ? 2 : 0)
+  }
+  return { weight, equal, shared: fromR, sameUnit, conflict }
+}
+
+/** Index of the best equal-valued partner that restates the same fact, or -1. */
+function bestRepeat(row: ReadonlyArray<PairInfo | null>): number {
+  let best = -1
+  let bestWeight = 0
+  row.forEach((p, k) => {
+    if (!p || !p.equal || p.conflict || (p.shared.length === 0 && !p.sameUnit)) return
+    if (p.weight > bestWeight) {
+      best = k
+      bestWeight = p.weight
+    }
+  })
+  return best
+}
+
+/** Maximum-weight one-to-one pairing, solved per connected component of allowed pairs. */
+function align(info: ReadonlyArray<ReadonlyArray<PairInfo | null>>, nr: number, nc: number): Array<[number, number]> {
+  if (nr === 0 || nc === 0) return []
+  // Ties are broken towards pairs at similar relative positions; the whole term stays below 1,
+  // the smallest difference between two integer weight totals.
+  const eps = 0.5 / (Math.min(nr, nc) + 1)
+  const tie = (i: number, j: number): number => eps * (1 - Math.abs((i + 0.5) / nr - (j + 0.5) / nc))
+
+  // Union-find over references 0..nr-1 and candidates nr..nr+nc-1.
+  const parent = Array.from({ length: nr + nc }, (_, k) => k)
+  const find = (k: number): number => {
+    while (parent[k] !== k) {
+      parent[k] = parent[parent[k] as number] as number
+      k = parent[k] as number
+    }
+    return k
+  }
+  for (let i = 0; i < nr; i++) {
+    for (let j = 0; j < nc; j++) if (info[i]?.[j]) parent[find(i)] = find(nr + j)
+  }
+  const groups = new Map<number, { rows: number[]; cols: number[] }>()
+  for (let k = 0; k < nr + nc; k++) {
+    const root = find(k)
+    const g = groups.get(root) ?? { rows: [], cols: [] }
+    if (k < nr) g.rows.push(k)
+    else g.cols.push(k - nr)
+    groups.set(root, g)
+  }
+  const out: Array<[number, number]> = []
+  for (const { rows, cols } of groups.values()) {
+    if (rows.length === 0 || cols.length === 0) continue
+    const weights = rows.map((i) =>
+      cols.map((j) => {
+        const p = info[i]?.[j]
+        return p ? p.weight + tie(i, j) : 0
+      }),
+    )
+    for (const [a, b] of maxWeightMatching(weights)) out.push([rows[a] as number, cols[b] as number])
+  }
+  return out.sort((a, b) => a[0] - b[0])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value equality
+
+/** Kinds compared exactly, without tolerance, rounding or the percent ↔ fraction reading. */
+function isStrict(m: NumberMention): boolean {
+  return m.kind === 'year' || m.kind === 'date' || m.kind === 'ordinal'
+}
+
+function toDecimal(m: NumberMention): Decimal {
+  const neg = m.canonical.startsWith('-')
+  const [int = '0', frac = ''] = (neg ? m.canonical.slice(1) : m.canonical).split('.')
+  // Re-attach the written precision (canonical drops trailing zeros) for the rounding rule:
+  // "28.40" is 2840 × 10^-2, "1.5 million" is 15 × 10^5.
+  const d = normalize(decimalFrom(int, frac, neg))
+  if (d.scale <= m.precision) return d
+  return { ...d, digits: d.digits * 10n ** BigInt(d.scale - m.precision), scale: m.precision }
+}
+
+function valuesEqual(r: NumberMention, c: NumberMention, opts: Resolved): boolean {
+  if (r.kind === 'version' || c.kind === 'version') {
+    return r.kind === c.kind && r.canonical === c.canonical
+  }
+  if (r.canonical === c.canonical) return true
+  if (isStrict(r) || isStrict(c)) return false
+  const a = toDecimal(r)
+  const b = toDecimal(c)
+  const readings: Array<[Decimal, Decimal]> = [[a, b]]
+  // 92.4 % also reads as 0.924 when the other side is a bare number.
+  if (r.kind === 'percent' && c.kind !== 'percent') readings.push([shift(a, -2), b])
+  if (c.kind === 'percent' && r.kind !== 'percent') readings.push([a, shift(b, -2)])
+  return readings.some(([x, y]) => decimalsClose(x, y, opts))
+}
+
+function decimalsClose(x: Decimal, y: Decimal, opts: Resolved): boolean {
+  if (decimalEquals(x, y)) return true
+  if (opts.rounding) {
+    const [coarse, fine] = x.scale >= y.scale ? [x, y] : [y, x]
+    if (decimalEquals(roundTo(fine, coarse.scale), coarse)) return true
+  }
+  if (opts.tol > 0) {
+    const a = decimalToNumber(x)
+    const b = decimalToNumber(y)
+    if (Math.abs(a - b) <= opts.tol * Math.max(Math.abs(a), Math.abs(b))) return true
+  }
+  return false
+}
+
+function decimalToNumber(d: Decimal): number {
+  return (d.negative ? -1 : 1) * Number(`${d.digits}e${d.scale}`)
+}

@@ -1,0 +1,710 @@
+import { MetricInputError } from '../errors.js'
+import { makeScore, type Score } from '../score.js'
+import { buildSignature } from '../signature.js'
+import { rougeRawTokens, rougeStemToken } from './tokenizers/rouge-default.js'
+
+/** `rouge1` … `rouge9`: n-gram overlap (rouge-score accepts exactly these; `rouge0`, `rouge10` are errors). */
+export type RougeNType = 'rouge1' | 'rouge2' | 'rouge3' | 'rouge4' | 'rouge5' | 'rouge6' | 'rouge7' | 'rouge8' | 'rouge9'
+export type RougeType = RougeNType | 'rougeL' | 'rougeLsum'
+
+/** Every type {@link rougeScore} accepts, in display order. */
+export const ROUGE_TYPES: readonly RougeType[] = [
+  'rouge1',
+  'rouge2',
+  'rouge3',
+  'rouge4',
+  'rouge5',
+  'rouge6',
+  'rouge7',
+  'rouge8',
+  'rouge9',
+  'rougeL',
+  'rougeLsum',
+]
+
+/** What {@link rougeScore} computes when `types` is not given. */
+export const DEFAULT_ROUGE_TYPES: readonly RougeType[] = ['rouge1', 'rouge2', 'rougeL', 'rougeLsum']
+
+/** Precision (over the candidate), recall (over the reference) and their harmonic mean. */
+export interface RougePrf {
+  readonly precision: number
+  readonly recall: number
+  readonly fmeasure: number
+}
+
+export interface RougeDetails extends RougePrf {
+  readonly type: RougeType
+  readonly stemmer: boolean
+  /** The reference whose F is highest (the first on ties), as rouge-score's `score_multi`. */
+  readonly bestReferenceIndex: number
+  /** P/R/F against each reference, in the order given. */
+  readonly perReference: readonly RougePrf[]
+  /** For the best reference: candidate and reference n-grams (ROUGE-N) or tokens (ROUGE-L/Lsum). */
+  readonly candidateCount: number
+  readonly referenceCount: number
+  /** Clipped n-gram overlap (ROUGE-N), LCS length (ROUGE-L) or union-LCS hits (ROUGE-Lsum). */
+  readonly matchCount: number
+  /**
+   * The first {@link MISSED_TOKENS_LIMIT} reference units of the best reference that were not matched,
+   * in reference order: n-grams joined by a space (ROUGE-N), tokens outside the LCS (ROUGE-L) or
+   * without a union-LCS hit (ROUGE-Lsum). Tokens are post-tokenizer (lower-cased, stemmed if on).
+   */
+  readonly missedReferenceTokens: readonly string[]
+  /** All unmatched reference units (= referenceCount − matchCount). */
+  readonly missedReferenceTokenCount: number
+}
+
+export type RougeScore = Score<RougeDetails>
+export type RougeResult = { readonly [K in RougeType]?: RougeScore }
+
+export interface RougeOptions {
+  /** @default ['rouge1', 'rouge2', 'rougeL', 'rougeLsum'] */
+  readonly types?: readonly RougeType[]
+  /** Porter-stem (NLTK_EXTENSIONS) tokens longer than 3 characters. @default false (rouge-score's `use_stemmer=False`) */
+  readonly stemmer?: boolean
+}
+
+export const MISSED_TOKENS_LIMIT = 20
+
+const METRIC_NAMES: Readonly<Record<RougeType, string>> = {
+  rouge1: 'ROUGE-1',
+  rouge2: 'ROUGE-2',
+  rouge3: 'ROUGE-3',
+  rouge4: 'ROUGE-4',
+  rouge5: 'ROUGE-5',
+  rouge6: 'ROUGE-6',
+  rouge7: 'ROUGE-7',
+  rouge8: 'ROUGE-8',
+  rouge9: 'ROUGE-9',
+  rougeL: 'ROUGE-L',
+  rougeLsum: 'ROUGE-Lsum',
+}
+
+/**
+ * ROUGE-N / ROUGE-L / ROUGE-Lsum of a candidate against one or more references, equal to
+ * rouge-score 0.1.2 `RougeScorer(types, use_stemmer).score_multi(references, candidate)` (and to
+ * `.score(reference, candidate)` for one reference). Note the argument order: **candidate first**.
+ *
+ * Tokens: {@link rougeDefaultTokenize} (lower-case; only ASCII `[a-z0-9]` runs are tokens; with
+ * `stemmer`, NLTK Porter on tokens longer than 3 characters). For each type, with P over the
+ * candidate, R over the reference and `F = 2PR/(P+R)` (0 when P + R = 0):
+ * - `rougeN`: clipped n-gram overlap `Σ_g min(ref(g), cand(g))`; `P = overlap / max(#cand n-grams, 1)`,
+ *   `R = overlap / max(#ref n-grams, 1)`.
+ * - `rougeL`: LCS length over the whole token lists; P = lcs / |cand|, R = lcs / |ref|; 0 if either is empty.
+ * - `rougeLsum`: both texts are split on `"\n"` only (empty lines dropped); for each reference line the
+ *   union of one LCS per candidate line (rouge-score's backtracking tie-break), each union token counted
+ *   at most as often as it occurs on both sides; P = hits / candidate tokens, R = hits / reference tokens.
+ * - several references: per type, the reference with the highest F (the first on ties).
+ *
+ * `value` is F (0–1). The signature records the tokenizer, the stemmer and (Lsum) the line split,
+ * e.g. `ROUGE-L|tok:rouge-default|stem:yes|version:0.1.0`.
+ *
+ * Edge cases: empty or non-ASCII-only text has no tokens and scores 0 (P = R = F = 0), like rouge-score.
+ * Parity: every golden rouge-score value (300 cases × 4 types × P/R/F, stemmed and not) to 1e-9
+ * relative, and rouge-score's own test cases.
+ *
+ * @param candidate the generated text
+ * @param references one reference or a non-empty list of them
+ * @param options `types` (default rouge1, rouge2, rougeL, rougeLsum) and `stemmer` (default `false`)
+ * @throws MetricInputError on a non-string text, an empty reference list, or an unknown type
+ * @example
+ * const r = rougeScore(
+ *   'Their big model achieved a BLEU score of 41.0 on the WMT 2014 English-to-German translation task.',
+ *   'The big model achieved a BLEU score of 28.4 on the WMT 2014 English-to-German translation task.',
+ *   { types: ['rougeL'], stemmer: true },
+ * )
+ * r.rougeL?.value // 0.8421052631578947 (16 of 19 tokens in the LCS)
+ */
+export function rougeScore(candidate: string, references: string | readonly string[], options: RougeOptions = {}): RougeResult {
+  const fn = 'rougeScore'
+  if (typeof candidate !== 'string') throw new MetricInputError(fn, 'candidate', 'a string', candidate)
+  const refs = normalizeReferences(fn, references)
+  if (options === null || typeof options !== 'object') throw new MetricInputError(fn, 'options', 'an object', options)
+  const types = normalizeTypes(fn, options.types)
+  const stemmer = options.stemmer ?? false
+  if (typeof stemmer !== 'boolean') throw new MetricInputError(fn, 'options.stemmer', 'a boolean', stemmer)
+
+  const wantLines = types.includes('rougeLsum')
+  resetVocabularyIfLarge()
+  const cand = prepare(candidate, stemmer, wantLines)
+  const prepared = refs.map((r) => prepare(r, stemmer, wantLines))
+  const v = vocabulary.tokens.length
+
+  const result: { [K in RougeType]?: RougeScore } = {}
+  for (const type of types) {
+    const missed: number[] = []
+    let perReference: Counts[]
+    let best = 0
+    let counts: Counts
+    if (prepared.length === 1) {
+      // one reference: a single pass that also collects the misses
+      counts = computeType(type, cand, prepared[0] as Prepared, v, missed)
+      perReference = [counts]
+    } else {
+      perReference = prepared.map((ref) => computeType(type, cand, ref, v, null))
+      for (let i = 1; i < perReference.length; i++) {
+        // strictly greater: the first reference wins ties, as numpy.argmax in score_multi
+        if ((perReference[i] as Counts).fmeasure > (perReference[best] as Counts).fmeasure) best = i
+      }
+      counts = computeType(type, cand, prepared[best] as Prepared, v, missed)
+    }
+    const bestRef = prepared[best] as Prepared
+    const missedText =
+      type === 'rougeL' || type === 'rougeLsum'
+        ? missed.slice(0, MISSED_TOKENS_LIMIT).map((pos) => vocabularyText(bestRef.ids[pos] as number))
+        : missed.slice(0, MISSED_TOKENS_LIMIT).map((pos) => ngramText(bestRef.ids, pos, ngramOrder(type)))
+    const chosen = perReference[best] as RougePrf
+    const details: RougeDetails = {
+      precision: chosen.precision,
+      recall: chosen.recall,
+      fmeasure: chosen.fmeasure,
+      type,
+      stemmer,
+      bestReferenceIndex: best,
+      perReference: perReference.map(({ precision, recall, fmeasure }) => ({ precision, recall, fmeasure })),
+      candidateCount: counts.candidateCount,
+      referenceCount: counts.referenceCount,
+      matchCount: counts.matchCount,
+      missedReferenceTokens: missedText,
+      missedReferenceTokenCount: missed.length,
+    }
+    result[type] = makeScore(METRIC_NAMES[type], chosen.fmeasure, cachedSignature(type, stemmer), details)
+  }
+  return result
+}
+
+/** The signature of one ROUGE type: `ROUGE-Lsum|tok:rouge-default|stem:no|split:newline|version:…`. */
+export function rougeSignature(type: RougeType, stemmer: boolean): string {
+  return buildSignature(METRIC_NAMES[type], [
+    ['tok', 'rouge-default'],
+    ['stem', stemmer],
+    ['split', type === 'rougeLsum' ? 'newline' : undefined],
+  ])
+}
+
+// Signatures depend only on (type, stemmer); building them per call showed up in profiles.
+const SIGNATURES = new Map<string, string>()
+
+function cachedSignature(type: RougeType, stemmer: boolean): string {
+  const key = `${type}|${stemmer}`
+  let signature = SIGNATURES.get(key)
+  if (signature === undefined) {
+    signature = rougeSignature(type, stemmer)
+    SIGNATURES.set(key, signature)
+  }
+  return signature
+}
+
+function normalizeReferences(fn: string, references: unknown): readonly string[] {
+  if (typeof references === 'string') return [references]
+  if (!Array.isArray(references)) throw new MetricInputError(fn, 'references', 'a string or a non-empty array of strings', references)
+  if (references.length === 0) throw new MetricInputError(fn, 'references', 'a string or a non-empty array of strings', references)
+  references.forEach((r, i) => {
+    if (typeof r !== 'string') throw new MetricInputError(fn, `references[${i}]`, 'a string', r)
+  })
+  return references as readonly string[]
+}
+
+const TYPE_SET: ReadonlySet<string> = new Set(ROUGE_TYPES)
+const TYPE_LIST = `one of ${ROUGE_TYPES.map((t) => `'${t}'`).join(', ')}`
+
+function normalizeTypes(fn: string, types: unknown): readonly RougeType[] {
+  if (types === undefined) return DEFAULT_ROUGE_TYPES
+  if (!Array.isArray(types) || types.length === 0) {
+    throw new MetricInputError(fn, 'options.types', 'a non-empty array of ROUGE types', types)
+  }
+  const out: RougeType[] = []
+  types.forEach((t, i) => {
+    if (typeof t !== 'string' || !TYPE_SET.has(t)) throw new MetricInputError(fn, `options.types[${i}]`, TYPE_LIST, t)
+    if (!out.includes(t as RougeType)) out.push(t as RougeType)
+  })
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// preparation: tokens become integer ids so the kernels work on typed arrays
+
+/**
+ * Token ids shared by all {@link rougeScore} calls: raw `[a-z0-9]` run → id of its (stemmed) token,
+ * one map per stemmer setting, so each token costs one map lookup and stemming runs once per word.
+ * It is a memo only: results never depend on which ids were handed out. Bounded: when it grows
+ * past {@link VOCABULARY_LIMIT} it is cleared at the start of the next call (never during one,
+ * so the ids of one call stay consistent).
+ */
+const VOCABULARY_LIMIT = 200_000
+const vocabulary = {
+  raw: [new Map<string, number>(), new Map<string, number>()] as const,
+  ids: new Map<string, number>(),
+  tokens: [] as string[],
+}
+
+function resetVocabularyIfLarge(): void {
+  if (vocabulary.tokens.length + vocabulary.raw[0].size + vocabulary.raw[1].size <= VOCABULARY_LIMIT) return
+  vocabulary.raw[0].clear()
+  vocabulary.raw[1].clear()
+  vocabulary.ids.clear()
+  vocabulary.tokens = []
+  countsA = new Int32Array(0)
+  countsB = new Int32Array(0)
+}
+
+const NO_TOKEN = -1
+const EMPTY_IDS = new Int32Array(0)
+
+/** {@link rougeDefaultTokenize} as ids of the shared vocabulary. */
+function tokenIds(text: string, stemmer: boolean): Int32Array {
+  const parts = rougeRawTokens(text)
+  if (parts.length === 0) return EMPTY_IDS
+  const raw = vocabulary.raw[stemmer ? 1 : 0]
+  const out = new Int32Array(parts.length)
+  let k = 0
+  for (const part of parts) {
+    let id = raw.get(part)
+    if (id === undefined) {
+      const token = stemmer ? rougeStemToken(part) : part
+      // rouge-score's final `^[a-z0-9]+$` filter drops an empty stem
+      id = token.length === 0 ? NO_TOKEN : vocabularyId(token)
+      raw.set(part, id)
+    }
+    if (id !== NO_TOKEN) out[k++] = id
+  }
+  return k === out.length ? out : out.slice(0, k)
+}
+
+function vocabularyId(token: string): number {
+  let id = vocabulary.ids.get(token)
+  if (id === undefined) {
+    id = vocabulary.tokens.length
+    vocabulary.ids.set(token, id)
+    vocabulary.tokens.push(token)
+  }
+  return id
+}
+
+function vocabularyText(id: number): string {
+  return vocabulary.tokens[id] as string
+}
+
+/** Dense ids for the pre-tokenized kernels (any token type, compared with ===). */
+class Interner {
+  private readonly ids = new Map<unknown, number>()
+  get size(): number {
+    return this.ids.size
+  }
+  array(tokens: readonly unknown[]): Int32Array {
+    const out = new Int32Array(tokens.length)
+    for (let i = 0; i < tokens.length; i++) {
+      let id = this.ids.get(tokens[i])
+      if (id === undefined) {
+        id = this.ids.size
+        this.ids.set(tokens[i], id)
+      }
+      out[i] = id
+    }
+    return out
+  }
+}
+
+interface Prepared {
+  /** All tokens of the text. */
+  readonly ids: Int32Array
+  /** Tokens per non-empty `\n` line (rougeLsum only). */
+  readonly lines: readonly Int32Array[] | null
+}
+
+function prepare(text: string, stemmer: boolean, wantLines: boolean): Prepared {
+  if (!wantLines) return { ids: tokenIds(text, stemmer), lines: null }
+  const lines = text
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => tokenIds(line, stemmer))
+  // '\n' always separates tokens, so the whole text's tokens are the lines' tokens end to end
+  let total = 0
+  for (const line of lines) total += line.length
+  const ids = new Int32Array(total)
+  let offset = 0
+  for (const line of lines) {
+    ids.set(line, offset)
+    offset += line.length
+  }
+  return { ids, lines }
+}
+
+// Grow-only buffers shared by all calls: allocating fresh typed arrays per pair costs more than the
+// work on short texts. They hold nothing between calls: token counters are indexed by id and every
+// kernel sets the entries it touched back to 0; DP cells are written before they are read.
+let countsA = new Int32Array(0)
+let countsB = new Int32Array(0)
+let sharedTable = new Int32Array(4096)
+const TABLE_KEEP_LIMIT = 1 << 20
+
+function counters(size: number): readonly [Int32Array, Int32Array] {
+  if (countsA.length < size) {
+    const grown = Math.max(size, 2 * countsA.length, 1024)
+    countsA = new Int32Array(grown)
+    countsB = new Int32Array(grown)
+  }
+  return [countsA, countsB]
+}
+
+function tableOfSize(cells: number): Int32Array {
+  if (sharedTable.length >= cells) return sharedTable
+  // very large tables are not kept, so one long document does not pin memory
+  if (cells > TABLE_KEEP_LIMIT) return new Int32Array(cells)
+  sharedTable = new Int32Array(Math.max(cells, 2 * sharedTable.length))
+  return sharedTable
+}
+
+interface Counts extends RougePrf {
+  readonly candidateCount: number
+  readonly referenceCount: number
+  readonly matchCount: number
+}
+
+function ngramOrder(type: RougeType): number {
+  return Number(type.slice(5))
+}
+
+/** `v`: the number of distinct token ids in use (ids are below it). */
+function computeType(type: RougeType, cand: Prepared, ref: Prepared, v: number, missed: number[] | null): Counts {
+  if (type === 'rougeL') return lcsCounts(cand.ids, ref.ids, missed)
+  if (type === 'rougeLsum') return lsumCounts(cand.lines ?? [], ref.lines ?? [], v, missed)
+  return ngramCounts(cand.ids, ref.ids, ngramOrder(type), v, missed)
+}
+
+function fmeasure(precision: number, recall: number): number {
+  return precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0
+}
+
+function prfCounts(matchCount: number, candidateCount: number, referenceCount: number, precisionDenominator: number, recallDenominator: number): Counts {
+  const precision = precisionDenominator > 0 ? matchCount / precisionDenominator : 0
+  const recall = recallDenominator > 0 ? matchCount / recallDenominator : 0
+  return { precision, recall, fmeasure: fmeasure(precision, recall), candidateCount, referenceCount, matchCount }
+}
+
+function increment(counts: Int32Array, id: number, by: number): void {
+  counts[id] = (counts[id] as number) + by
+}
+
+const ZERO_FILLED = (candidateCount: number, referenceCount: number): Counts => ({
+  precision: 0,
+  recall: 0,
+  fmeasure: 0,
+  candidateCount,
+  referenceCount,
+  matchCount: 0,
+})
+
+// ---------------------------------------------------------------------------------------------
+// ROUGE-N
+
+function ngramText(ids: Int32Array, start: number, n: number): string {
+  const parts: string[] = []
+  for (let k = 0; k < n; k++) parts.push(vocabularyText(ids[start + k] as number))
+  return parts.join(' ')
+}
+
+/**
+ * Clipped overlap by consuming candidate counts along the reference: reference occurrence k of an
+ * n-gram matches iff the candidate has ≥ k of it, which sums to Σ_g min(ref(g), cand(g)).
+ */
+function ngramCounts(cand: Int32Array, ref: Int32Array, n: number, v: number, missed: number[] | null): Counts {
+  const candCount = Math.max(cand.length - n + 1, 0)
+  const refCount = Math.max(ref.length - n + 1, 0)
+  let overlap = 0
+  if (n === 1) {
+    const [counts] = counters(v)
+    for (let i = 0; i < cand.length; i++) increment(counts, cand[i] as number, 1)
+    for (let i = 0; i < ref.length; i++) {
+      const id = ref[i] as number
+      if ((counts[id] as number) > 0) {
+        increment(counts, id, -1)
+        overlap++
+      } else if (missed !== null) {
+        missed.push(i)
+      }
+    }
+    for (let i = 0; i < cand.length; i++) counts[cand[i] as number] = 0
+  } else {
+    const counts = new Map<number | string, number>()
+    const key = (ids: Int32Array, i: number): number | string =>
+      n === 2 ? (ids[i] as number) * v + (ids[i + 1] as number) : Array.prototype.join.call(ids.subarray(i, i + n), ',')
+    for (let i = 0; i < candCount; i++) {
+      const k = key(cand, i)
+      counts.set(k, (counts.get(k) ?? 0) + 1)
+    }
+    for (let i = 0; i < refCount; i++) {
+      const k = key(ref, i)
+      const c = counts.get(k) ?? 0
+      if (c > 0) {
+        counts.set(k, c - 1)
+        overlap++
+      } else if (missed !== null) {
+        missed.push(i)
+      }
+    }
+  }
+  // rouge-score divides by max(count, 1)
+  return prfCounts(overlap, candCount, refCount, Math.max(candCount, 1), Math.max(refCount, 1))
+}
+
+// ---------------------------------------------------------------------------------------------
+// ROUGE-L
+
+/** LCS length with two rolling rows (O(|a|·|b|) time, O(|b|) memory). */
+function lcsLengthIds(a: Int32Array, b: Int32Array): number {
+  const cols = b.length + 1
+  const rows = tableOfSize(2 * cols)
+  rows.fill(0, 0, 2 * cols)
+  let prev = 0
+  let cur = cols
+  for (let i = 0; i < a.length; i++) {
+    const ai = a[i] as number
+    for (let j = 1; j < cols; j++) {
+      if (ai === b[j - 1]) {
+        rows[cur + j] = (rows[prev + j - 1] as number) + 1
+      } else {
+        const up = rows[prev + j] as number
+        const left = rows[cur + j - 1] as number
+        rows[cur + j] = up > left ? up : left
+      }
+    }
+    const t = prev
+    prev = cur
+    cur = t
+  }
+  return rows[prev + cols - 1] as number
+}
+
+/**
+ * rouge-score's `_lcs_table` + `_backtrack_norec`: one LCS of (ref, can) as ascending indices into
+ * `ref`. On a mismatch the walk moves left only if that cell is strictly larger than the one above;
+ * this tie-break decides which LCS ROUGE-Lsum takes.
+ */
+function lcsIndicesIds(ref: Int32Array, can: Int32Array, out: number[]): void {
+  const rows = ref.length + 1
+  const cols = can.length + 1
+  const t = tableOfSize(rows * cols)
+  // row 0 and column 0 are the DP's base case; every other cell is written before it is read
+  t.fill(0, 0, cols)
+  for (let i = 1; i < rows; i++) t[i * cols] = 0
+  for (let i = 1; i < rows; i++) {
+    const ri = ref[i - 1] as number
+    const row = i * cols
+    const above = row - cols
+    for (let j = 1; j < cols; j++) {
+      if (ri === can[j - 1]) {
+        t[row + j] = (t[above + j - 1] as number) + 1
+      } else {
+        const up = t[above + j] as number
+        const left = t[row + j - 1] as number
+        t[row + j] = up > left ? up : left
+      }
+    }
+  }
+  const start = out.length
+  let i = ref.length
+  let j = can.length
+  while (i > 0 && j > 0) {
+    if (ref[i - 1] === can[j - 1]) {
+      out.push(i - 1)
+      i--
+      j--
+    } else if ((t[i * cols + j - 1] as number) > (t[(i - 1) * cols + j] as number)) {
+      j--
+    } else {
+      i--
+    }
+  }
+  // collected from the end: reverse the new part in place
+  for (let a = start, b = out.length - 1; a < b; a++, b--) {
+    const x = out[a] as number
+    out[a] = out[b] as number
+    out[b] = x
+  }
+}
+
+function lcsCounts(cand: Int32Array, ref: Int32Array, missed: number[] | null): Counts {
+  if (cand.length === 0 || ref.length === 0) {
+    if (missed !== null) for (let i = 0; i < ref.length; i++) missed.push(i)
+    return ZERO_FILLED(cand.length, ref.length)
+  }
+  let lcs: number
+  if (missed === null) {
+    lcs = lcsLengthIds(ref, cand)
+  } else {
+    const kept: number[] = []
+    lcsIndicesIds(ref, cand, kept)
+    lcs = kept.length
+    let k = 0
+    for (let i = 0; i < ref.length; i++) {
+      if (k < kept.length && kept[k] === i) k++
+      else missed.push(i)
+    }
+  }
+  return prfCounts(lcs, cand.length, ref.length, cand.length, ref.length)
+}
+
+// ---------------------------------------------------------------------------------------------
+// ROUGE-Lsum
+
+function lsumCounts(candLines: readonly Int32Array[], refLines: readonly Int32Array[], v: number, missed: number[] | null): Counts {
+  let n = 0
+  for (const line of candLines) n += line.length
+  let m = 0
+  for (const line of refLines) m += line.length
+  if (candLines.length === 0 || refLines.length === 0 || n === 0 || m === 0) {
+    if (missed !== null) for (let i = 0; i < m; i++) missed.push(i)
+    return ZERO_FILLED(n, m)
+  }
+  const [cc, cr] = counters(v)
+  for (const line of candLines) for (let i = 0; i < line.length; i++) increment(cc, line[i] as number, 1)
+  for (const line of refLines) for (let i = 0; i < line.length; i++) increment(cr, line[i] as number, 1)
+
+  let hits = 0
+  let offset = 0
+  const indices: number[] = []
+  for (const r of refLines) {
+    const inUnion = new Uint8Array(r.length)
+    for (const c of candLines) {
+      indices.length = 0
+      lcsIndicesIds(r, c, indices)
+      for (const idx of indices) inUnion[idx] = 1
+    }
+    // the union in ascending order; each token counted at most as often as both sides still have it
+    for (let i = 0; i < r.length; i++) {
+      const tok = r[i] as number
+      if (inUnion[i] === 1 && (cc[tok] as number) > 0 && (cr[tok] as number) > 0) {
+        hits++
+        increment(cc, tok, -1)
+        increment(cr, tok, -1)
+      } else if (missed !== null) {
+        missed.push(offset + i)
+      }
+    }
+    offset += r.length
+  }
+  for (const line of candLines) for (let i = 0; i < line.length; i++) cc[line[i] as number] = 0
+  for (const line of refLines) for (let i = 0; i < line.length; i++) cr[line[i] as number] = 0
+  return prfCounts(hits, n, m, n, m)
+}
+
+// ---------------------------------------------------------------------------------------------
+// public kernels on pre-tokenized input (any tokens compared with ===)
+
+function assertTokenArray(fn: string, argument: string, value: unknown): asserts value is readonly unknown[] {
+  if (!Array.isArray(value)) throw new MetricInputError(fn, argument, 'an array of tokens', value)
+}
+
+function assertLineArray(fn: string, argument: string, value: unknown): asserts value is ReadonlyArray<readonly unknown[]> {
+  if (!Array.isArray(value)) throw new MetricInputError(fn, argument, 'an array of token arrays', value)
+  value.forEach((line, i) => assertTokenArray(fn, `${argument}[${i}]`, line))
+}
+
+function prf(counts: Counts): RougePrf {
+  return { precision: counts.precision, recall: counts.recall, fmeasure: counts.fmeasure }
+}
+
+/**
+ * ROUGE-N on token lists (rouge-score `_score_ngrams` on `_create_ngrams`): clipped n-gram overlap,
+ * `P = overlap / max(#cand n-grams, 1)`, `R = overlap / max(#ref n-grams, 1)`, `F = 2PR/(P+R)` or 0.
+ *
+ * @example
+ * rougeN(['testing', 'one'], ['testing', 'one', 'two'], 2) // { precision: 1, recall: 0.5, fmeasure: 0.6666666666666666 }
+ */
+export function rougeN<T>(candidateTokens: readonly T[], referenceTokens: readonly T[], n: number): RougePrf {
+  assertTokenArray('rougeN', 'candidateTokens', candidateTokens)
+  assertTokenArray('rougeN', 'referenceTokens', referenceTokens)
+  if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0) throw new MetricInputError('rougeN', 'n', 'a positive integer', n)
+  const interner = new Interner()
+  const cand = interner.array(candidateTokens)
+  const ref = interner.array(referenceTokens)
+  return prf(ngramCounts(cand, ref, n, interner.size, null))
+}
+
+/**
+ * ROUGE-L on token lists (rouge-score `_score_lcs`): `P = lcs/|cand|`, `R = lcs/|ref|`; all 0 if either is empty.
+ *
+ * @example
+ * rougeL(['testing', 'two'], ['testing', 'one', 'two']) // { precision: 1, recall: 0.6666666666666666, fmeasure: 0.8 }
+ */
+export function rougeL<T>(candidateTokens: readonly T[], referenceTokens: readonly T[]): RougePrf {
+  assertTokenArray('rougeL', 'candidateTokens', candidateTokens)
+  assertTokenArray('rougeL', 'referenceTokens', referenceTokens)
+  const interner = new Interner()
+  const cand = interner.array(candidateTokens)
+  const ref = interner.array(referenceTokens)
+  return prf(lcsCounts(cand, ref, null))
+}
+
+/**
+ * Summary-level ROUGE-L on token lists per line (rouge-score `_summary_level_lcs`): union LCS per
+ * reference line over all candidate lines, hits clipped by token counts; `P = hits/Σ|cand line|`,
+ * `R = hits/Σ|ref line|`; all 0 if either side has no lines or no tokens.
+ *
+ * @example
+ * rougeLsum([[1, 2, 6, 7, 8], [1, 3, 8, 9, 5]], [[1, 2, 3, 4, 5]]) // { precision: 0.4, recall: 0.8, fmeasure: 0.5333333333333333 }
+ */
+export function rougeLsum<T>(candidateLines: ReadonlyArray<readonly T[]>, referenceLines: ReadonlyArray<readonly T[]>): RougePrf {
+  assertLineArray('rougeLsum', 'candidateLines', candidateLines)
+  assertLineArray('rougeLsum', 'referenceLines', referenceLines)
+  const interner = new Interner()
+  const cand = candidateLines.map((l) => interner.array(l))
+  const ref = referenceLines.map((l) => interner.array(l))
+  return prf(lsumCounts(cand, ref, interner.size, null))
+}
+
+/**
+ * Length of the longest common subsequence of two token lists.
+ *
+ * @example
+ * lcsLength([1, 2, 3, 4, 5], [2, 5, 3, 4]) // 3
+ */
+export function lcsLength<T>(a: readonly T[], b: readonly T[]): number {
+  assertTokenArray('lcsLength', 'a', a)
+  assertTokenArray('lcsLength', 'b', b)
+  const interner = new Interner()
+  const ia = interner.array(a)
+  const ib = interner.array(b)
+  return lcsLengthIds(ia, ib)
+}
+
+/**
+ * The LCS rouge-score picks (`_backtrack_norec`), as ascending indices into `reference`.
+ *
+ * @example
+ * lcsIndices([1, 2, 3, 4, 5], [2, 5, 3, 4]) // [1, 2, 3]
+ */
+export function lcsIndices<T>(reference: readonly T[], candidate: readonly T[]): number[] {
+  assertTokenArray('lcsIndices', 'reference', reference)
+  assertTokenArray('lcsIndices', 'candidate', candidate)
+  const interner = new Interner()
+  const ref = interner.array(reference)
+  const can = interner.array(candidate)
+  const out: number[] = []
+  lcsIndicesIds(ref, can, out)
+  return out
+}
+
+/**
+ * The union of {@link lcsIndices}(reference, line) over the candidate lines, sorted (rouge-score
+ * `_find_union` of the `_union_lcs` index lists).
+ *
+ * @example
+ * unionLcsIndices([1, 2, 3, 4, 5], [[1, 2, 6, 7, 8], [1, 3, 8, 9, 5]]) // [0, 1, 2, 4]
+ */
+export function unionLcsIndices<T>(reference: readonly T[], candidateLines: ReadonlyArray<readonly T[]>): number[] {
+  assertTokenArray('unionLcsIndices', 'reference', reference)
+  assertLineArray('unionLcsIndices', 'candidateLines', candidateLines)
+  const interner = new Interner()
+  const ref = interner.array(reference)
+  const lines = candidateLines.map((l) => interner.array(l))
+  const union = new Set<number>()
+  const indices: number[] = []
+  for (const line of lines) {
+    indices.length = 0
+    lcsIndicesIds(ref, line, indices)
+    for (const i of indices) union.add(i)
+  }
+  return [...union].sort((x, y) => x - y)
+}

@@ -1,0 +1,29 @@
+import { pyIsSpace } from '../../text/python-string.js'
+
+/**
+ * sacrebleu's `char` tokenizer: every code point (whitespace included) joined by one space, i.e.
+ * Python's `" ".join(line)`. A space in the input therefore shows up as three spaces in the output;
+ * BLEU's later `split()` drops it. Code points, not UTF-16 units: an emoji is one token.
+ *
+ * Parity: equals sacrebleu 2.6.0 `TokenizerChar` on every golden `tokenized.char` string.
+ *
+ * @param text one segment
+ * @returns the code points of `text` separated by single spaces
+ * @example
+ * tokenizeChar('ab c') // → 'a b   c'
+ */
+export function tokenizeChar(text: string): string {
+  return Array.from(text).join(' ')
+}
+
+/** The tokens BLEU sees with the `char` tokenizer: the non-whitespace code points of the text. */
+export function tokensChar(text: string): string[] {
+  const out: string[] = []
+  for (const ch of text) {
+    // ASCII fast path; everything else goes through Python's whitespace definition
+    const code = ch.charCodeAt(0)
+    if (code > 0x20 && code < 0x7f) out.push(ch)
+    else if (!pyIsSpace(ch)) out.push(ch)
+  }
+  return out
+}

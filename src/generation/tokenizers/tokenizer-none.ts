@@ -1,0 +1,20 @@
+import { pySplit } from '../../text/python-string.js'
+
+/**
+ * sacrebleu's `none` tokenizer: the text unchanged (BLEU then splits it on Python whitespace).
+ *
+ * Parity: equals sacrebleu 2.6.0 `NoneTokenizer` on every golden `tokenized.none` string.
+ *
+ * @param text one segment
+ * @returns `text` itself
+ * @example
+ * tokenizeNone('Hello, world.') // → 'Hello, world.'
+ */
+export function tokenizeNone(text: string): string {
+  return text
+}
+
+/** The tokens BLEU sees with the `none` tokenizer: Python `str.split()` of the text. */
+export function tokensNone(text: string): string[] {
+  return pySplit(text)
+}

@@ -1,0 +1,75 @@
+import { makeScore, type Score } from '../../score.js'
+import { answerRelevanceTemplate as T } from '../templates/answer-relevance.js'
+import type { Judge } from '../types.js'
+import { assertJudge, assertText, CallRecorder, judgeSignature, readRepeat, repeated, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
+
+export interface StatementRelevance {
+  readonly statement: string
+  readonly relevant: boolean
+  readonly reason: string
+}
+
+export interface AnswerRelevanceDetails extends JudgeDetailsBase {
+  readonly statements: readonly StatementRelevance[]
+  readonly total: number
+  readonly relevant: number
+  readonly empty: boolean
+  readonly note?: string
+}
+
+/**
+ * Answer relevance: the share of the answer's statements that address the question.
+ *
+ *   value = relevant statements / statements
+ *
+ * One judge call splits the answer into statements and marks each relevant or not, with a reason.
+ * Truth is not judged here (that is groundedness); only whether the answer talks about what was asked.
+ * Edge case: an answer with no statement (or an empty answer, which makes no call) scores 0 with a note:
+ * saying nothing does not address the question (`empty:zero`). Parity: none (LLM-judged).
+ *
+ * @example
+ * const score = await answerRelevance('What is the capital of France?', 'Paris. I like trains.', judge)
+ * score.value // 0.5
+ */
+export async function answerRelevance(
+  question: string,
+  answer: string,
+  judge: Judge,
+  options: JudgeMetricOptions = {},
+): Promise<Score<AnswerRelevanceDetails>> {
+  const fn = 'answerRelevance'
+  assertText(fn, 'question', question)
+  assertText(fn, 'answer', answer)
+  assertJudge(fn, judge)
+  const repeat = readRepeat(fn, options)
+  const recorder = new CallRecorder(judge)
+
+  const once = async (seed: number): Promise<{ value: number; details: Omit<AnswerRelevanceDetails, keyof JudgeDetailsBase> }> => {
+    const statements =
+      answer.trim() === ''
+        ? []
+        : (
+            await recorder.ask<{ statements: StatementRelevance[] }>(
+              T,
+              'statements',
+              [{ label: 'QUESTION', text: question }, { label: 'ANSWER', text: answer }],
+              seed,
+            )
+          ).statements.map((s) => ({ statement: s.statement, relevant: s.relevant, reason: s.reason }))
+    if (statements.length === 0) {
+      return { value: 0, details: { statements: [], total: 0, relevant: 0, empty: true, note: 'the answer has no statement: it does not address the question (empty:zero)' } }
+    }
+    const relevant = statements.filter((s) => s.relevant).length
+    return { value: relevant / statements.length, details: { statements, total: statements.length, relevant, empty: false } }
+  }
+
+  const result = await repeated(judge, repeat, once)
+  return makeScore('answerRelevance', result.value, judgeSignature(T, judge, repeat, [['empty', 'zero']]), {
+    ...result.details,
+    model: judge.model,
+    temperature: judge.temperature,
+    seed: judge.seed,
+    calls: recorder.stats(),
+    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
+  })
+}

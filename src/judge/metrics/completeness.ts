@@ -1,0 +1,137 @@
+import { MetricInputError } from '../../errors.js'
+import { makeScore, type Score } from '../../score.js'
+import type { PromptSection } from '../prompt.js'
+import { completenessTemplate as T } from '../templates/completeness.js'
+import type { Judge } from '../types.js'
+import {
+  assertJudge,
+  assertText,
+  byNumber,
+  CallRecorder,
+  contextSections,
+  judgeSignature,
+  normalizeContexts,
+  numberedProblems,
+  readEmptyPolicy,
+  readRepeat,
+  repeated,
+  type ContextInput,
+  type EmptyPolicy,
+  type JudgeDetailsBase,
+  type JudgeMetricOptions,
+} from './shared.js'
+
+/** What the answer should be complete against: the retrieved contexts, or a reference answer. */
+export type CompletenessSource = { readonly contexts: readonly ContextInput[] } | { readonly reference: string }
+
+export interface KeyPointJudgement {
+  readonly point: string
+  readonly verdict: 'covered' | 'missing'
+  readonly reason: string
+}
+
+export interface CompletenessDetails extends JudgeDetailsBase {
+  readonly source: 'contexts' | 'reference'
+  readonly points: readonly KeyPointJudgement[]
+  readonly total: number
+  readonly covered: number
+  readonly missing: number
+  /** True when the source yields no key point; the value then follows `onEmpty`. */
+  readonly empty: boolean
+  readonly note?: string
+}
+
+export interface CompletenessOptions extends JudgeMetricOptions {
+  /** Focuses the key points on this question (recorded as `q:yes`). */
+  readonly question?: string
+  /** A source without key points: `'vacuous'` → 1, `'nan'` → NaN with a note. Signed `empty:…`. @default 'vacuous' */
+  readonly onEmpty?: EmptyPolicy
+}
+
+/**
+ * Completeness: the share of the source's key points that the answer conveys.
+ *
+ *   value = covered key points / key points of the source
+ *
+ * Two judge steps: list the key points of the source (the reference answer, or the contexts taken
+ * together; only those bearing on `question` when given), then one verdict per point (`covered` /
+ * `missing`) with a reason. The signature records `source:reference|contexts` and `q:yes|no`.
+ * Edge cases: no key points → `onEmpty` (default 1, `empty:vacuous`); `{ contexts: [] }` throws (nothing to
+ * be complete against); an empty answer still gets verdicts (everything missing).
+ * Parity: none (LLM-judged).
+ *
+ * @example
+ * const score = await completeness('Paris.', { reference: 'Paris, on the Seine, is the capital of France.' }, judge)
+ * score.details.points // [{ point: 'Paris is the capital of France', verdict: 'covered', … }, { point: 'Paris lies on the Seine', verdict: 'missing', … }]
+ * score.value // 0.5
+ */
+export async function completeness(
+  answer: string,
+  source: CompletenessSource,
+  judge: Judge,
+  options: CompletenessOptions = {},
+): Promise<Score<CompletenessDetails>> {
+  const fn = 'completeness'
+  assertText(fn, 'answer', answer)
+  let kind: 'contexts' | 'reference'
+  let sourceSections: PromptSection[]
+  if (source !== null && typeof source === 'object' && 'reference' in source && !('contexts' in source)) {
+    assertText(fn, 'source.reference', source.reference)
+    kind = 'reference'
+    sourceSections = [{ label: 'SOURCE', text: source.reference }]
+  } else if (source !== null && typeof source === 'object' && 'contexts' in source && !('reference' in source)) {
+    kind = 'contexts'
+    sourceSections = contextSections(normalizeContexts(fn, 'source.contexts', source.contexts, false)).map((s, i) => ({
+      label: `SOURCE ${i + 1}`,
+      text: s.text,
+    }))
+  } else {
+    throw new MetricInputError(fn, 'source', '{ contexts } or { reference } (exactly one)', source)
+  }
+  assertJudge(fn, judge)
+  const repeat = readRepeat(fn, options)
+  const onEmpty = readEmptyPolicy(fn, options.onEmpty)
+  if (options.question !== undefined) assertText(fn, 'options.question', options.question)
+  const question = options.question
+  const recorder = new CallRecorder(judge)
+
+  const once = async (seed: number): Promise<{ value: number; details: Omit<CompletenessDetails, keyof JudgeDetailsBase> }> => {
+    const pointSections = [...(question === undefined ? [] : [{ label: 'QUESTION', text: question }]), ...sourceSections]
+    const points = (await recorder.ask<{ points: string[] }>(T, 'points', pointSections, seed)).points
+    if (points.length === 0) {
+      const details = { source: kind, points: [], total: 0, covered: 0, missing: 0, empty: true }
+      return onEmpty === 'vacuous'
+        ? { value: 1, details: { ...details, note: 'the source has no key point: vacuously complete (empty:vacuous)' } }
+        : { value: Number.NaN, details: { ...details, note: 'the source has no key point: completeness is undefined (empty:nan)' } }
+    }
+    type Verdict = { point: number; reason: string; verdict: 'covered' | 'missing' }
+    const reply = await recorder.ask<{ verdicts: Verdict[] }>(
+      T,
+      'cover',
+      [...points.map((text, i) => ({ label: `KEY POINT ${i + 1}`, text })), { label: 'ANSWER', text: answer }],
+      seed,
+      (v) => numberedProblems(v.verdicts, 'point', points.length),
+    )
+    const judged = byNumber(reply.verdicts, 'point').map((v) => ({ point: points[v.point - 1] as string, verdict: v.verdict, reason: v.reason }))
+    const covered = judged.filter((p) => p.verdict === 'covered').length
+    return {
+      value: covered / judged.length,
+      details: { source: kind, points: judged, total: judged.length, covered, missing: judged.length - covered, empty: false },
+    }
+  }
+
+  const result = await repeated(judge, repeat, once)
+  const signature = judgeSignature(T, judge, repeat, [
+    ['source', kind],
+    ['q', question !== undefined],
+    ['empty', onEmpty],
+  ])
+  return makeScore('completeness', result.value, signature, {
+    ...result.details,
+    model: judge.model,
+    temperature: judge.temperature,
+    seed: judge.seed,
+    calls: recorder.stats(),
+    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
+  })
+}

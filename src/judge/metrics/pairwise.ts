@@ -1,0 +1,100 @@
+import { makeScore, type Score } from '../../score.js'
+import { sha256Hex } from '../hash.js'
+import { pairwiseTemplate as T } from '../templates/pairwise.js'
+import type { Judge } from '../types.js'
+import { assertJudge, assertText, CallRecorder, judgeSignature, readRepeat, repeated, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
+
+export type PairwiseWinner = 'A' | 'B' | 'tie'
+
+export interface PairwiseOrderVerdict {
+  /** `AB`: answer A shown first; `BA`: answer B shown first. */
+  readonly order: 'AB' | 'BA'
+  /** What the judge said, by position. */
+  readonly choice: 'first' | 'second' | 'tie'
+  /** The same choice mapped back to the answers. */
+  readonly preferred: PairwiseWinner
+  readonly reason: string
+}
+
+export interface PairwiseDetails extends JudgeDetailsBase {
+  readonly winner: PairwiseWinner
+  /** Both orders named the same winner (or both said tie). */
+  readonly consistent: boolean
+  readonly verdicts: readonly [PairwiseOrderVerdict, PairwiseOrderVerdict]
+}
+
+export interface PairwiseOptions extends JudgeMetricOptions {
+  /** What "better" means; shown to the judge and hashed into the signature (`criteria:<hash8>`). */
+  readonly criteria?: string
+}
+
+/**
+ * Pairwise preference between two answers, robust to position bias: the judge is asked in BOTH orders
+ * (A first, then B first) and a winner counts only when both orders agree; any disagreement is a tie.
+ *
+ *   value = 1 if A wins, 0.5 for a tie, 0 if B wins
+ *
+ * `details.verdicts` keeps each order's raw choice, so a position-biased judge is visible
+ * (`consistent: false`). With `repeat`, the value is the mean over runs. Parity: none (LLM-judged).
+ *
+ * @example
+ * const score = await pairwiseJudge('Capital of France?', 'Paris.', 'Lyon.', judge)
+ * score.details.winner // 'A'
+ * score.value // 1
+ */
+export async function pairwiseJudge(
+  question: string,
+  answerA: string,
+  answerB: string,
+  judge: Judge,
+  options: PairwiseOptions = {},
+): Promise<Score<PairwiseDetails>> {
+  const fn = 'pairwiseJudge'
+  assertText(fn, 'question', question)
+  assertText(fn, 'answerA', answerA)
+  assertText(fn, 'answerB', answerB)
+  assertJudge(fn, judge)
+  const repeat = readRepeat(fn, options)
+  if (options.criteria !== undefined) assertText(fn, 'options.criteria', options.criteria)
+  const criteria = options.criteria
+  const recorder = new CallRecorder(judge)
+
+  const ask = async (order: 'AB' | 'BA', seed: number): Promise<PairwiseOrderVerdict> => {
+    const [first, second] = order === 'AB' ? [answerA, answerB] : [answerB, answerA]
+    const reply = await recorder.ask<{ reason: string; winner: 'first' | 'second' | 'tie' }>(
+      T,
+      'compare',
+      [
+        { label: 'QUESTION', text: question },
+        ...(criteria === undefined ? [] : [{ label: 'CRITERIA', text: criteria }]),
+        { label: 'FIRST ANSWER', text: first },
+        { label: 'SECOND ANSWER', text: second },
+      ],
+      seed,
+    )
+    const preferred: PairwiseWinner =
+      reply.winner === 'tie' ? 'tie' : (reply.winner === 'first') === (order === 'AB') ? 'A' : 'B'
+    return { order, choice: reply.winner, preferred, reason: reply.reason }
+  }
+
+  const once = async (seed: number) => {
+    const verdicts = (await Promise.all([ask('AB', seed), ask('BA', seed)])) as [PairwiseOrderVerdict, PairwiseOrderVerdict]
+    const consistent = verdicts[0].preferred === verdicts[1].preferred
+    const winner: PairwiseWinner = consistent ? verdicts[0].preferred : 'tie'
+    return { value: winner === 'A' ? 1 : winner === 'B' ? 0 : 0.5, details: { winner, consistent, verdicts } }
+  }
+
+  const result = await repeated(judge, repeat, once)
+  const signature = judgeSignature(T, judge, repeat, [
+    ['orders', 'both'],
+    ['criteria', criteria === undefined ? undefined : sha256Hex(criteria).slice(0, 8)],
+  ])
+  return makeScore('pairwise', result.value, signature, {
+    ...result.details,
+    model: judge.model,
+    temperature: judge.temperature,
+    seed: judge.seed,
+    calls: recorder.stats(),
+    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
+  })
+}

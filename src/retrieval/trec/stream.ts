@@ -1,0 +1,99 @@
+import { MetricInputError } from '../../errors.js'
+import { encodeUtf8 } from './bytes.js'
+import { QrelsBuilder, type TrecQrels } from './qrels.js'
+import { RunBuilder, type TrecParseOptions, type TrecRun } from './run.js'
+
+/**
+ * What the streaming readers accept: a file path, or an (async) iterable whose items are either raw byte chunks
+ * (`Uint8Array`/`Buffer`, e.g. `process.stdin` or `fs.createReadStream(path)`) or lines (`string`, e.g.
+ * `readline`; a missing final `\n` is added).
+ */
+export type TrecSource = string | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>
+
+const CHUNK = 4 << 20
+
+interface Sink {
+  push(chunk: Uint8Array): void
+}
+
+async function pump(fn: string, input: TrecSource, sink: Sink): Promise<void> {
+  if (typeof input === 'string') {
+    // Loaded lazily so that the rest of the module stays free of Node built-ins.
+    const { open } = await import('node:fs/promises')
+    const handle = await open(input, 'r')
+    try {
+      const buf = new Uint8Array(CHUNK)
+      for (;;) {
+        const { bytesRead } = await handle.read(buf, 0, CHUNK, null)
+        if (bytesRead === 0) break
+        sink.push(buf.subarray(0, bytesRead))
+      }
+    } finally {
+      await handle.close()
+    }
+    return
+  }
+  if (input === null || typeof input !== 'object' || !(Symbol.asyncIterator in input || Symbol.iterator in input)) {
+    throw new MetricInputError(fn, 'input', 'a file path or an (async) iterable of lines or byte chunks', input)
+  }
+  // Lines are batched into ~1 MB of text before encoding: one TextEncoder call per line would dominate.
+  let lines: string[] = []
+  let chars = 0
+  const flushLines = () => {
+    if (lines.length === 0) return
+    sink.push(encodeUtf8(lines.join('')))
+    lines = []
+    chars = 0
+  }
+  for await (const item of input as AsyncIterable<string | Uint8Array>) {
+    if (typeof item === 'string') {
+      const line = item.endsWith('\n') ? item : `${item}\n`
+      lines.push(line)
+      chars += line.length
+      if (chars >= 1 << 20) flushLines()
+    } else if (item instanceof Uint8Array) {
+      flushLines()
+      sink.push(item)
+    } else {
+      throw new MetricInputError(fn, 'input', 'an iterable of strings (lines) or Uint8Array chunks', item)
+    }
+  }
+  flushLines()
+}
+
+async function sizeHint(input: TrecSource): Promise<number> {
+  if (typeof input !== 'string') return 0
+  const { stat } = await import('node:fs/promises')
+  return (await stat(input)).size
+}
+
+/**
+ * {@link parseRun} for large inputs: reads a file (path) or an (async) iterable of byte chunks or lines chunk by
+ * chunk, and keeps only the compact per-topic columns (a double and the docno bytes per line), never the text.
+ * Same rules and errors as `parseRun`; `source` defaults to the path.
+ *
+ * @example
+ * const run = await parseRunStream('runs/bm25.trec') // 7M lines (250 MB) in ~1 s, ~200 MB of memory
+ * const fromStdin = await parseRunStream(process.stdin, { source: '<stdin>' })
+ */
+export async function parseRunStream(input: TrecSource, options: TrecParseOptions = {}): Promise<TrecRun> {
+  const bytes = await sizeHint(input)
+  const source = options.source ?? (typeof input === 'string' ? input : 'run')
+  const builder = new RunBuilder('parseRunStream', source, bytes)
+  await pump('parseRunStream', input, builder)
+  return builder.finish()
+}
+
+/**
+ * {@link parseQrels} for large inputs: a file path or an (async) iterable of byte chunks or lines, read chunk by
+ * chunk. Same rules and errors as `parseQrels`; `source` defaults to the path.
+ *
+ * @example
+ * const qrels = await parseQrelsStream('qrels/dev.tsv')
+ */
+export async function parseQrelsStream(input: TrecSource, options: TrecParseOptions = {}): Promise<TrecQrels> {
+  const source = options.source ?? (typeof input === 'string' ? input : 'qrels')
+  const builder = new QrelsBuilder('parseQrelsStream', source)
+  await pump('parseQrelsStream', input, builder)
+  return builder.finish()
+}

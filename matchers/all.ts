@@ -1,5 +1,7 @@
 import * as embeddings from './embeddings.js'
 import * as generation from './generation.js'
+import * as numeric from './numeric.js'
+import * as judge from './judge.js'
 import * as retrieval from './retrieval.js'
 
 /**
@@ -18,8 +20,25 @@ export const allMatchers = {
   toScoreRougeAbove: generation.toScoreRougeAbove,
   toScoreRougeLAbove: generation.toScoreRougeLAbove,
   toScoreMeteorAbove: generation.toScoreMeteorAbove,
+  toStateNumbersOf: numeric.toStateNumbersOf,
   toBeSemanticallySimilarTo: embeddings.toBeSemanticallySimilarTo,
+  toBeGroundedIn: judge.toBeGroundedIn,
+  toBeCompleteGiven: judge.toBeCompleteGiven,
+  toUtilizeContext: judge.toUtilizeContext,
+  toHaveContextRecall: judge.toHaveContextRecall,
+  toBeRelevantTo: judge.toBeRelevantTo,
+  toSatisfyRubric: judge.toSatisfyRubric,
+  toBePreferredOver: judge.toBePreferredOver,
 }
 
 /** Async matchers: awaited, and never advertised as asymmetric matchers (runners call those synchronously). */
-export const asyncMatcherNames: ReadonlySet<string> = new Set<string>(['toBeSemanticallySimilarTo'])
+export const asyncMatcherNames: ReadonlySet<string> = new Set<string>([
+  'toBeSemanticallySimilarTo',
+  'toBeGroundedIn',
+  'toBeCompleteGiven',
+  'toUtilizeContext',
+  'toHaveContextRecall',
+  'toBeRelevantTo',
+  'toSatisfyRubric',
+  'toBePreferredOver',
+])

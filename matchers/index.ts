@@ -5,6 +5,8 @@
 export { allMatchers, asyncMatcherNames } from './all.js'
 export * from './retrieval.js'
 export * from './generation.js'
+export * from './numeric.js'
+export * from './embeddings.js'
 export { configure, getConfig, resetConfig, type RagMatchersConfig } from './config.js'
 export type { MatcherContext, MatcherMeta, MatcherResult } from './context.js'
 export type { RagAsymmetricMatchers, RagMatchers } from './types.js'

@@ -1,5 +1,7 @@
 import type { EmbeddingMatchers } from './embeddings.js'
 import type { GenerationMatchers } from './generation.js'
+import type { NumericMatchers } from './numeric.js'
+import type { JudgeMatchers } from './judge.js'
 import type { RetrievalMatchers } from './retrieval.js'
 
 /**
@@ -12,7 +14,9 @@ import type { RetrievalMatchers } from './retrieval.js'
 export interface RagMatchers<R = unknown, T = unknown>
   extends RetrievalMatchers<R>,
     GenerationMatchers<R, T>,
-    EmbeddingMatchers<R, T> {}
+    NumericMatchers<R, T>,
+    EmbeddingMatchers<R, T>,
+    JudgeMatchers<R> {}
 
 /** The sync matchers, which are also offered as asymmetric matchers (`expect.toHaveNdcgAtK(…)`). */
 export type RagAsymmetricMatchers = {

@@ -2,8 +2,8 @@ import { MetricInputError } from '../errors.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
-import { pyRstrip } from '../text/python-string.js'
-import { countKeys, forEachNgramOrder, Interner, KeyCounts, ngramText } from './ngrams.js'
+import { forEachNgramOrder, KeyCounts, SpanInterner } from './ngrams.js'
+import { isPyWhitespaceUnit, spanNgramText, type TokenSpans } from './tokenizers/spans.js'
 import { BLEU_TOKENIZER_NAMES, getBleuTokenizer, isBleuTokenizerName, type BleuTokenizer, type BleuTokenizerName } from './tokenizers/index.js'
 
 /**
@@ -118,8 +118,14 @@ export function sentenceBleu(candidate: string, references: string | readonly st
   const refs = checkSentenceArgs(fn, candidate, references)
   const r = resolveBleuOptions(fn, options, true)
   const unmatched = new UnmatchedNgrams(r.maxOrder)
-  const stats = segmentStats(preprocess(candidate, r), refs.map((ref) => preprocess(ref, r)), r.maxOrder, unmatched)
-  return scoreFromStats(stats, r, refs.length, unmatched.lists)
+  const hyp = preprocess(candidate, r)
+  const stats = segmentStats(
+    hyp,
+    refs.map((ref) => preprocess(ref, r)),
+    r.maxOrder,
+    unmatched,
+  )
+  return scoreFromStats(stats, r, refs.length, () => unmatched.flush(hyp))
 }
 
 /**
@@ -163,11 +169,19 @@ export function corpusBleu(
   for (let i = 0; i < candidates.length; i++) {
     const refs = segments[i]!.refs
     refCounts.add(refs.length)
-    const stats = segmentStats(preprocess(candidates[i]!, r), refs.map((ref) => preprocess(ref, r)), r.maxOrder, unmatched)
+    const hyp = preprocess(candidates[i]!, r)
+    const stats = segmentStats(
+      hyp,
+      refs.map((ref) => preprocess(ref, r)),
+      r.maxOrder,
+      unmatched.full() ? undefined : unmatched,
+    )
+    unmatched.flush(hyp)
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
-  return scoreFromStats(sums, r, nrefs, unmatched.lists)
+  const lists = unmatched.lists
+  return scoreFromStats(sums, r, nrefs, () => lists)
 }
 
 /**
@@ -189,7 +203,11 @@ export function bleuStats(candidate: string, references: string | readonly strin
   const fn = 'bleuStats'
   const refs = checkSentenceArgs(fn, candidate, references)
   const r = resolveBleuOptions(fn, options, true)
-  return segmentStats(preprocess(candidate, r), refs.map((ref) => preprocess(ref, r)), r.maxOrder)
+  return segmentStats(
+    preprocess(candidate, r),
+    refs.map((ref) => preprocess(ref, r)),
+    r.maxOrder,
+  )
 }
 
 /**
@@ -218,17 +236,17 @@ export function bleuFromStats(stats: readonly number[], options?: BleuFromStatsO
   if (nrefs !== undefined && nrefs !== 'var' && !(typeof nrefs === 'number' && Number.isInteger(nrefs) && nrefs > 0)) {
     throw new MetricInputError(fn, 'options.nrefs', "a positive integer or 'var'", nrefs)
   }
-  return scoreFromStats(stats, r, nrefs, Array.from({ length: r.maxOrder }, () => []))
+  return scoreFromStats(stats, r, nrefs, () => Array.from({ length: r.maxOrder }, () => []))
 }
 
 // ---------------------------------------------------------------------------------------------
 
-function scoreFromStats(stats: readonly number[], r: ResolvedBleu, nrefs: number | 'var' | undefined, unmatched: string[][]): BleuScore {
+function scoreFromStats(stats: readonly number[], r: ResolvedBleu, nrefs: number | 'var' | undefined, unmatched: () => string[][]): BleuScore {
   const N = r.maxOrder
   const sysLen = stats[0]!
   const refLen = stats[1]!
   const result = computeBleu(stats.slice(2, 2 + N), stats.slice(2 + N, 2 + 2 * N), sysLen, refLen, r)
-  const details: BleuDetails = {
+  const details = {
     precisions: result.precisions,
     bp: result.bp,
     sysLen,
@@ -236,9 +254,15 @@ function scoreFromStats(stats: readonly number[], r: ResolvedBleu, nrefs: number
     counts: result.counts,
     totals: result.totals,
     ratio: refLen ? sysLen / refLen : 0,
-    unmatchedNgrams: unmatched,
+    // built on first read: most scores pass and never show it, and building the strings costs
+    // about a fifth of a sentence BLEU
+    get unmatchedNgrams(): string[][] {
+      const value = unmatched()
+      Object.defineProperty(details, 'unmatchedNgrams', { value, enumerable: true, writable: false, configurable: false })
+      return value
+    },
   }
-  return makeScore('BLEU', result.score, bleuSignature(r, nrefs), details)
+  return makeScore<BleuDetails>('BLEU', result.score, bleuSignature(r, nrefs), details)
 }
 
 /** sacrebleu's `my_log`: log(0) is a large negative number instead of -Infinity. */
@@ -305,47 +329,81 @@ function closestRefLen(hypLen: number, refLens: readonly number[]): number {
   return closestLen
 }
 
-/** Collects a bounded list of distinct candidate n-grams that occur in no reference. */
+/**
+ * Collects a bounded list of distinct candidate n-grams that occur in no reference: during counting
+ * only keys and positions of the current segment are noted; {@link UnmatchedNgrams.flush} turns
+ * them into text and merges them (distinct by text across segments).
+ */
 class UnmatchedNgrams {
   readonly lists: string[][]
-  constructor(maxOrder: number) {
+  private readonly keys: number[][]
+  private readonly starts: number[][]
+  constructor(private readonly maxOrder: number) {
     this.lists = Array.from({ length: maxOrder }, () => [])
+    this.keys = Array.from({ length: maxOrder }, () => [])
+    this.starts = Array.from({ length: maxOrder }, () => [])
   }
-  full(n: number): boolean {
-    return this.lists[n - 1]!.length >= UNMATCHED_NGRAMS_PER_ORDER
+  /** Whether order n (or, without n, every order) needs no more entries. */
+  full(n?: number): boolean {
+    if (n !== undefined) return this.lists[n - 1]!.length + this.keys[n - 1]!.length >= UNMATCHED_NGRAMS_PER_ORDER
+    for (let m = 1; m <= this.maxOrder; m++) if (!this.full(m)) return false
+    return true
   }
-  add(n: number, tokens: readonly string[], start: number): void {
-    const text = ngramText(tokens, start, n)
-    // at most 5 entries: a linear search is cheaper than a Set per order
-    const list = this.lists[n - 1]!
-    if (!list.includes(text)) list.push(text)
+  note(n: number, key: number, start: number): void {
+    const keys = this.keys[n - 1]!
+    // at most 5 entries: a linear search is cheaper than a Set
+    if (keys.includes(key)) return
+    keys.push(key)
+    this.starts[n - 1]!.push(start)
+  }
+  /** Moves the noted n-grams of the segment whose candidate is `hyp` into {@link UnmatchedNgrams.lists}. */
+  flush(hyp: TokenSpans): string[][] {
+    for (let n = 1; n <= this.maxOrder; n++) {
+      const list = this.lists[n - 1]!
+      for (const start of this.starts[n - 1]!) {
+        const text = spanNgramText(hyp, start, n)
+        if (list.length < UNMATCHED_NGRAMS_PER_ORDER && !list.includes(text)) list.push(text)
+      }
+      this.keys[n - 1]!.length = 0
+      this.starts[n - 1]!.length = 0
+    }
+    return this.lists
   }
 }
 
-// Count tables reused across calls (reset before each use): allocating them per sentence costs
-// more than the counting itself.
-const refMaxScratch = new KeyCounts()
-const refOneScratch = new KeyCounts()
+// Tables reused across calls (reset before each use): allocating them per sentence costs more
+// than the counting itself. Everything here is synchronous, so sharing them is safe.
+const tokenIds = new SpanInterner()
+const refMaxCounts = new KeyCounts()
+const refOneCounts = new KeyCounts()
 
-/** `[hypLen, refLen, correct_1…N, total_1…N]` for one pre-tokenized segment. */
-function segmentStats(hyp: readonly string[], refs: ReadonlyArray<readonly string[]>, maxOrder: number, unmatched?: UnmatchedNgrams): number[] {
+/** `[hypLen, refLen, correct_1…N, total_1…N]` for one tokenized segment. */
+function segmentStats(hyp: TokenSpans, refs: readonly TokenSpans[], maxOrder: number, unmatched?: UnmatchedNgrams): number[] {
   const stats = new Array<number>(2 + 2 * maxOrder).fill(0)
   const R = refs.length
   const refLens: number[] = []
-  const interner = new Interner<string>()
-  const sequences: Int32Array[] = []
-  for (let j = 0; j < R; j++) {
-    refLens.push(refs[j]!.length)
-    sequences.push(interner.intern(refs[j]!))
+  let allTokens = hyp.count
+  for (const ref of refs) {
+    refLens.push(ref.count)
+    allTokens += ref.count
   }
-  sequences.push(interner.intern(hyp))
-  stats[0] = hyp.length
-  stats[1] = closestRefLen(hyp.length, refLens)
-  forEachNgramOrder(sequences, interner.size, maxOrder, (n, keys, lengths) => {
+  stats[0] = hyp.count
+  stats[1] = closestRefLen(hyp.count, refLens)
+  tokenIds.reset(allTokens)
+  const sequences: Int32Array[] = []
+  for (const ref of refs) sequences.push(tokenIds.intern(ref))
+  sequences.push(tokenIds.intern(hyp))
+  forEachNgramOrder(sequences, tokenIds.size, maxOrder, (n, keys, lengths) => {
     // reference counts: the maximum over references of each n-gram's count
-    const refMax = countKeys(keys[0]!, lengths[0]!, refMaxScratch)
+    let refNgrams = 0
+    for (let j = 0; j < R; j++) refNgrams += lengths[j]!
+    const refMax = refMaxCounts
+    refMax.reset(refNgrams)
+    refMax.addAll(keys[0]!, lengths[0]!)
     for (let j = 1; j < R; j++) {
-      countKeys(keys[j]!, lengths[j]!, refOneScratch).forEach((key, count) => refMax.max(key, count))
+      refOneCounts.reset(lengths[j]!)
+      refOneCounts.addAll(keys[j]!, lengths[j]!)
+      refOneCounts.forEach((key, count) => refMax.max(key, count))
     }
     // clip by taking from the reference counts; an n-gram never added matched no reference
     const hypKeys = keys[R]!
@@ -354,7 +412,7 @@ function segmentStats(hyp: readonly string[], refs: ReadonlyArray<readonly strin
     for (let i = 0; i < hypLen; i++) {
       const taken = refMax.take(hypKeys[i]!)
       if (taken === 1) correct++
-      else if (taken === -1 && unmatched !== undefined && !unmatched.full(n)) unmatched.add(n, hyp, i)
+      else if (taken === -1 && unmatched !== undefined && !unmatched.full(n)) unmatched.note(n, hypKeys[i]!, i)
     }
     stats[1 + n] = correct
     stats[1 + maxOrder + n] = hypLen
@@ -362,9 +420,13 @@ function segmentStats(hyp: readonly string[], refs: ReadonlyArray<readonly strin
   return stats
 }
 
-/** sacrebleu `BLEU._preprocess_segment` followed by `split()`. */
-function preprocess(text: string, r: ResolvedBleu): string[] {
-  return r.tokenizer.tokens(pyRstrip(r.lowercase ? pyLower(text) : text))
+/** sacrebleu `BLEU._preprocess_segment` (optional `lower()`, `rstrip()`, tokenizer) as token spans. */
+function preprocess(text: string, r: ResolvedBleu): TokenSpans {
+  const lowered = r.lowercase ? pyLower(text) : text
+  // Python `rstrip()` as a loop from the end (a `[…]+$` regex retries at every whitespace run)
+  let end = lowered.length
+  while (end > 0 && isPyWhitespaceUnit(lowered.charCodeAt(end - 1))) end--
+  return r.tokenizer.spans(end === lowered.length ? lowered : lowered.slice(0, end))
 }
 
 function bleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined): string {

@@ -333,7 +333,7 @@ function segmentStats(candidate: string, references: readonly string[], r: Resol
   const order = r.charOrder + r.wordOrder
   const perRef = refs.map(() => new Array<number>(3 * order).fill(0))
 
-  const fill = (offset: number) => (n: number, keys: readonly Float64Array[], lengths: readonly number[]) => {
+  const fill = (offset: number) => (n: number, keys: readonly Int32Array[], lengths: readonly number[]) => {
     const hypLen = lengths[0]!
     for (let j = 0; j < refs.length; j++) {
       const refLen = lengths[j + 1]!

@@ -53,3 +53,11 @@ export {
   type BleuTokenizerName,
 } from './tokenizers/index.js'
 export { rougeDefaultTokenize } from './tokenizers/rouge-default.js'
+export {
+  extractNumbers,
+  numericConsistency,
+  type ExtractNumbersOptions,
+  type NumberMention,
+  type NumericConsistencyDetails,
+  type NumericConsistencyOptions,
+} from './numeric-consistency.js'

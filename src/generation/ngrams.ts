@@ -10,6 +10,8 @@
  * Keys are comparable only between sequences advanced together in one {@link forEachNgramOrder} call.
  */
 
+import type { TokenSpans } from './tokenizers/spans.js'
+
 /** Maps tokens (strings, code points…) to dense ids `0, 1, 2…` in order of first appearance. */
 export class Interner<T> {
   private readonly ids = new Map<T, number>()
@@ -35,6 +37,89 @@ export class Interner<T> {
     for (let i = 0; i < tokens.length; i++) out[i] = this.id(tokens[i]!)
     return out
   }
+}
+
+/**
+ * Interns tokens given as spans of source strings (see `tokenizers/spans.ts`) without creating a
+ * string per token: an open-addressing table keyed by an FNV-1a hash of the UTF-16 units, compared
+ * unit by unit. Meant to be reused: {@link SpanInterner.reset} before each segment.
+ */
+export class SpanInterner {
+  private hashes = new Int32Array(256)
+  private ids = new Int32Array(256)
+  private starts = new Int32Array(256)
+  private lens = new Int32Array(256)
+  private stamps = new Uint32Array(256)
+  private sources: string[] = new Array<string>(256)
+  private bits = 8
+  private stamp = 1
+  /** Number of distinct tokens since the last reset. */
+  size = 0
+
+  /** Forgets all tokens and makes room for `expected` distinct ones. */
+  reset(expected: number): void {
+    let bits = this.bits
+    while (bits < 30 && 1 << bits < expected * 2) bits++
+    if (bits !== this.bits) {
+      const cap = 1 << bits
+      this.hashes = new Int32Array(cap)
+      this.ids = new Int32Array(cap)
+      this.starts = new Int32Array(cap)
+      this.lens = new Int32Array(cap)
+      this.stamps = new Uint32Array(cap)
+      this.sources = new Array<string>(cap)
+      this.bits = bits
+      this.stamp = 1
+    } else if (++this.stamp === 0xffffffff) {
+      this.stamps.fill(0)
+      this.stamp = 1
+    }
+    this.size = 0
+  }
+
+  /** The ids of the tokens of `spans`; the table must have room (see {@link SpanInterner.reset}). */
+  intern(spans: TokenSpans): Int32Array {
+    const { source, starts, ends, count } = spans
+    const out = new Int32Array(count)
+    const mask = (1 << this.bits) - 1
+    const shift = 32 - this.bits
+    const stamp = this.stamp
+    const hashes = this.hashes
+    const stamps = this.stamps
+    const lens = this.lens
+    for (let t = 0; t < count; t++) {
+      const start = starts[t]!
+      const end = ends[t]!
+      const len = end - start
+      let h = 0x811c9dc5 | 0
+      for (let i = start; i < end; i++) h = Math.imul(h ^ source.charCodeAt(i), 16777619)
+      let k = Math.imul(h, 0x9e3779b1) >>> shift
+      let id = -1
+      while (stamps[k] === stamp) {
+        if (hashes[k] === h && lens[k] === len && sameUnits(this.sources[k]!, this.starts[k]!, source, start, len)) {
+          id = this.ids[k]!
+          break
+        }
+        k = (k + 1) & mask
+      }
+      if (id < 0) {
+        id = this.size++
+        stamps[k] = stamp
+        hashes[k] = h
+        lens[k] = len
+        this.starts[k] = start
+        this.sources[k] = source
+        this.ids[k] = id
+      }
+      out[t] = id
+    }
+    return out
+  }
+}
+
+function sameUnits(a: string, aStart: number, b: string, bStart: number, len: number): boolean {
+  for (let i = 0; i < len; i++) if (a.charCodeAt(aStart + i) !== b.charCodeAt(bStart + i)) return false
+  return true
 }
 
 /** Keys stay below this bound (V8's small-integer range on every platform). */
@@ -153,6 +238,11 @@ export class KeyCounts {
     }
   }
 
+  /** Adds one for each of the first `length` keys. */
+  addAll(keys: Int32Array, length: number): void {
+    for (let i = 0; i < length; i++) this.add(keys[i]!)
+  }
+
   /** Raises the count of `key` to at least `count`. */
   max(key: number, count: number): void {
     const h = this.slot(key)
@@ -196,7 +286,7 @@ export class KeyCounts {
 /** Counts the first `length` keys into `into` (reset first) and returns it. */
 export function countKeys(keys: Int32Array, length: number, into: KeyCounts = new KeyCounts()): KeyCounts {
   into.reset(length)
-  for (let i = 0; i < length; i++) into.add(keys[i]!)
+  into.addAll(keys, length)
   return into
 }
 

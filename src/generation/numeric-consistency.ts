@@ -118,10 +118,11 @@ const IGNORE_ORDER: readonly IgnorableNumbers[] = ['years', 'dates', 'ordinals',
  * `shared` = the number of context words (the ≤3 content words before the number in its sentence
  * plus the ≤3 right after it, see {@link NumberMention}) that the two have in common (word match:
  * equal after light normalisation, or one a ≥4-letter prefix of the other), counted from both sides
- * and the smaller taken, at most 3; `sameUnit` = the words right after the numbers overlap, or both
- * carry the same non-generic unit (`gb`, `hour`; percent and currencies are too generic to count);
- * `conflict` = both carry units and they differ, or both have words right after them and none
- * overlap ("8 heads" vs "8 layers"); `disjoint` = both have context words and share none.
+ * and the smaller taken, at most 3. The *unit terms* of a number are its non-generic unit (`gb`,
+ * `day`; percent, currencies and `times` are too generic to tell quantities apart) plus the words
+ * right after it. `sameUnit` = the unit terms of the two overlap; `conflict` = both carry a unit and
+ * the units differ, or both have unit terms and none overlap ("8 heads" vs "8 layers", "8 GPUs" vs
+ * "8 days"); `disjoint` = both have context words and share none.
  * - equal values: weight = 4 + 2·shared + 2·sameUnit − 3·(conflict or disjoint) (always ≥ 1);
  * - different values: allowed only when there is no conflict and (shared ≥ 1 or sameUnit);
  *   weight = 2·shared + 2·sameUnit.
@@ -175,7 +176,9 @@ export function numericConsistency(
     ['ignore', opts.ignore.size === 0 ? 'none' : IGNORE_ORDER.filter((k) => opts.ignore.has(k)).join(',')],
   ])
 
-  const info: Array<Array<PairInfo | null>> = refs.map((r) => cands.map((c) => pairInfo(r, c, opts)))
+  const fr = refs.map(features)
+  const fc = cands.map(features)
+  const info: Array<Array<PairInfo | null>> = fr.map((r) => fc.map((c) => pairInfo(r, c, opts)))
   const pairs = align(info, refs.length, cands.length)
 
   const matched: NumericMatch[] = []
@@ -243,13 +246,13 @@ export function numericConsistency(
 function resolveOptions(options: unknown): Resolved {
   const { words, ignore } = validateExtractOptions(FN, options)
   const o = options as NumericConsistencyOptions
-  const tol = o.relativeTolerance ?? 0
+  const tol = o.relativeTolerance === undefined ? 0 : o.relativeTolerance
   if (typeof tol !== 'number' || !Number.isFinite(tol) || tol < 0 || tol >= 1) {
     throw new MetricInputError(FN, 'options.relativeTolerance', 'a number in [0, 1)', tol)
   }
-  const rounding = o.rounding ?? false
+  const rounding = o.rounding === undefined ? false : o.rounding
   if (typeof rounding !== 'boolean') throw new MetricInputError(FN, 'options.rounding', 'a boolean', rounding)
-  const units = o.units ?? true
+  const units = o.units === undefined ? true : o.units
   if (typeof units !== 'boolean') throw new MetricInputError(FN, 'options.units', 'a boolean', units)
   return { units, words, tol, rounding, ignore }
 }
@@ -257,15 +260,31 @@ function resolveOptions(options: unknown): Resolved {
 // ---------------------------------------------------------------------------------------------
 // Pair weights
 
-function numberClass(m: NumberMention): NumberClass {
-  if (m.kind === 'version') return 'version'
-  if (m.datePart === 'month') return 'month'
-  if (m.datePart === 'day') return 'day'
-  return 'number'
+/** What the pair rules need from one mention, computed once. */
+interface Features {
+  readonly m: NumberMention
+  readonly cls: NumberClass
+  /** Context words before plus words after, de-duplicated. */
+  readonly desc: readonly string[]
+  /** Non-generic unit plus the words after the number. */
+  readonly units: readonly string[]
+  /** Exact value with its written precision; null for versions. */
+  readonly dec: Decimal | null
+  /** Years, date parts and ordinals compare exactly. */
+  readonly strict: boolean
 }
 
-function descriptor(m: NumberMention): string[] {
-  return [...new Set([...m.context, ...m.unitWords])]
+function features(m: NumberMention): Features {
+  const cls: NumberClass =
+    m.kind === 'version' ? 'version' : m.datePart === 'month' ? 'month' : m.datePart === 'day' ? 'day' : 'number'
+  return {
+    m,
+    cls,
+    desc: [...new Set([...m.context, ...m.unitWords])],
+    units: m.unit !== null && !WEAK_UNITS.has(m.unit) ? [m.unit, ...m.unitWords] : [...m.unitWords],
+    dec: m.kind === 'version' ? null : toDecimal(m),
+    strict: m.kind === 'year' || m.kind === 'date' || m.kind === 'ordinal',
+  }
 }
 
 /** Words of `a` that match some word of `b`. */
@@ -273,19 +292,19 @@ function sharedFrom(a: readonly string[], b: readonly string[]): string[] {
   return a.filter((x) => b.some((y) => sameWord(x, y)))
 }
 
-function pairInfo(r: NumberMention, c: NumberMention, opts: Resolved): PairInfo | null {
-  if (numberClass(r) !== numberClass(c)) return null
+function pairInfo(r: Features, c: Features, opts: Resolved): PairInfo | null {
+  if (r.cls !== c.cls) return null
   const equal = valuesEqual(r, c, opts)
-  const dr = descriptor(r)
-  const dc = descriptor(c)
-  const fromR = sharedFrom(dr, dc)
-  const shared = Math.min(fromR.length, sharedFrom(dc, dr).length, 3)
-  const wordsOverlap = r.unitWords.length > 0 && c.unitWords.length > 0 && sharedFrom(r.unitWords, c.unitWords).length > 0
-  const sameUnit = opts.units && (wordsOverlap || (r.unit !== null && r.unit === c.unit && !WEAK_UNITS.has(r.unit)))
+  const fromR = sharedFrom(r.desc, c.desc)
+  const shared = Math.min(fromR.length, fromR.length === 0 ? 0 : sharedFrom(c.desc, r.desc).length, 3)
+  // A unit that names a quantity (`day`, `gb`) behaves like a word after the number; percent and
+  // currencies are too generic to tell two quantities apart.
+  const unitsOverlap = r.units.length > 0 && c.units.length > 0 && sharedFrom(r.units, c.units).length > 0
+  const sameUnit = opts.units && unitsOverlap
   const conflict =
     opts.units &&
-    ((r.unit !== null && c.unit !== null && r.unit !== c.unit) || (r.unitWords.length > 0 && c.unitWords.length > 0 && !wordsOverlap))
-  const disjoint = dr.length > 0 && dc.length > 0 && shared === 0
+    ((r.m.unit !== null && c.m.unit !== null && r.m.unit !== c.m.unit) || (r.units.length > 0 && c.units.length > 0 && !unitsOverlap))
+  const disjoint = r.desc.length > 0 && c.desc.length > 0 && shared === 0
   let weight: number
   if (equal) {
     weight = 4 + 2 * shared + (sameUnit ? 2 : 0) - (conflict || disjoint ? 3 : 0)
@@ -355,11 +374,6 @@ function align(info: ReadonlyArray<ReadonlyArray<PairInfo | null>>, nr: number, 
 // ---------------------------------------------------------------------------------------------
 // Value equality
 
-/** Kinds compared exactly, without tolerance, rounding or the percent ↔ fraction reading. */
-function isStrict(m: NumberMention): boolean {
-  return m.kind === 'year' || m.kind === 'date' || m.kind === 'ordinal'
-}
-
 function toDecimal(m: NumberMention): Decimal {
   const neg = m.canonical.startsWith('-')
   const [int = '0', frac = ''] = (neg ? m.canonical.slice(1) : m.canonical).split('.')
@@ -370,18 +384,18 @@ function toDecimal(m: NumberMention): Decimal {
   return { ...d, digits: d.digits * 10n ** BigInt(d.scale - m.precision), scale: m.precision }
 }
 
-function valuesEqual(r: NumberMention, c: NumberMention, opts: Resolved): boolean {
-  if (r.kind === 'version' || c.kind === 'version') {
-    return r.kind === c.kind && r.canonical === c.canonical
-  }
-  if (r.canonical === c.canonical) return true
-  if (isStrict(r) || isStrict(c)) return false
-  const a = toDecimal(r)
-  const b = toDecimal(c)
-  const readings: Array<[Decimal, Decimal]> = [[a, b]]
+function valuesEqual(r: Features, c: Features, opts: Resolved): boolean {
+  // Canonical forms are exact: equal text is equal value (and the only test for versions).
+  if (r.m.canonical === c.m.canonical) return true
+  if (r.dec === null || c.dec === null || r.strict || c.strict) return false
+  const rp = r.m.kind === 'percent'
+  const cp = c.m.kind === 'percent'
+  const approximate = opts.rounding || opts.tol > 0
+  if (!approximate && rp === cp) return false
+  const readings: Array<[Decimal, Decimal]> = approximate ? [[r.dec, c.dec]] : []
   // 92.4 % also reads as 0.924 when the other side is a bare number.
-  if (r.kind === 'percent' && c.kind !== 'percent') readings.push([shift(a, -2), b])
-  if (c.kind === 'percent' && r.kind !== 'percent') readings.push([a, shift(b, -2)])
+  if (rp && !cp) readings.push([shift(r.dec, -2), c.dec])
+  if (cp && !rp) readings.push([r.dec, shift(c.dec, -2)])
   return readings.some(([x, y]) => decimalsClose(x, y, opts))
 }
 

@@ -29,7 +29,7 @@ describe('.toScoreBleuAbove', () => {
     expect(evalSet).toScoreBleuAbove(20)
     const message = failureOf(() => expect(evalSet).toScoreBleuAbove(90))
     expect(message).toContain('corpus BLEU over 3 answers')
-    expect(message).toMatch(/off-topic\s+0\.00/)
+    expect(message).toMatch(/off-topic\s+5\.52/)
   })
   it('hints when a threshold is on the 0–1 scale', () => {
     expect(() => expect(wrong).toScoreBleuAbove(reference, 0.3)).toThrow(/min is on sacrebleu's 0–100 scale, got 0.3. Did you mean 30.0\?/)

@@ -14,7 +14,7 @@ export interface Decimal {
 /** Parse an unsigned digit string with an optional fraction (`"1000"`, `"28.40"`, `"5"` + `""`). */
 export function decimalFrom(intPart: string, fracPart: string, negative: boolean): Decimal {
   const digits = BigInt(`${intPart === '' ? '0' : intPart}${fracPart}`)
-  return { negative, digits, scale: -fracPart.length }
+  return { negative, digits, scale: fracPart.length === 0 ? 0 : -fracPart.length }
 }
 
 export function decimalFromBigInt(value: bigint): Decimal {

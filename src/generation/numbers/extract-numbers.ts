@@ -397,6 +397,8 @@ class Scanner {
 
     const plain = sign === 0 && currency === null && unit === null && !magnitude && !grouped && (kind === 'integer' || kind === 'decimal') && lit[1] !== undefined
     const value = toNumber(dec)
+    // Beyond the range of a double ("1e999", 400 digits) the text is not a quantity we can report.
+    if (!Number.isFinite(value)) return this.nameFrom(start)
     const yearCandidate = plain && kind === 'integer' && /^\d{4}$/.test(intRaw) && value >= 1900 && value <= 2099
     this.pushNum([draft(start, q, { dec, kind, sign, unit, yearCandidate, plain })])
     return true
@@ -423,7 +425,8 @@ class Scanner {
     if (!m) return false
     const raw = m[0]
     const end = pos + raw.length
-    const version = /^[vV](\d+(?:\.\d+)*)$/.exec(raw)
+    // Lower-case only: "v2.6.0" is a version, "V100" a GPU.
+    const version = /^v(\d+(?:\.\d+)*)$/.exec(raw)
     if (version) {
       this.pushNum([versionDraft(pos, end, (version[1] as string).split('.'))])
       return true
@@ -613,6 +616,7 @@ function applyMinusWords(tokens: Token[], text: string): void {
     m.start = prev.start
     tok.start = prev.start
     m.yearCandidate = false
+    m.plain = false
     if (m.kind === 'year') m.kind = 'integer'
     tokens.splice(i - 1, 1)
     i -= 1
@@ -732,7 +736,7 @@ function finish(d: Draft, text: string): NumberMention {
  *   year/month/day, kind `date`); a bare four-digit 1900–2099 integer without a counted noun after it
  *   is kind `year` (`WMT 2014`; but `2048 tokens` is an integer). Slash dates (`3/4/2017`) are not
  *   recognised (day/month order is ambiguous): they read as plain integers;
- * - versions are ONE mention, never several numbers: `v2.6.0`, any `a.b.c`, and a plain numeral after
+ * - versions are ONE mention, never several numbers: `v2.6.0` (lower-case `v`: `V100` is a name), any `a.b.c`, and a plain numeral after
  *   a cue word (`Python 3.11`, `version 2`, `CUDA 12.1`).
  *
  * Not numbers: digits inside names — a token mixing letters and digits (`WMT14`, `P100`, `x86`, `3D`,
@@ -784,9 +788,9 @@ export function validateExtractOptions(
     throw new MetricInputError(fn, 'options', 'an options object', options)
   }
   const o = options as Record<string, unknown>
-  const words = o['words'] ?? true
+  const words = o['words'] === undefined ? true : o['words']
   if (typeof words !== 'boolean') throw new MetricInputError(fn, 'options.words', 'a boolean', words)
-  const ignore = o['ignore'] ?? []
+  const ignore = o['ignore'] === undefined ? [] : o['ignore']
   if (!Array.isArray(ignore) || !ignore.every((v) => typeof v === 'string' && IGNORABLE.has(v))) {
     throw new MetricInputError(fn, 'options.ignore', "an array of 'years' | 'dates' | 'ordinals' | 'versions'", ignore)
   }

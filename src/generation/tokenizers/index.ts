@@ -1,13 +1,15 @@
 import { MetricInputError } from '../../errors.js'
-import { tokenize13a, tokens13a } from './tokenizer-13a.js'
-import { tokenizeChar, tokensChar } from './tokenizer-char.js'
-import { tokenizeIntl, tokensIntl } from './tokenizer-intl.js'
-import { tokenizeNone, tokensNone } from './tokenizer-none.js'
+import { spans13a, tokenize13a, tokens13a } from './tokenizer-13a.js'
+import { spansChar, tokenizeChar, tokensChar } from './tokenizer-char.js'
+import { spansIntl, tokenizeIntl, tokensIntl } from './tokenizer-intl.js'
+import { spansNone, tokenizeNone, tokensNone } from './tokenizer-none.js'
+import type { TokenSpans } from './spans.js'
 
 export { tokenize13a } from './tokenizer-13a.js'
 export { tokenizeChar } from './tokenizer-char.js'
 export { tokenizeIntl } from './tokenizer-intl.js'
 export { tokenizeNone } from './tokenizer-none.js'
+export type { TokenSpans } from './spans.js'
 
 /** The sacrebleu BLEU tokenizers rag-matchers implements. */
 export type BleuTokenizerName = '13a' | 'intl' | 'char' | 'none'
@@ -23,13 +25,15 @@ export interface BleuTokenizer {
   readonly tokenize: (text: string) => string
   /** `pySplit(tokenize(text))`, computed without building the joined string where that is cheaper. */
   readonly tokens: (text: string) => string[]
+  /** The same tokens as spans of one string (what BLEU interns, without a string per token). */
+  readonly spans: (text: string) => TokenSpans
 }
 
 const REGISTRY: Readonly<Record<BleuTokenizerName, BleuTokenizer>> = {
-  '13a': { name: '13a', tokenize: tokenize13a, tokens: tokens13a },
-  intl: { name: 'intl', tokenize: tokenizeIntl, tokens: tokensIntl },
-  char: { name: 'char', tokenize: tokenizeChar, tokens: tokensChar },
-  none: { name: 'none', tokenize: tokenizeNone, tokens: tokensNone },
+  '13a': { name: '13a', tokenize: tokenize13a, tokens: tokens13a, spans: spans13a },
+  intl: { name: 'intl', tokenize: tokenizeIntl, tokens: tokensIntl, spans: spansIntl },
+  char: { name: 'char', tokenize: tokenizeChar, tokens: tokensChar, spans: spansChar },
+  none: { name: 'none', tokenize: tokenizeNone, tokens: tokensNone, spans: spansNone },
 }
 
 /** Whether `name` is one of {@link BLEU_TOKENIZER_NAMES}. */

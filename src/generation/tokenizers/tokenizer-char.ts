@@ -1,4 +1,5 @@
 import { pyIsSpace } from '../../text/python-string.js'
+import { isPyWhitespaceUnit, type TokenSpans } from './spans.js'
 
 /**
  * sacrebleu's `char` tokenizer: every code point (whitespace included) joined by one space, i.e.
@@ -26,4 +27,24 @@ export function tokensChar(text: string): string[] {
     else if (!pyIsSpace(ch)) out.push(ch)
   }
   return out
+}
+
+/** The `char` token spans of `text`: one per non-whitespace code point (a surrogate pair spans 2 units). */
+export function spansChar(text: string): TokenSpans {
+  const len = text.length
+  const starts = new Int32Array(len)
+  const ends = new Int32Array(len)
+  let count = 0
+  for (let i = 0; i < len; i++) {
+    const code = text.charCodeAt(i)
+    const start = i
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < len) {
+      const low = text.charCodeAt(i + 1)
+      if (low >= 0xdc00 && low <= 0xdfff) i++
+    }
+    if (i === start && isPyWhitespaceUnit(code)) continue
+    starts[count] = start
+    ends[count++] = i + 1
+  }
+  return { source: text, starts, ends, count }
 }

@@ -1,4 +1,5 @@
 import { pySplit } from '../../text/python-string.js'
+import { whitespaceSpans, type TokenSpans } from './spans.js'
 
 /*
  * sacrebleu's `intl` tokenizer uses the Python `regex` module, whose tables (regex 2022.10.31) are
@@ -54,6 +55,11 @@ function applyIntl(text: string): string {
   let line = text.replace(PUNCT_AFTER_NON_NUMBER, '$1 $2 ')
   line = line.replace(PUNCT_BEFORE_NON_NUMBER, ' $1 $2')
   return line.replace(SYMBOL_ANY, ' $& ')
+}
+
+/** The `intl` token spans of `text` (over the rewritten line). */
+export function spansIntl(text: string): TokenSpans {
+  return whitespaceSpans(applyIntl(text))
 }
 
 /** The `intl` tokens of `text` (the `split()` of {@link tokenizeIntl}). */

@@ -1,4 +1,5 @@
 import { pySplit } from '../../text/python-string.js'
+import { whitespaceSpans, type TokenSpans } from './spans.js'
 
 /**
  * sacrebleu's `none` tokenizer: the text unchanged (BLEU then splits it on Python whitespace).
@@ -17,4 +18,9 @@ export function tokenizeNone(text: string): string {
 /** The tokens BLEU sees with the `none` tokenizer: Python `str.split()` of the text. */
 export function tokensNone(text: string): string[] {
   return pySplit(text)
+}
+
+/** The `none` token spans of `text` (Python `str.split()`). */
+export function spansNone(text: string): TokenSpans {
+  return whitespaceSpans(text)
 }

@@ -186,9 +186,13 @@ const calcRecipRank: Calc = (rr, _m, out, at, env) => {
   }
 }
 
-/** Interpolated precision at recall points; shared by iprec_at_recall (values) and 11pt_avg (their mean). */
+/**
+ * Interpolated precision at recall points; shared by iprec_at_recall (values) and 11pt_avg (their mean). Recall
+ * point p becomes the number of relevant documents `(long)(p·numRel + 0.5)`: trec_eval 10.0 rounds here (9.x added
+ * 0.9); every golden 10.0 value agrees with 0.5 and many disagree with 0.9.
+ */
 function interpolatedPrecision(rr: ResRels, percents: readonly number[], env: MeasureEnv, emit: (k: number, v: number) => void): void {
-  const cutoffs = percents.map((p) => Math.trunc(p * rr.numRel + 0.9))
+  const cutoffs = percents.map((p) => Math.trunc(p * rr.numRel + 0.5))
   let cut = cutoffs.length - 1
   while (cut >= 0 && (cutoffs[cut] as number) > rr.numRelRet) cut -= 1
   let precis = rr.numRelRet / rr.numRet

@@ -194,13 +194,13 @@ export class RunBuilder implements LineHandler {
     const topicOffset = new Uint32Array(numTopics + 1)
     for (let s = 0; s < this.segCount; s += 1) {
       const end = s + 1 < this.segCount ? (this.segStart[s + 1] as number) : n
-      topicOffset[(this.segTopic[s] as number) + 1] += end - (this.segStart[s] as number)
+      const t = (this.segTopic[s] as number) + 1
+      topicOffset[t] = (topicOffset[t] as number) + end - (this.segStart[s] as number)
     }
-    for (let t = 0; t < numTopics; t += 1) topicOffset[t + 1] += topicOffset[t] as number
+    for (let t = 0; t < numTopics; t += 1) topicOffset[t + 1] = (topicOffset[t + 1] as number) + (topicOffset[t] as number)
     let order: Uint32Array
     if (this.segCount === numTopics) {
-      // each topic is one contiguous stretch: the order is the identity permutation of the file order only
-      // when topics are also first seen in index order, which is how they were numbered
+      // each topic is one contiguous stretch, and topics are numbered in order of appearance: file order it is
       order = new Uint32Array(n)
       for (let i = 0; i < n; i += 1) order[i] = i
     } else {

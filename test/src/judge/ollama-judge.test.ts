@@ -215,6 +215,25 @@ describe('ollamaJudge', () => {
     expect(() => ollamaJudge({ model: 'm', timeoutMs: 0 })).toThrow('Expected `timeoutMs` to be a positive number of milliseconds')
   })
 
+  it('withCache derives the same judge with another cache', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rag-judge-with-cache-'))
+    try {
+      fake.on('/api/chat', () => true, chatReply({ verdict: 'yes', n: 1 }))
+      const base = ollamaJudge({ model: 'm', host: fake.host, seed: 7 })
+      expect(base.cache).toBeUndefined()
+      const cache = judgeCache({ dir })
+      const derived = base.withCache!(cache)
+      expect(derived).toMatchObject({ id: 'ollama:m', model: 'm', seed: 7, cache })
+      await derived.ask(request())
+      expect((await derived.ask(request())).cached).toBe(true)
+      expect((await base.ask(request())).cached).toBe(false)
+      expect(fake.requests).toHaveLength(2)
+      expect(() => base.withCache!({} as never)).toThrow('withCache: Expected `cache` to be a cache from judgeCache()')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('serves 100 recorded calls from the cache without the model (timing measured, not asserted)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rag-judge-speed-'))
     try {

@@ -1,0 +1,524 @@
+import { dirname, isAbsolute, resolve } from 'node:path'
+import { MetricInputError } from '../src/errors.js'
+import {
+  answerRelevance,
+  completeness,
+  contextRecall,
+  contextUtilization,
+  DEFAULT_JUDGE_CACHE_DIR,
+  groundedness,
+  judgeCache,
+  JudgeError,
+  pairwiseJudge,
+  repeatPassRate,
+  rubricScore,
+  type CompletenessSource,
+  type Consistency,
+  type ContextInput,
+  type EmptyPolicy,
+  type Judge,
+  type JudgeDetailsBase,
+  type Rubric,
+} from '../src/judge/index.js'
+import type { Score } from '../src/score.js'
+import { getConfig } from './config.js'
+import type { MatcherContext, MatcherResult } from './context.js'
+import { buildMessage, formatNumber, list, quote, table, thresholdHeadline } from './message.js'
+import { matcherError, requireThreshold } from './validate.js'
+
+/** Options every judge matcher takes. */
+export interface JudgeMatcherOptions {
+  /**
+   * The judge. Defaults to `configure({ judge })`. A judge without a cache of its own records to
+   * `configure({ judgeCacheDir })`, default `__rag_judge_cache__/` next to the test file (commit it; give
+   * the judge an explicit `judgeCache({ dir, mode })` to choose another folder or mode, e.g. `replay` in CI).
+   */
+  judge?: Judge
+  /** Self-consistency: run the metric `repeat` times with seeds `seed … seed+repeat-1`. @default 1 */
+  repeat?: number
+  /**
+   * With `repeat`: pass when at least this share of the runs (0–1) scores ≥ `min`, instead of
+   * comparing the mean with `min`.
+   */
+  passRate?: number
+}
+
+export interface GroundedMatcherOptions extends JudgeMatcherOptions {
+  /** An answer without claims: `'vacuous'` (default) scores 1, `'nan'` makes the assertion fail as not computable. */
+  onEmpty?: EmptyPolicy
+}
+
+export interface QuestionMatcherOptions extends JudgeMatcherOptions {
+  /** The user's question, shown to the judge. */
+  question?: string
+}
+
+export interface RubricMatcherOptions extends JudgeMatcherOptions {
+  question?: string
+  contexts?: readonly ContextInput[]
+  reference?: string
+}
+
+export interface PreferenceMatcherOptions extends JudgeMatcherOptions {
+  /** The question both answers respond to. */
+  question: string
+  /** What "better" means, shown to the judge. */
+  criteria?: string
+}
+
+/**
+ * Typed signatures of the LLM-judge matchers. All are async: `await` them. Thresholds are on 0–1 and
+ * mean ≥ (`.not`: <). A judge that cannot answer (server down, model missing, malformed replies, a replay
+ * cache miss) makes the assertion FAIL, with or without `.not`, with a message that says what to do.
+ * (`R` is unused: async matchers return `Promise<void>` in every runner.)
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export interface JudgeMatchers<R = unknown> {
+  /**
+   * Groundedness (faithfulness) of the received answer in `contexts` ≥ `min` (default 1: every claim
+   * supported). On failure, lists the unsupported claims with the judge's reasons, contradicted first.
+   * @example await expect(answer).toBeGroundedIn(retrievedChunks)
+   * @example await expect(answer).toBeGroundedIn(retrievedChunks, 0.8, { repeat: 3, passRate: 1 })
+   */
+  toBeGroundedIn(contexts: readonly ContextInput[], min?: number, options?: GroundedMatcherOptions): Promise<void>
+  toBeGroundedIn(contexts: readonly ContextInput[], options: GroundedMatcherOptions): Promise<void>
+  /**
+   * Completeness of the received answer against a reference answer or the contexts ≥ `min` (share of
+   * key points covered). On failure, lists the missing key points.
+   * @example await expect(answer).toBeCompleteGiven({ reference: 'Paris, on the Seine.' }, 1)
+   */
+  toBeCompleteGiven(source: CompletenessSource, min: number, options?: QuestionMatcherOptions): Promise<void>
+  /**
+   * Context utilization of the received answer ≥ `min` (share of the chunks it draws on). With
+   * `{ question }`, unused chunks are split into relevant (ignored-good) and irrelevant (ignored-noise).
+   * @example await expect(answer).toUtilizeContext(chunks, 0.5, { question })
+   */
+  toUtilizeContext(contexts: readonly ContextInput[], min: number, options?: QuestionMatcherOptions): Promise<void>
+  /**
+   * Context recall of the received retrieved contexts ≥ `min`: the share of the reference answer's
+   * statements they account for. On failure, lists the statements retrieval missed.
+   * @example await expect(retrievedChunks).toHaveContextRecall(referenceAnswer, 0.9)
+   */
+  toHaveContextRecall(reference: string, min: number, options?: JudgeMatcherOptions): Promise<void>
+  /**
+   * Answer relevance of the received answer to `question` ≥ `min` (share of its statements that address it).
+   * @example await expect(answer).toBeRelevantTo('What is the capital of France?', 0.8)
+   */
+  toBeRelevantTo(question: string, min: number, options?: JudgeMatcherOptions): Promise<void>
+  /**
+   * Rubric score of the received answer, normalised to 0–1 ((raw − lo)/(hi − lo), default scale 1–5), ≥ `min`.
+   * @example await expect(answer).toSatisfyRubric({ id: 'cites', criteria: 'Cites its sources.' }, 0.75)
+   */
+  toSatisfyRubric(rubric: string | Rubric, min: number, options?: RubricMatcherOptions): Promise<void>
+  /**
+   * The judge prefers the received answer over `otherAnswer` for `question`, asked in both orders; a
+   * disagreement between the orders is a tie, which does not pass.
+   * @example await expect(newAnswer).toBePreferredOver(oldAnswer, { question })
+   */
+  toBePreferredOver(otherAnswer: string, options: PreferenceMatcherOptions): Promise<void>
+}
+
+type AnyScore = Score<JudgeDetailsBase & { note?: string }>
+
+interface Spec<S extends AnyScore> {
+  readonly matcher: string
+  readonly args: string
+  /** Metric name in the headline. */
+  readonly label: string
+  readonly min: number
+  readonly options: JudgeMatcherOptions | undefined
+  readonly compute: (judge: Judge) => Promise<S>
+  readonly breakdown: (score: S) => ReadonlyArray<string | undefined>
+  /** Headline label override (pairwise explains its scale). */
+  readonly headlineLabel?: string
+}
+
+// Matcher-layer state on globalThis (shared by the ESM and CJS copies, like config.ts): judges derived
+// from cache-less judges, one per cache folder, so each folder's in-flight requests are shared.
+const STATE = Symbol.for('rag-matchers.judge-state')
+type State = WeakMap<Judge, Map<string, Judge>>
+function derived(): State {
+  const g = globalThis as { [STATE]?: State }
+  g[STATE] ??= new WeakMap()
+  return g[STATE]
+}
+
+const HOW_TO_CONFIGURE =
+  'Configure one in a setup file:\n' +
+  "  import { configure } from 'rag-matchers/matchers'\n" +
+  "  import { ollamaJudge, judgeCache } from 'rag-matchers'\n" +
+  "  configure({ judge: ollamaJudge({ model: 'llama3.1:8b', host: process.env.OLLAMA_HOST }) })\n" +
+  'or pass { judge } in the matcher options. Recorded replies (judgeCache, mode replay) let CI run without a model.'
+
+function isJudge(value: unknown): value is Judge {
+  return value !== null && typeof value === 'object' && typeof (value as Judge).ask === 'function' && typeof (value as Judge).model === 'string'
+}
+
+function readOptions(ctx: MatcherContext, matcher: string, args: string, options: unknown): JudgeMatcherOptions | undefined {
+  if (options === undefined) return undefined
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) matcherError(ctx, matcher, args, 'options must be an object such as { judge, repeat, passRate }', options)
+  const o = options as JudgeMatcherOptions
+  if (o.judge !== undefined && !isJudge(o.judge)) matcherError(ctx, matcher, args, 'options.judge must be a judge such as ollamaJudge({ model })', o.judge)
+  if (o.repeat !== undefined && !(Number.isSafeInteger(o.repeat) && o.repeat > 0)) matcherError(ctx, matcher, args, 'options.repeat must be a positive integer', o.repeat)
+  if (o.passRate !== undefined) requireThreshold(ctx, matcher, args, 'options.passRate', o.passRate)
+  return o
+}
+
+/** The judge to use, with the default cache folder applied when it has no cache of its own. */
+function resolveJudge(ctx: MatcherContext, matcher: string, args: string, options: JudgeMatcherOptions | undefined): Judge | undefined {
+  const config = getConfig()
+  const judge = options?.judge ?? config.judge
+  if (judge === undefined) return undefined
+  if (!isJudge(judge)) matcherError(ctx, matcher, args, 'the judge set with configure({ judge }) is not a judge such as ollamaJudge({ model })', judge)
+  if (judge.cache !== undefined || typeof judge.withCache !== 'function') return judge
+  const folder = config.judgeCacheDir ?? DEFAULT_JUDGE_CACHE_DIR
+  const base = typeof ctx.testPath === 'string' && ctx.testPath !== '' ? dirname(ctx.testPath) : process.cwd()
+  const dir = isAbsolute(folder) ? folder : resolve(base, folder)
+  const byDir = derived().get(judge) ?? new Map<string, Judge>()
+  derived().set(judge, byDir)
+  let cached = byDir.get(dir)
+  if (cached === undefined) {
+    cached = judge.withCache(judgeCache({ dir }))
+    byDir.set(dir, cached)
+  }
+  return cached
+}
+
+/** The result when no number could be computed: the assertion fails in BOTH directions. */
+function uncomputable(ctx: MatcherContext, spec: { matcher: string; args: string; label: string }, reason: string, extra: ReadonlyArray<string | undefined> = [], signature?: string): MatcherResult {
+  return {
+    // Never a pass: with `.not` the runner flips `pass`, so report the result that fails either way.
+    pass: ctx.isNot === true,
+    message: () =>
+      buildMessage(ctx, {
+        matcher: spec.matcher,
+        args: spec.args,
+        headline: `${spec.label} could not be computed, so the assertion fails.`,
+        ...(signature ? { signature } : {}),
+        sections: [reason, ...extra],
+      }),
+    meta: { matcher: spec.matcher, metric: spec.label, value: Number.NaN, comparator: ctx.isNot ? '<' : '>=', pass: false, signature: signature ?? '', extra: { error: reason } },
+  }
+}
+
+async function run<S extends AnyScore>(ctx: MatcherContext, spec: Spec<S>): Promise<MatcherResult> {
+  const { matcher, args } = spec
+  const judge = resolveJudge(ctx, matcher, args, spec.options)
+  if (judge === undefined) return uncomputable(ctx, spec, 'No judge is configured.', [HOW_TO_CONFIGURE])
+
+  let score: S
+  try {
+    score = await spec.compute(judge)
+  } catch (error) {
+    // Compare by name too: the ESM and CJS copies of the core each have their own classes.
+    const name = (error as Error | undefined)?.name
+    if (error instanceof JudgeError || name === 'JudgeError') return uncomputable(ctx, spec, (error as Error).message, [judgeLine(judge)])
+    if (error instanceof MetricInputError || name === 'MetricInputError') matcherError(ctx, matcher, args, (error as Error).message)
+    throw error
+  }
+  if (Number.isNaN(score.value)) {
+    return uncomputable(ctx, spec, score.details.note ?? `${spec.label} is undefined for this input`, [judgeLine(judge, score.details)], score.signature)
+  }
+
+  const min = spec.min
+  const passRate = spec.options?.passRate
+  const rate = repeatPassRate(score, min)
+  const pass = passRate === undefined ? score.value >= min : rate >= passRate
+  const runs = score.details.consistency?.n ?? 1
+  return {
+    pass,
+    message: () =>
+      buildMessage(ctx, {
+        matcher,
+        args,
+        headline:
+          passRate === undefined
+            ? thresholdHeadline(ctx, { label: spec.headlineLabel ?? spec.label, value: score.value, min })
+            : thresholdHeadline(ctx, { label: `share of ${runs} run${runs === 1 ? '' : 's'} with ${spec.label} ≥ ${formatNumber(min)}`, value: rate, min: passRate }),
+        signature: score.signature,
+        sections: [...spec.breakdown(score), consistencyLine(score.details.consistency, min, passRate === undefined ? undefined : rate), judgeLine(judge, score.details)],
+      }),
+    meta: {
+      matcher,
+      metric: spec.label,
+      value: score.value,
+      threshold: min,
+      comparator: ctx.isNot ? '<' : '>=',
+      pass,
+      signature: score.signature,
+      extra: { calls: score.details.calls.total, cached: score.details.calls.cached, ...(passRate === undefined ? {} : { passRate, rate }) },
+    },
+  }
+}
+
+function consistencyLine(c: Consistency | undefined, min: number, rate: number | undefined): string | undefined {
+  if (c === undefined) return undefined
+  const seeds = `${c.seeds[0]}…${c.seeds[c.seeds.length - 1]}`
+  const values = list(c.values.map((v) => formatNumber(v)))
+  const passing = c.values.filter((v) => v >= min).length
+  return (
+    `runs (seeds ${seeds}): ${values}\n` +
+    `mean ${formatNumber(c.mean)}, min ${formatNumber(c.min)}, max ${formatNumber(c.max)}, sd ${formatNumber(c.stdev)}; ` +
+    `${passing} of ${c.n} runs ≥ ${formatNumber(min)}${rate === undefined ? '' : ` (${formatNumber(rate)})`}`
+  )
+}
+
+function judgeLine(judge: Judge, details?: JudgeDetailsBase): string {
+  const calls = details === undefined ? '' : `; ${details.calls.total} call${details.calls.total === 1 ? '' : 's'}, ${details.calls.cached} from cache`
+  const cache = judge.cache === undefined ? '' : `; cache ${judge.cache.mode} ${judge.cache.dir}`
+  return `judge: ${judge.id}, temperature ${judge.temperature}, seed ${judge.seed}${calls}${cache}`
+}
+
+function reasonCell(reason: string): string {
+  return `— ${quote(reason, 100)}`
+}
+
+function requireAnswer(ctx: MatcherContext, matcher: string, args: string, received: unknown): string {
+  if (typeof received !== 'string') matcherError(ctx, matcher, args, 'received value must be an answer string', received)
+  return received
+}
+
+function requireString(ctx: MatcherContext, matcher: string, args: string, name: string, value: unknown): string {
+  if (typeof value !== 'string') matcherError(ctx, matcher, args, `${name} must be a string`, value)
+  return value
+}
+
+function requireContexts(ctx: MatcherContext, matcher: string, args: string, name: string, value: unknown): readonly ContextInput[] {
+  const ok = Array.isArray(value) && value.every((c) => typeof c === 'string' || (c !== null && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string'))
+  if (!ok) matcherError(ctx, matcher, args, `${name} must be an array of strings or { id?, text } chunks`, value)
+  return value as readonly ContextInput[]
+}
+
+/** `await expect(answer).toBeGroundedIn(contexts, min = 1, options?)`. See {@link JudgeMatchers}. */
+export async function toBeGroundedIn(this: MatcherContext, received: unknown, contexts: unknown, min?: unknown, options?: unknown): Promise<MatcherResult> {
+  const matcher = 'toBeGroundedIn'
+  const args = 'contexts, min'
+  // `toBeGroundedIn(contexts, { judge })`: options in the place of min, min defaults to 1.
+  if (min !== null && typeof min === 'object' && options === undefined) {
+    options = min
+    min = undefined
+  }
+  const answer = requireAnswer(this, matcher, args, received)
+  const chunks = requireContexts(this, matcher, args, 'contexts', contexts)
+  const threshold = requireThreshold(this, matcher, args, 'min', min ?? 1)
+  const o = readOptions(this, matcher, args, options) as GroundedMatcherOptions | undefined
+  return run(this, {
+    matcher,
+    args,
+    label: 'groundedness',
+    min: threshold,
+    options: o,
+    compute: (judge) => groundedness(answer, chunks, judge, { ...(o?.repeat ? { repeat: o.repeat } : {}), ...(o?.onEmpty ? { onEmpty: o.onEmpty } : {}) }),
+    breakdown: (score) => {
+      const d = score.details
+      if (d.empty) return [d.note]
+      // Contradictions first: they are worse than gaps.
+      const unsupported = [...d.claims.filter((c) => c.verdict === 'contradicted'), ...d.claims.filter((c) => c.verdict === 'not_found')]
+      const rows = unsupported.map((c) => [
+        c.verdict === 'contradicted' ? 'contradicted' : 'not found',
+        quote(c.claim, 80),
+        c.contextId === null ? '' : `(context ${c.contextId})`,
+        reasonCell(c.reason),
+      ])
+      return [
+        unsupported.length === 0
+          ? `all ${d.total} claims supported`
+          : `unsupported claims (${unsupported.length} of ${d.total}, contradicted first):\n${table(rows)}`,
+        `supported: ${d.supported} of ${d.total}${d.note ? `; ${d.note}` : ''}`,
+      ]
+    },
+  })
+}
+
+/** `await expect(answer).toBeCompleteGiven({ reference } | { contexts }, min, options?)`. */
+export async function toBeCompleteGiven(this: MatcherContext, received: unknown, source: unknown, min: unknown, options?: unknown): Promise<MatcherResult> {
+  const matcher = 'toBeCompleteGiven'
+  const args = 'source, min'
+  const answer = requireAnswer(this, matcher, args, received)
+  const s = source as { contexts?: unknown; reference?: unknown } | null
+  if (s === null || typeof s !== 'object' || ('contexts' in s) === ('reference' in s)) {
+    matcherError(this, matcher, args, 'source must be { reference: string } or { contexts: [...] } (exactly one)', source)
+  }
+  if ('reference' in s) requireString(this, matcher, args, 'source.reference', s.reference)
+  else requireContexts(this, matcher, args, 'source.contexts', s.contexts)
+  const threshold = requireThreshold(this, matcher, args, 'min', min)
+  const o = readOptions(this, matcher, args, options) as QuestionMatcherOptions | undefined
+  if (o?.question !== undefined) requireString(this, matcher, args, 'options.question', o.question)
+  return run(this, {
+    matcher,
+    args,
+    label: 'completeness',
+    min: threshold,
+    options: o,
+    compute: (judge) =>
+      completeness(answer, source as CompletenessSource, judge, { ...(o?.repeat ? { repeat: o.repeat } : {}), ...(o?.question !== undefined ? { question: o.question } : {}) }),
+    breakdown: (score) => {
+      const d = score.details
+      if (d.empty) return [d.note]
+      const missing = d.points.filter((p) => p.verdict === 'missing')
+      return [
+        missing.length === 0
+          ? `all ${d.total} key points of the ${d.source} covered`
+          : `missing key points of the ${d.source} (${missing.length} of ${d.total}):\n${table(missing.map((p) => [quote(p.point, 80), reasonCell(p.reason)]))}`,
+        `covered: ${d.covered} of ${d.total}`,
+      ]
+    },
+  })
+}
+
+/** `await expect(answer).toUtilizeContext(contexts, min, { question }?)`. */
+export async function toUtilizeContext(this: MatcherContext, received: unknown, contexts: unknown, min: unknown, options?: unknown): Promise<MatcherResult> {
+  const matcher = 'toUtilizeContext'
+  const args = 'contexts, min'
+  const answer = requireAnswer(this, matcher, args, received)
+  const chunks = requireContexts(this, matcher, args, 'contexts', contexts)
+  const threshold = requireThreshold(this, matcher, args, 'min', min)
+  const o = readOptions(this, matcher, args, options) as QuestionMatcherOptions | undefined
+  if (o?.question !== undefined) requireString(this, matcher, args, 'options.question', o.question)
+  return run(this, {
+    matcher,
+    args,
+    label: 'context utilization',
+    min: threshold,
+    options: o,
+    compute: (judge) => contextUtilization(answer, chunks, judge, { ...(o?.repeat ? { repeat: o.repeat } : {}), ...(o?.question !== undefined ? { question: o.question } : {}) }),
+    breakdown: (score) => {
+      const d = score.details
+      const byId = new Map(d.chunks.map((c) => [c.id, c]))
+      // Relevant-but-ignored chunks first: those are what the answer should have used.
+      const unused = [...d.unused].sort((a, b) => Number(b.relevant === true) - Number(a.relevant === true) || a.index - b.index)
+      const rows = unused.map((u) => [
+        u.id,
+        u.relevant === undefined ? 'unused' : u.relevant ? 'relevant, ignored' : 'irrelevant, ignored',
+        reasonCell(byId.get(u.id)?.reason ?? ''),
+      ])
+      return [
+        unused.length === 0 ? `all ${d.total} chunks used` : `unused chunks (${unused.length} of ${d.total}${d.ignoredRelevant ? ', relevant first' : ''}):\n${table(rows)}`,
+        `used: ${d.used.length === 0 ? 'none' : list(d.used)}`,
+      ]
+    },
+  })
+}
+
+/** `await expect(retrievedContexts).toHaveContextRecall(reference, min)`. */
+export async function toHaveContextRecall(this: MatcherContext, received: unknown, reference: unknown, min: unknown, options?: unknown): Promise<MatcherResult> {
+  const matcher = 'toHaveContextRecall'
+  const args = 'reference, min'
+  const chunks = requireContexts(this, matcher, args, 'received value (the retrieved contexts)', received)
+  const ref = requireString(this, matcher, args, 'reference', reference)
+  const threshold = requireThreshold(this, matcher, args, 'min', min)
+  const o = readOptions(this, matcher, args, options)
+  return run(this, {
+    matcher,
+    args,
+    label: 'context recall',
+    min: threshold,
+    options: o,
+    compute: (judge) => contextRecall(ref, chunks, judge, o?.repeat ? { repeat: o.repeat } : {}),
+    breakdown: (score) => {
+      const d = score.details
+      if (d.empty) return [d.note]
+      const missing = d.statements.filter((s) => s.verdict === 'not_attributed')
+      return [
+        missing.length === 0
+          ? `all ${d.total} reference statements found in the contexts`
+          : `reference statements not found in the contexts (${missing.length} of ${d.total}):\n${table(missing.map((s) => [quote(s.statement, 80), reasonCell(s.reason)]))}`,
+        `attributed: ${d.attributed} of ${d.total}${d.note ? `; ${d.note}` : ''}`,
+      ]
+    },
+  })
+}
+
+/** `await expect(answer).toBeRelevantTo(question, min)`. */
+export async function toBeRelevantTo(this: MatcherContext, received: unknown, question: unknown, min: unknown, options?: unknown): Promise<MatcherResult> {
+  const matcher = 'toBeRelevantTo'
+  const args = 'question, min'
+  const answer = requireAnswer(this, matcher, args, received)
+  const q = requireString(this, matcher, args, 'question', question)
+  const threshold = requireThreshold(this, matcher, args, 'min', min)
+  const o = readOptions(this, matcher, args, options)
+  return run(this, {
+    matcher,
+    args,
+    label: 'answer relevance',
+    min: threshold,
+    options: o,
+    compute: (judge) => answerRelevance(q, answer, judge, o?.repeat ? { repeat: o.repeat } : {}),
+    breakdown: (score) => {
+      const d = score.details
+      if (d.empty) return [d.note]
+      const off = d.statements.filter((s) => !s.relevant)
+      return [
+        off.length === 0
+          ? `all ${d.total} statements address the question`
+          : `statements that do not address the question (${off.length} of ${d.total}):\n${table(off.map((s) => [quote(s.statement, 80), reasonCell(s.reason)]))}`,
+        `question: ${quote(q)}`,
+      ]
+    },
+  })
+}
+
+/** `await expect(answer).toSatisfyRubric(rubric, min, options?)`. */
+export async function toSatisfyRubric(this: MatcherContext, received: unknown, rubric: unknown, min: unknown, options?: unknown): Promise<MatcherResult> {
+  const matcher = 'toSatisfyRubric'
+  const args = 'rubric, min'
+  const answer = requireAnswer(this, matcher, args, received)
+  if (typeof rubric !== 'string' && (rubric === null || typeof rubric !== 'object')) {
+    matcherError(this, matcher, args, 'rubric must be a string or { criteria, scale?, levels?, id? }', rubric)
+  }
+  const threshold = requireThreshold(this, matcher, args, 'min', min, [0, 1], ' (the rubric score normalised to 0–1)')
+  const o = readOptions(this, matcher, args, options) as RubricMatcherOptions | undefined
+  if (o?.question !== undefined) requireString(this, matcher, args, 'options.question', o.question)
+  if (o?.reference !== undefined) requireString(this, matcher, args, 'options.reference', o.reference)
+  if (o?.contexts !== undefined) requireContexts(this, matcher, args, 'options.contexts', o.contexts)
+  return run(this, {
+    matcher,
+    args,
+    label: 'rubric score',
+    min: threshold,
+    options: o,
+    compute: (judge) =>
+      rubricScore(answer, rubric as string | Rubric, judge, {
+        ...(o?.repeat ? { repeat: o.repeat } : {}),
+        ...(o?.question !== undefined ? { question: o.question } : {}),
+        ...(o?.contexts !== undefined ? { contexts: o.contexts } : {}),
+        ...(o?.reference !== undefined ? { reference: o.reference } : {}),
+      }),
+    breakdown: (score) => {
+      const d = score.details
+      return [`rubric ${d.rubricId}: raw score ${d.raw} on ${d.min}…${d.max}\nreason: ${quote(d.reason, 300)}`]
+    },
+  })
+}
+
+/** `await expect(answer).toBePreferredOver(otherAnswer, { question })`. */
+export async function toBePreferredOver(this: MatcherContext, received: unknown, otherAnswer: unknown, options: unknown): Promise<MatcherResult> {
+  const matcher = 'toBePreferredOver'
+  const args = 'otherAnswer, { question }'
+  const answer = requireAnswer(this, matcher, args, received)
+  const other = requireString(this, matcher, args, 'otherAnswer', otherAnswer)
+  if (options === null || typeof options !== 'object' || typeof (options as { question?: unknown }).question !== 'string') {
+    matcherError(this, matcher, args, 'options must include the question both answers respond to: { question: string }', options)
+  }
+  const o = readOptions(this, matcher, args, options) as PreferenceMatcherOptions
+  if (o.criteria !== undefined) requireString(this, matcher, args, 'options.criteria', o.criteria)
+  return run(this, {
+    matcher,
+    args,
+    label: 'pairwise preference',
+    headlineLabel: 'pairwise preference (1 received preferred, 0.5 tie, 0 other preferred)',
+    min: 1,
+    options: o,
+    compute: (judge) =>
+      pairwiseJudge(o.question, answer, other, judge, { ...(o.repeat ? { repeat: o.repeat } : {}), ...(o.criteria !== undefined ? { criteria: o.criteria } : {}) }),
+    breakdown: (score) => {
+      const d = score.details
+      const name = (w: string) => (w === 'A' ? 'received' : w === 'B' ? 'other answer' : 'tie')
+      const rows = d.verdicts.map((v) => [v.order === 'AB' ? 'received shown first:' : 'other shown first:', name(v.preferred), reasonCell(v.reason)])
+      return [
+        `winner: ${name(d.winner)}${d.consistent ? '' : ' (the two orders disagreed, so it counts as a tie; position bias?)'}\n${table(rows)}`,
+        `question: ${quote(o.question)}\nreceived: ${quote(answer, 80)}\nother:    ${quote(other, 80)}`,
+      ]
+    },
+  })
+}

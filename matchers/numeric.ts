@@ -1,0 +1,112 @@
+import {
+  numericConsistency,
+  type NumericConsistencyDetails,
+  type NumericConsistencyOptions,
+} from '../src/generation/numeric-consistency.js'
+import type { NumberMention } from '../src/generation/numbers/extract-numbers.js'
+import type { Score } from '../src/score.js'
+import type { MatcherContext, MatcherResult } from './context.js'
+import { isEvalSet, readAnswer, readAnswerSet } from './generation-received.js'
+import { buildMessage, list, quote, table } from './message.js'
+import type { ByReceived } from './received-types.js'
+import { matcherError } from './validate.js'
+
+export interface NumericMatchers<R = unknown, T = unknown> {
+  /**
+   * The answer states the reference's numbers: none contradicted (a different value for the same
+   * quantity) and none omitted. Numbers the answer adds are listed but allowed. For an eval set,
+   * every answer must pass against its first reference.
+   */
+  toStateNumbersOf: ByReceived<T, R, [reference: string, options?: NumericConsistencyOptions], [options?: NumericConsistencyOptions]>
+}
+
+type NumericScore = Score<NumericConsistencyDetails>
+
+const shown = (m: NumberMention) => JSON.stringify(m.raw)
+
+/** Why an answer fails the numeric check, one line per problem, contradictions first. */
+function problems(d: NumericConsistencyDetails): string[] {
+  return [
+    ...d.contradicted.map(
+      (c) => `contradicted: reference ${shown(c.reference)} but answer ${shown(c.candidate)}${c.context.length > 0 ? ` (both about: ${c.context.join(', ')})` : ''}`,
+    ),
+    ...d.omitted.map((m) => `omitted: reference ${shown(m)}${m.context.length > 0 ? ` (after: ${[...m.context].reverse().join(' ')})` : ''}`),
+  ]
+}
+
+function summary(d: NumericConsistencyDetails): string {
+  const lines = [`reference numbers stated correctly: ${d.stated} of ${d.total}`]
+  if (d.matched.length > 0) lines.push(`matched: ${list(d.matched.map((m) => `${shown(m.reference)} = ${shown(m.candidate)}`))}`)
+  if (d.added.length > 0) lines.push(`added by the answer (allowed): ${list(d.added.map(shown))}`)
+  if (d.reason) lines.push(d.reason)
+  return lines.join('\n')
+}
+
+function headline(ctx: MatcherContext, pass: boolean, d: NumericConsistencyDetails): string {
+  if (ctx.isNot) return pass ? 'the answer states every reference number, expected it not to' : 'the answer does not state the reference numbers'
+  return pass ? 'the answer states every reference number' : `the answer misstates the reference numbers: ${d.contradicted.length} contradicted, ${d.omitted.length} omitted`
+}
+
+export function toStateNumbersOf(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherResult {
+  const matcher = 'toStateNumbersOf'
+  if (isEvalSet(received)) {
+    const [options] = args as [NumericConsistencyOptions | undefined]
+    if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(this, matcher, 'options', 'options must be an object', options)
+    const cases = readAnswerSet(this, matcher, '', received)
+    const scores = cases.map((c) => numericConsistency(c.answer, c.references[0] as string, options))
+    const failing = cases.map((c, i) => ({ c, s: scores[i] as NumericScore })).filter((x) => !x.s.details.consistent)
+    const pass = failing.length === 0
+    const first = scores[0] as NumericScore
+    return {
+      pass,
+      message: () =>
+        buildMessage(this, {
+          matcher,
+          args: '',
+          headline: `${cases.length - failing.length} of ${cases.length} answers state their reference numbers${this.isNot ? '; expected at least one not to' : ''}`,
+          signature: first.signature,
+          sections: [
+            failing.length > 0
+              ? `answers that misstate numbers:\n${table(failing.map(({ c, s }) => [c.id, problems(s.details)[0] ?? '']), { total: failing.length })}`
+              : undefined,
+          ],
+        }),
+      meta: {
+        matcher,
+        metric: 'numeric consistency',
+        value: (cases.length - failing.length) / cases.length,
+        threshold: 1,
+        comparator: this.isNot ? '<' : '>=',
+        pass,
+        signature: first.signature,
+        perCase: cases.map((c, i) => ({ id: c.id, value: (scores[i] as NumericScore).details.consistent ? 1 : 0, pass: (scores[i] as NumericScore).details.consistent })),
+      },
+    }
+  }
+  const [reference, options] = args as [unknown, NumericConsistencyOptions | undefined]
+  const answer = readAnswer(this, matcher, 'reference', received)
+  if (typeof reference !== 'string') matcherError(this, matcher, 'reference', 'reference must be a string', reference)
+  if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(this, matcher, 'reference', 'options must be an object', options)
+  const score = numericConsistency(answer, reference, options)
+  const pass = score.details.consistent
+  return {
+    pass,
+    message: () =>
+      buildMessage(this, {
+        matcher,
+        args: 'reference',
+        headline: headline(this, pass, score.details),
+        signature: score.signature,
+        sections: [problems(score.details).join('\n'), summary(score.details), `answer:    ${quote(answer)}\nreference: ${quote(reference)}`],
+      }),
+    meta: {
+      matcher,
+      metric: 'numeric consistency',
+      value: score.value,
+      threshold: 1,
+      comparator: this.isNot ? '<' : '>=',
+      pass,
+      signature: score.signature,
+    },
+  }
+}

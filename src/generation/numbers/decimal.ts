@@ -60,14 +60,16 @@ export function roundTo(d: Decimal, exponent: number): Decimal {
 
 /** Plain decimal text without exponent: `-0.001`, `28.4`, `1500000`. */
 export function toCanonical(d: Decimal): string {
-  const n = normalize(d)
-  if (n.digits === 0n) return '0'
-  const sign = n.negative ? '-' : ''
-  const s = n.digits.toString()
-  if (n.scale >= 0) return sign + s + '0'.repeat(n.scale)
-  const point = s.length + n.scale
-  if (point > 0) return `${sign}${s.slice(0, point)}.${s.slice(point)}`
-  return `${sign}0.${'0'.repeat(-point)}${s}`
+  // String work rather than BigInt division: this runs for every mention.
+  const raw = d.digits.toString()
+  const trimmed = raw.replace(/0+$/, '')
+  if (trimmed === '') return '0'
+  const scale = d.scale + (raw.length - trimmed.length)
+  const sign = d.negative ? '-' : ''
+  if (scale >= 0) return sign + trimmed + '0'.repeat(scale)
+  const point = trimmed.length + scale
+  if (point > 0) return `${sign}${trimmed.slice(0, point)}.${trimmed.slice(point)}`
+  return `${sign}0.${'0'.repeat(-point)}${trimmed}`
 }
 
 export function toNumber(d: Decimal): number {

@@ -709,10 +709,11 @@ function finish(d: Draft, text: string): NumberMention {
     return { ...base, value: null, canonical: comps.join('.'), precision: 0 }
   }
   const dec = d.dec as Decimal
+  const canonical = toCanonical(dec)
   return {
     ...base,
-    value: toNumber(dec),
-    canonical: toCanonical(dec),
+    value: Number(canonical),
+    canonical,
     precision: d.written === 'words' ? 0 : dec.scale,
     ...(d.datePart ? { datePart: d.datePart } : {}),
   }

@@ -1,0 +1,20 @@
+/** What every subcommand shares: its I/O and the exit codes (documented in `main.ts` and `cli/README.md`). */
+
+/** Where a command reads and writes; commands never touch `process` directly, so tests can capture everything. */
+export interface CliIo {
+  readonly stdout: { write(chunk: string): unknown; once?(event: 'drain', listener: () => void): unknown }
+  readonly stderr: { write(chunk: string): unknown }
+  /** standard input, for `-` file arguments */
+  readonly stdin?: AsyncIterable<Uint8Array | string>
+}
+
+export type CommandRun = (argv: readonly string[], io: CliIo) => Promise<number>
+
+export const EXIT = { ok: 0, usage: 1, input: 2, evaluation: 4, internal: 70 } as const
+
+/** Write, and wait for 'drain' when the stream asks for it (large `-q` outputs into a slow pipe). */
+export async function writeOut(out: CliIo['stdout'], text: string): Promise<void> {
+  if (out.write(text) === false && typeof out.once === 'function') {
+    await new Promise<void>((resolve) => out.once?.('drain', resolve))
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The `rag-matchers` command line: `rag-matchers <command> [args]`. Each subcommand is a module exporting
+ * `run(argv, io)`, loaded only when invoked; adding one is one line in {@link COMMANDS}.
+ *
+ * Exit codes (shared by every subcommand; trec_eval's own codes where they overlap):
+ *   0  success
+ *   1  usage: unknown command or option, bad option value, unknown measure
+ *   2  input: a file cannot be read, or a line is malformed (the message names file and line)
+ *   4  evaluation refused: duplicate docno in a topic, qrels topic without results (without -c)
+ *   70 internal error (a bug: please report it with the command line)
+ */
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { VERSION } from '../src/version.js'
+import { EXIT, type CliIo, type CommandRun } from './io.js'
+
+export { EXIT, type CliIo, type CommandRun } from './io.js'
+
+interface CommandEntry {
+  readonly summary: string
+  readonly load: () => Promise<{ run: CommandRun }>
+}
+
+/** The subcommands. To add one: `name: { summary: '…', load: () => import('./name.js') },` */
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  trec: { summary: 'evaluate a TREC run against qrels (trec_eval 10.0 measures and output)', load: () => import('./trec.js') },
+}
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length))
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
+  return `Usage: rag-matchers <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'rag-matchers <command> --help' for the options of a command.\n`
+}
+
+/** Run the CLI with `argv` (without `node` and the script) and return the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    ;(command === undefined ? io.stderr : io.stdout).write(usage())
+    return command === undefined ? EXIT.usage : EXIT.ok
+  }
+  if (command === '-v' || command === '--version') {
+    io.stdout.write(`rag-matchers ${VERSION}\n`)
+    return EXIT.ok
+  }
+  const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined
+  if (entry === undefined) {
+    io.stderr.write(`rag-matchers: unknown command '${command}'\n\n${usage()}`)
+    return EXIT.usage
+  }
+  try {
+    const { run } = await entry.load()
+    return await run(rest, io)
+  } catch (error) {
+    io.stderr.write(`rag-matchers ${command}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    return EXIT.internal
+  }
+}
+
+/** True when this module is the process entry point (also through an npm bin symlink). */
+function isEntryPoint(): boolean {
+  const script = process.argv[1]
+  if (!script) return false
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+}
+
+if (isEntryPoint()) {
+  main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      process.stderr.write(`rag-matchers: ${String(error)}\n`)
+      process.exitCode = EXIT.internal
+    },
+  )
+}

@@ -1,0 +1,225 @@
+/**
+ * The per-case metrics a baseline can track, by name, so a baseline file can say `recall@3` and get
+ * back the same computation (and signature) on every run.
+ */
+import { caseReferences, type EvalCase } from '../eval-case.js'
+import { MetricInputError } from '../errors.js'
+import { sentenceBleu } from '../generation/bleu.js'
+import { sentenceChrf } from '../generation/chrf.js'
+import { meteorScore } from '../generation/meteor.js'
+import { rougeScore, type RougeType } from '../generation/rouge.js'
+import { averagePrecision } from '../retrieval/average-precision.js'
+import { hitRateAtK } from '../retrieval/hit-rate.js'
+import { ndcgAtK } from '../retrieval/ndcg.js'
+import { precisionAtK } from '../retrieval/precision-at-k.js'
+import { recallAtK } from '../retrieval/recall-at-k.js'
+import { reciprocalRank } from '../retrieval/reciprocal-rank.js'
+import type { RetrievalCase } from '../retrieval/types.js'
+import { parseSignature } from '../signature.js'
+
+/** A metric value for one case and the settings that produced it. */
+export interface MetricValue {
+  readonly value: number
+  readonly signature: string
+}
+
+/** The names {@link computeMetric} knows; `k` is a positive integer (`recall@3`). */
+export const METRIC_NAMES: readonly string[] = [
+  'recall@k',
+  'precision@k',
+  'ndcg@k',
+  'mrr',
+  'hit@k',
+  'map@k',
+  'bleu',
+  'chrf',
+  'rouge1',
+  'rouge2',
+  'rougeL',
+  'rougeLsum',
+  'meteor',
+]
+
+const FN = 'computeMetric'
+const KNOWN = `one of ${METRIC_NAMES.map((n) => `'${n}'`).join(', ')} (k a positive integer, e.g. 'recall@3')`
+
+const RETRIEVAL_AT_K = /^(recall|precision|ndcg|hit|map)@([1-9][0-9]*)$/
+
+type Kind = 'retrieval' | 'generation'
+
+interface Definition {
+  readonly kind: Kind
+  /** Full scale of the metric: 100 for sacrebleu's BLEU and chrF, 1 for everything else. */
+  readonly scale: number
+  readonly compute: (c: EvalCase) => MetricValue
+}
+
+function retrievalCase(name: string, c: EvalCase): RetrievalCase {
+  if (!Array.isArray(c.retrieved)) throw new MetricInputError(FN, `evalCase.retrieved (for ${name})`, 'an array of ids or `{ id }` objects', c.retrieved)
+  if (c.relevant === undefined || c.relevant === null || typeof c.relevant !== 'object') {
+    throw new MetricInputError(FN, `evalCase.relevant (for ${name})`, 'an array/Set of ids or a record/Map of id → grade', c.relevant)
+  }
+  return c as RetrievalCase
+}
+
+function answerAndReferences(name: string, c: EvalCase): [string, readonly string[]] {
+  if (typeof c.answer !== 'string') throw new MetricInputError(FN, `evalCase.answer (for ${name})`, 'a string', c.answer)
+  const refs = caseReferences(c)
+  if (refs === undefined || refs.length === 0) {
+    throw new MetricInputError(FN, `evalCase.reference (for ${name})`, 'a string (or `references`, a non-empty array of strings)', c.references ?? c.reference)
+  }
+  return [c.answer, refs]
+}
+
+/**
+ * Adds keys just before `version` (which stays last), so a signature can state a choice the core
+ * function leaves implicit, such as which of ROUGE's P/R/F is tracked.
+ */
+function withKeys(signature: string, entries: ReadonlyArray<readonly [string, string]>): string {
+  const at = signature.lastIndexOf('|version:')
+  const extra = entries.map(([k, v]) => `${k}:${v}`).join('|')
+  return at < 0 ? `${signature}|${extra}` : `${signature.slice(0, at)}|${extra}${signature.slice(at)}`
+}
+
+function rouge(type: RougeType): Definition {
+  return {
+    kind: 'generation',
+    scale: 1,
+    compute: (c) => {
+      const [answer, refs] = answerAndReferences(type, c)
+      const score = rougeScore(answer, refs, { types: [type], stemmer: true })[type]
+      if (score === undefined) throw new Error(`rougeScore returned no ${type}`)
+      return { value: score.details.fmeasure, signature: withKeys(score.signature, [['measure', 'F']]) }
+    },
+  }
+}
+
+const FIXED: Readonly<Record<string, Definition>> = {
+  mrr: {
+    kind: 'retrieval',
+    scale: 1,
+    compute: (c) => pick(reciprocalRank(retrievalCase('mrr', c))),
+  },
+  bleu: {
+    kind: 'generation',
+    scale: 100,
+    compute: (c) => pick(sentenceBleu(...answerAndReferences('bleu', c))),
+  },
+  chrf: {
+    kind: 'generation',
+    scale: 100,
+    compute: (c) => pick(sentenceChrf(...answerAndReferences('chrf', c))),
+  },
+  rouge1: rouge('rouge1'),
+  rouge2: rouge('rouge2'),
+  rougeL: rouge('rougeL'),
+  rougeLsum: rouge('rougeLsum'),
+  meteor: {
+    kind: 'generation',
+    scale: 1,
+    compute: (c) => pick(meteorScore(...answerAndReferences('meteor', c))),
+  },
+}
+
+function pick(score: { value: number; signature: string }): MetricValue {
+  return { value: score.value, signature: score.signature }
+}
+
+function definition(name: unknown): Definition {
+  if (typeof name !== 'string') throw new MetricInputError(FN, 'name', KNOWN, name)
+  const fixed = Object.prototype.hasOwnProperty.call(FIXED, name) ? FIXED[name] : undefined
+  if (fixed !== undefined) return fixed
+  const m = RETRIEVAL_AT_K.exec(name)
+  if (m === null) throw new MetricInputError(FN, 'name', KNOWN, name)
+  const family = m[1] as 'recall' | 'precision' | 'ndcg' | 'hit' | 'map'
+  const k = Number(m[2])
+  if (!Number.isSafeInteger(k)) throw new MetricInputError(FN, 'name', KNOWN, name)
+  const compute = {
+    recall: (c: RetrievalCase) => recallAtK(c, k),
+    precision: (c: RetrievalCase) => precisionAtK(c, k),
+    ndcg: (c: RetrievalCase) => ndcgAtK(c, k),
+    hit: (c: RetrievalCase) => hitRateAtK(c, k),
+    map: (c: RetrievalCase) => averagePrecision(c, k),
+  }[family]
+  return { kind: 'retrieval', scale: 1, compute: (c) => pick(compute(retrievalCase(name, c))) }
+}
+
+/**
+ * One named metric of one eval case, for baselines.
+ *
+ * Names and what they compute (core defaults unless stated):
+ * - `recall@k`, `precision@k`, `ndcg@k` (linear gain), `hit@k` (0 or 1), `map@k` (AP cut at k,
+ *   trec_eval `map_cut_k`), `mrr` (reciprocal rank of the first relevant id), from `retrieved` and
+ *   `relevant`; duplicate ids count once (`dup:first`); no relevant ids → 0.
+ * - `bleu`: sacrebleu sentence BLEU (13a, exp smoothing, effective order), and `chrf`: sacrebleu
+ *   sentence chrF2, both on sacrebleu's 0–100 scale, from `answer` and `reference`/`references`.
+ * - `rouge1`, `rouge2`, `rougeL`, `rougeLsum`: rouge-score **F-measure with the Porter stemmer on**
+ *   (the signature says `stem:yes|measure:F`), 0–1.
+ * - `meteor`: NLTK METEOR with stemming and WordNet synonyms, 0–1.
+ *
+ * The signature is the core metric's own, so a changed setting or library version shows up as a
+ * changed signature. Parity: each value is exactly the core function's (which carries the parity
+ * statements: sacrebleu 2.6.0, rouge-score 0.1.2, NLTK 3.8, trec_eval).
+ *
+ * @throws MetricInputError for an unknown name (listing the known ones) or a case without the fields the metric needs
+ * @example
+ * computeMetric('recall@2', { retrieved: ['a', 'b', 'c'], relevant: ['b', 'c'] })
+ * // { value: 0.5, signature: 'R|k:2|empty:zero|dup:first|version:0.1.0' }
+ */
+export function computeMetric(name: string, evalCase: EvalCase): MetricValue {
+  const def = definition(name)
+  if (evalCase === null || typeof evalCase !== 'object') throw new MetricInputError(FN, 'evalCase', 'an eval case object', evalCase)
+  return def.compute(evalCase)
+}
+
+/** Throws {@link MetricInputError} unless `name` is a metric {@link computeMetric} knows. */
+export function assertMetricName(name: unknown): asserts name is string {
+  definition(name)
+}
+
+/** Whether `name` is a metric {@link computeMetric} knows. */
+export function isMetricName(name: unknown): name is string {
+  try {
+    definition(name)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Full scale of a known metric (100 for `bleu` and `chrf`, else 1); 1 for names the registry does not know. */
+export function metricScale(name: string): number {
+  return isMetricName(name) ? definition(name).scale : 1
+}
+
+/** `'retrieval'` or `'generation'`: which fields of a case the metric reads. */
+export function metricKind(name: string): Kind {
+  return definition(name).kind
+}
+
+/**
+ * One signature for a metric over many cases: the shared signature when every case has the same,
+ * else each key whose value differs becomes `var` (sacrebleu's convention for `nrefs`), so a set
+ * whose cases have 1 or 2 references reads `nrefs:var`.
+ *
+ * @example mergeSignatures(['BLEU|nrefs:1|version:0.1.0', 'BLEU|nrefs:2|version:0.1.0']) // 'BLEU|nrefs:var|version:0.1.0'
+ */
+export function mergeSignatures(signatures: readonly string[]): string {
+  const first = signatures[0]
+  if (first === undefined) throw new MetricInputError('mergeSignatures', 'signatures', 'a non-empty array of signatures', signatures)
+  if (signatures.every((s) => s === first)) return first
+  const parsed = signatures.map(parseSignature)
+  const base = parsed[0] as ReturnType<typeof parseSignature>
+  const name = parsed.every((p) => p.name === base.name) ? base.name : 'var'
+  const keys: string[] = []
+  for (const p of parsed) for (const key of p.entries.keys()) if (!keys.includes(key)) keys.push(key)
+  // version last, as in every signature
+  keys.sort((a, b) => Number(a === 'version') - Number(b === 'version'))
+  const parts = [name]
+  for (const key of keys) {
+    const values = new Set(parsed.map((p) => p.entries.get(key)))
+    const value = values.size === 1 ? (base.entries.get(key) as string) : 'var'
+    parts.push(`${key}:${value.replace(/%/g, '%25').replace(/\|/g, '%7C')}`)
+  }
+  return parts.join('|')
+}

@@ -7,6 +7,27 @@ import { dirname, join } from 'node:path'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs')
-const args = ['run', '--config', join(root, 'examples', 'vitest.config.ts'), ...process.argv.slice(2)]
+const config = join(root, 'examples', 'vitest.config.ts')
+// --live (regenerate the answers through Ollama) and --dense (dense retriever) are ours; they reach the
+// suite as env vars. Every other argument goes to Vitest.
+const rest = []
+for (const arg of process.argv.slice(2)) {
+  if (arg === '--live') process.env.RAG_MATCHERS_EXAMPLE_LIVE = '1'
+  else if (arg === '--dense') process.env.RAG_MATCHERS_RETRIEVER = 'dense'
+  else rest.push(arg)
+}
+if (process.env.RAG_MATCHERS_EXAMPLE_LIVE === '1') {
+  // The generator is TypeScript: load it through Vitest's module runner, then run the suite on its output.
+  const { createVitest } = await import('vitest/node')
+  const runner = await createVitest('run', { config, watch: false })
+  let code = 1
+  try {
+    code = await (await runner.import(join(root, 'examples', 'transformer-qa', 'live.ts'))).prepareLiveRun()
+  } finally {
+    await runner.close()
+  }
+  if (code !== 0) process.exit(code)
+}
+const args = ['run', '--config', config, ...rest]
 const result = spawnSync(process.execPath, [vitest, ...args], { cwd: root, stdio: 'inherit' })
 process.exit(result.status ?? 1)

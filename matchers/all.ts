@@ -1,13 +1,16 @@
+import * as baseline from './baseline.js'
 import * as embeddings from './embeddings.js'
 import * as generation from './generation.js'
 import * as numeric from './numeric.js'
 import * as judge from './judge.js'
 import * as retrieval from './retrieval.js'
+import { withRecording } from './record.js'
 
 /**
  * Every raw matcher function, ready for `expect.extend(allMatchers)`. Families register here.
+ * `withRecording` hands each result's `meta` to the rag-matchers reporters (record.ts); it changes no result.
  */
-export const allMatchers = {
+export const allMatchers = withRecording({
   toHavePrecisionAtK: retrieval.toHavePrecisionAtK,
   toHaveRecallAtK: retrieval.toHaveRecallAtK,
   toHaveMrrAbove: retrieval.toHaveMrrAbove,
@@ -29,7 +32,8 @@ export const allMatchers = {
   toBeRelevantTo: judge.toBeRelevantTo,
   toSatisfyRubric: judge.toSatisfyRubric,
   toBePreferredOver: judge.toBePreferredOver,
-}
+  toMatchMetricBaseline: baseline.toMatchMetricBaseline,
+})
 
 /** Async matchers: awaited, and never advertised as asymmetric matchers (runners call those synchronously). */
 export const asyncMatcherNames: ReadonlySet<string> = new Set<string>([

@@ -14,7 +14,7 @@
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { caseLabel } from '../src/index.js'
+import { caseLabel } from '../src/retrieval/retrieval-metrics.js'
 import type { MatcherContext, MatcherMeta, MatcherResult } from './context.js'
 
 /** Env var naming the folder of the Jest channel files; set by the Jest reporter. */
@@ -55,6 +55,8 @@ export interface RecordedCaseText {
   readonly reference?: string
   readonly retrieved?: readonly string[]
   readonly error?: string
+  /** The id is a positional label (`#3`): the case had neither `id` nor `question`. */
+  readonly positional?: boolean
 }
 
 /** Who ran the assertion. Vitest fills `describe` from the task; Jest only knows `fullName` (the reporter resolves it). */
@@ -236,10 +238,17 @@ function baselineOf(meta: MatcherMeta): RecordedAssertion['baseline'] {
   return mean === null || delta === null ? undefined : { mean, delta }
 }
 
+/** caseLabel uses `id`, then `question`, then the position; only the position is not an identity. */
+function hasExplicitId(c: unknown): boolean {
+  if (c === null || typeof c !== 'object') return false
+  const { id, question } = c as { id?: unknown; question?: unknown }
+  return typeof id === 'string' || typeof id === 'number' || typeof question === 'string'
+}
+
 function caseText(c: unknown, i: number): RecordedCaseText {
   const id = caseLabel(c, i)
-  if (c === null || typeof c !== 'object') return { id }
-  const o = c as { question?: unknown; answer?: unknown; reference?: unknown; references?: unknown; retrieved?: unknown; error?: unknown }
+  if (c === null || typeof c !== 'object') return { id, positional: true }
+  const o = c as { id?: unknown; question?: unknown; answer?: unknown; reference?: unknown; references?: unknown; retrieved?: unknown; error?: unknown }
   const reference = typeof o.reference === 'string' ? o.reference : Array.isArray(o.references) ? o.references.find((r) => typeof r === 'string') : undefined
   const retrieved = Array.isArray(o.retrieved)
     ? o.retrieved.slice(0, RECORD_LIMITS.retrieved).map((r) => text(typeof r === 'object' && r !== null ? String((r as { id?: unknown }).id) : String(r), 200) as string)
@@ -254,6 +263,7 @@ function caseText(c: unknown, i: number): RecordedCaseText {
   if (ref !== undefined) out.reference = ref
   if (retrieved !== undefined) out.retrieved = retrieved
   if (error !== undefined) out.error = error
+  if (!hasExplicitId(c)) out.positional = true
   return out
 }
 
@@ -275,7 +285,7 @@ function jsonSafeExtra(extra: Record<string, unknown> | undefined): Record<strin
 export function toRecord(ctx: Pick<MatcherContext, 'isNot'>, matcher: string, received: unknown, pass: boolean, meta: MatcherMeta): RecordedAssertion {
   const isNot = ctx.isNot === true
   const cases = receivedCases(received)
-  const explicitIds = cases?.map((c) => c !== null && typeof c === 'object' && ((c as { id?: unknown }).id !== undefined || typeof (c as { question?: unknown }).question === 'string'))
+  const explicitIds = cases?.map(hasExplicitId)
   const record: { -readonly [K in keyof RecordedAssertion]: RecordedAssertion[K] } = {
     v: RECORD_VERSION,
     matcher: meta.matcher ?? matcher,

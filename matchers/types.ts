@@ -1,4 +1,5 @@
 import type { EmbeddingMatchers } from './embeddings.js'
+import type { EvalSetMatchers } from './eval-set.js'
 import type { GenerationMatchers } from './generation.js'
 import type { NumericMatchers } from './numeric.js'
 import type { JudgeMatchers } from './judge.js'
@@ -16,7 +17,8 @@ export interface RagMatchers<R = unknown, T = unknown>
     GenerationMatchers<R, T>,
     NumericMatchers<R, T>,
     EmbeddingMatchers<R, T>,
-    JudgeMatchers<R> {}
+    JudgeMatchers<R>,
+    EvalSetMatchers<R> {}
 
 /** The sync matchers, which are also offered as asymmetric matchers (`expect.toHaveNdcgAtK(…)`). */
 export type RagAsymmetricMatchers = {

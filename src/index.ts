@@ -9,3 +9,4 @@ export { pySplit, pyRstrip, pyStrip, pyIsSpace, codePoints } from './text/python
 export { pyLower } from './text/python-lower.js'
 export * from './embeddings/index.js'
 export * from './judge/index.js'
+export * from './agreement/index.js'

@@ -236,7 +236,7 @@ function reachabilityProblem(names: readonly string[], games: number[][], score:
  * P(a beats b) = π_a / (π_a + π_b) from a fitted model.
  *
  * @example
- * winProbability(bradleyTerry(comparisons), 'gpt', 'llama') // 0.71…
+ * winProbability(bradleyTerry([{ a: 'gpt', b: 'llama', winner: 'a' }, { a: 'gpt', b: 'llama', winner: 'tie' }]), 'gpt', 'llama') // 0.75
  */
 export function winProbability(model: Score<BradleyTerryDetails>, a: string, b: string): number {
   const pa = model.details.strengths[a]

@@ -192,7 +192,7 @@ function norm2(v: readonly number[]): number {
  * (which does not warn here). Parity: the 22 golden cases, statistic to 1e-12 and p-value to 1e-9.
  *
  * @example
- * kendallTau([1, 2, 3, 4, 5], [3, 1, 2, 5, 4]).value // 0.4
+ * kendallTau([1, 2, 3, 4, 5], [2, 1, 4, 3, 5]).value // 0.6
  */
 export function kendallTau(x: readonly number[], y: readonly number[]): CorrelationScore {
   const fn = 'kendallTau'
@@ -201,7 +201,7 @@ export function kendallTau(x: readonly number[], y: readonly number[]): Correlat
   const name = "Kendall's tau-b"
   const nan = (reason: string): CorrelationScore =>
     correlationScore(name, { method: 'kendall', n, statistic: Number.NaN, pvalue: Number.NaN, pvalueMethod: 'none', reason })
-  if (n === 0) return nan('no pairs: the correlation is not defined')
+  if (n < 2) return nan('fewer than 2 pairs: the correlation is not defined')
 
   // Dense ranks of y, then sort by (x, y) and take dense ranks of x, as scipy does.
   const yRank = denseRanks(ys)
@@ -287,7 +287,7 @@ function tieStatistics(ranks: readonly number[]): [number, number, number] {
 
 /** Pairs i < j with y_i > y_j (strictly), counted with a Fenwick tree in O(n log n). */
 function discordantPairs(y: readonly number[]): number {
-  const size = Math.max(0, ...y)
+  const size = y.reduce((m, v) => Math.max(m, v), 0)
   const tree = new Array<number>(size + 1).fill(0)
   let dis = 0
   let seen = 0

@@ -120,7 +120,7 @@ export function normalPdf(x: number): number {
 /**
  * Inverse survival function of the standard normal (scipy `norm.isf`): the z with 1 − Φ(z) = q.
  * A rough start (Abramowitz & Stegun 26.2.23) refined by Newton steps on {@link normalSf}, to within an
- * ulp or two: `normalIsf(0.025)` = 1.959963984540054.
+ * ulp or two: `normalIsf(0.025)` = 1.9599639845400547 (exact 1.95996398454005423…, scipy 1.9599639845400545).
  */
 export function normalIsf(q: number): number {
   if (Number.isNaN(q) || q < 0 || q > 1) return Number.NaN

@@ -51,11 +51,11 @@ export interface FleissKappaDetails {
  * MetricInputError saying so. Edge cases: every rating in one category → 0/0 → NaN with a `reason`
  * (statsmodels: NaN + RuntimeWarning) for both methods; one rater per item → NaN with a reason.
  * Fractional counts are accepted in a table, as statsmodels does. Parity: the 19 golden cases (both
- * methods, tables and `aggregate_raters` input) and statsmodels' own test vectors, to 1e-12.
+ * methods, tables and `aggregate_raters` input) bit-identical, and statsmodels' own test vectors to 1e-12.
  *
  * @example
  * fleissKappa([[0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
- *   [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7]]).value // 0.2099307044219552
+ *   [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7]]).value // 0.20993070442195522
  */
 export function fleissKappa(
   tableOrRatings: readonly (readonly (Label | null)[])[],
@@ -87,7 +87,7 @@ export function fleissKappa(
   const nCat = table[0]!.length
   const nTotal = matrixSum(table)
   const nRater = rowSums(table)
-  const nRat = Math.max(...nRater)
+  const nRat = nRater.reduce((m, v) => Math.max(m, v), Number.NEGATIVE_INFINITY)
   if (nTotal !== nSub * nRat) {
     const item = nRater.findIndex((m) => m !== nRat)
     throw new MetricInputError(
@@ -105,7 +105,7 @@ export function fleissKappa(
 
   let reason: string | undefined
   if (Number.isNaN(value)) {
-    if (nRat <= 1) reason = 'each item has a single rating: agreement between raters is 0/0'
+    if (nRat <= 1) reason = 'each item has a single rating (or none): agreement between raters is 0/0'
     else if (pMeanExp === 1) reason = 'every rating is in one category: chance agreement is 1, so kappa is 0/0'
     else reason = 'kappa is 0/0'
   }

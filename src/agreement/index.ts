@@ -63,6 +63,7 @@ export {
   type DisputedItem,
   type PairwiseKappa,
   type ReportStatistic,
+  type ScoreRatingInput,
 } from './report.js'
 export {
   metricAlignment,

@@ -126,27 +126,58 @@ function parseJsonl(text: string, source: string): Ratings {
 
 function parseCsvText(text: string, source: string): Ratings {
   const out: Ratings = { scores: [], comparisons: [] }
-  let records: Array<{ record: Raw; info: { lines: number }; raw: string }>
+  let records: Array<{ record: Raw; info: { bytes: number } }>
   try {
     records = parseCsv(text, {
       columns: (header: string[]) => checkHeader(header, source),
       info: true,
-      raw: true,
       skip_empty_lines: true,
       trim: true,
-    }) as unknown as Array<{ record: Raw; info: { lines: number }; raw: string }>
+    }) as unknown as Array<{ record: Raw; info: { bytes: number } }>
   } catch (error) {
     if (error instanceof RatingsParseError) throw error
     const e = error as Error & { lines?: number; column?: string | number }
     const field = typeof e.column === 'string' ? e.column : '(record)'
     throw new RatingsParseError(source, e.lines ?? 0, field, `well-formed CSV (${e.message})`, undefined)
   }
-  for (const { record, info, raw } of records) {
-    // info.lines is the line where the record ends; a quoted value may span lines.
-    const startLine = info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0)
-    addRecord(out, record, source, startLine, 'csv')
+  // Line numbers from byte offsets: csv-parse's own line count drifts on CRLF files with quoted newlines.
+  const lines = new LineCounter(Buffer.from(text, 'utf8'))
+  let previousEnd = lines.headerEnd()
+  for (const { record, info } of records) {
+    addRecord(out, record, source, lines.lineOfRecordAfter(previousEnd), 'csv')
+    previousEnd = info.bytes
   }
   return out
+}
+
+/** 1-based line numbers of byte offsets in a CSV buffer (line breaks: \n, \r\n or a lone \r). */
+class LineCounter {
+  private position = 0
+  private line = 1
+  constructor(private readonly bytes: Buffer) {}
+
+  /** Offset just past the header row (a quoted header cell may contain line breaks). */
+  headerEnd(): number {
+    let quoted = false
+    for (let i = 0; i < this.bytes.length; i += 1) {
+      const b = this.bytes[i]
+      if (b === 0x22) quoted = !quoted
+      else if (!quoted && b === 0x0a) return i + 1
+      else if (!quoted && b === 0x0d) return this.bytes[i + 1] === 0x0a ? i + 2 : i + 1
+    }
+    return this.bytes.length
+  }
+
+  /** The line where the record after `offset` starts, skipping the blank lines before it. */
+  lineOfRecordAfter(offset: number): number {
+    let start = offset
+    while (start < this.bytes.length && (this.bytes[start] === 0x0a || this.bytes[start] === 0x0d)) start += 1
+    for (; this.position < start; this.position += 1) {
+      const b = this.bytes[this.position]
+      if (b === 0x0a || (b === 0x0d && this.bytes[this.position + 1] !== 0x0a)) this.line += 1
+    }
+    return this.line
+  }
 }
 
 function checkHeader(header: string[], source: string): string[] {

@@ -5,7 +5,10 @@ import { cohenKappa, confusionMatrix, type KappaWeighting } from './cohen-kappa.
 import { fleissKappa } from './fleiss-kappa.js'
 import { krippendorffAlpha, type KrippendorffLevel } from './krippendorff-alpha.js'
 import type { ScoreRating } from './ratings.js'
-import { compareLabels, labelKey, labelKind, uniqueSorted, type Label } from './shared.js'
+import { labelKey, labelKind, uniqueSorted, type Label } from './shared.js'
+
+/** A {@link ScoreRating} whose dimension may be left out (it is then `'overall'`). */
+export type ScoreRatingInput = Omit<ScoreRating, 'dimension'> & { readonly dimension?: string }
 
 export interface AgreementReportOptions {
   /**
@@ -86,10 +89,13 @@ export interface AgreementReportDetails {
  * MetricInputError.
  *
  * @example
- * const report = agreementReport(scores)
- * report.details.dimensions[0].pairwiseKappa // [{ raters: ['ann', 'bob'], value: 0.6, items: 10, … }]
+ * agreementReport([
+ *   { item: 'q1', rater: 'ann', score: 1 }, { item: 'q1', rater: 'bob', score: 1 },
+ *   { item: 'q2', rater: 'ann', score: 0 }, { item: 'q2', rater: 'bob', score: 1 },
+ *   { item: 'q3', rater: 'ann', score: 0 }, { item: 'q3', rater: 'bob', score: 0 },
+ * ]).details.dimensions[0].pairwiseKappa[0].value // 0.3999999999999999 (dimension 'overall')
  */
-export function agreementReport(ratings: readonly ScoreRating[], options: AgreementReportOptions = {}): Score<AgreementReportDetails> {
+export function agreementReport(ratings: readonly ScoreRatingInput[], options: AgreementReportOptions = {}): Score<AgreementReportDetails> {
   const fn = 'agreementReport'
   if (!Array.isArray(ratings) || ratings.length === 0) throw new MetricInputError(fn, 'ratings', 'a non-empty array of { item, rater, dimension, score }', ratings)
   const topItems = options.topItems ?? 5
@@ -254,7 +260,7 @@ function dimensionReport(
     raters,
     items: itemNames.length,
     ratings: all.length,
-    labels: [...labels].sort(compareLabels),
+    labels,
     level,
     pairwiseKappa,
     fleissKappa: fleiss,

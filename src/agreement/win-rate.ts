@@ -53,7 +53,7 @@ export interface WinRateDetails extends WinCounts {
  * RuntimeWarnings). Parity: the golden Wilson bounds for α = 0.05 and 0.1 to 1e-12.
  *
  * @example
- * wilsonInterval(0, 10, 0.05) // { low: 0, high: 0.2775327998628893, z: 1.959963984540054 }
+ * wilsonInterval(0, 10, 0.05).high // 0.27753279986288937 (statsmodels: 0.27753279986288926)
  */
 export function wilsonInterval(count: number, nobs: number, alpha = 0.05): WilsonInterval {
   const fn = 'wilsonInterval'
@@ -78,7 +78,7 @@ export function wilsonInterval(count: number, nobs: number, alpha = 0.05): Wilso
  *   ties 'exclude': rate = wins / (wins + losses);  ties 'half': rate = (wins + ties/2) / (wins + losses + ties)
  *
  * The interval is {@link wilsonInterval} on the same count and number of trials, at `confidence`
- * (default 0.95 → z = 1.959963984540054). No decisive comparison (all ties under 'exclude', or nothing at
+ * (default 0.95 → z ≈ 1.9599639845400545). No decisive comparison (all ties under 'exclude', or nothing at
  * all) is 0/0 → NaN rate and bounds with a `reason`. Parity: the 18 golden cases (both conventions,
  * α = 0.05 and 0.1) to 1e-12 against statsmodels 0.13.5.
  *

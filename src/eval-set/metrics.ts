@@ -14,8 +14,10 @@ import { ndcgAtK } from '../retrieval/ndcg.js'
 import { precisionAtK } from '../retrieval/precision-at-k.js'
 import { recallAtK } from '../retrieval/recall-at-k.js'
 import { reciprocalRank } from '../retrieval/reciprocal-rank.js'
+import { caseLabel } from '../retrieval/retrieval-metrics.js'
 import type { RetrievalCase } from '../retrieval/types.js'
 import { parseSignature } from '../signature.js'
+import type { MetricRun, MetricValues } from './compare-runs.js'
 
 /** A metric value for one case and the settings that produced it. */
 export interface MetricValue {
@@ -222,4 +224,57 @@ export function mergeSignatures(signatures: readonly string[]): string {
     parts.push(`${key}:${value.replace(/%/g, '%25').replace(/\|/g, '%7C')}`)
   }
   return parts.join('|')
+}
+
+/**
+ * Per-case values of several metrics over an eval set, in the shape of a baseline entry:
+ * `{ metrics: { [name]: { signature, values: { [caseId]: value } } } }`. The case id is its `id`
+ * (else its question, else `#<position>`); ids must be unique. The metric's signature is
+ * {@link mergeSignatures} of the per-case ones.
+ *
+ * @throws MetricInputError for an unknown metric, a duplicate case id, a case whose pipeline failed
+ *   (`error` set), or a case without the fields a metric needs (the message names the case)
+ * @example
+ * metricRunOf([{ id: 'q1', retrieved: ['a', 'b'], relevant: ['b'] }], ['mrr'])
+ * // { metrics: { mrr: { signature: 'RR|dup:first|version:0.1.0', values: { q1: 0.5 } } } }
+ */
+export function metricRunOf(cases: readonly EvalCase[], metrics: readonly string[]): MetricRun {
+  const fn = 'metricRunOf'
+  if (!Array.isArray(cases) || cases.length === 0) throw new MetricInputError(fn, 'cases', 'a non-empty array of eval cases', cases)
+  if (!Array.isArray(metrics) || metrics.length === 0) throw new MetricInputError(fn, 'metrics', 'a non-empty array of metric names', metrics)
+  metrics.forEach((m) => assertMetricName(m))
+  const ids = cases.map((c, i) => caseLabel(c, i))
+  const seen = new Map<string, number>()
+  ids.forEach((id, i) => {
+    const first = seen.get(id)
+    if (first !== undefined) throw new MetricInputError(fn, `cases[${i}].id`, `unique (cases[${first}] has the same id)`, id)
+    seen.set(id, i)
+  })
+  cases.forEach((c, i) => {
+    if (c !== null && typeof c === 'object' && c.error !== undefined && c.error !== null) {
+      const e = c.error as { message?: unknown }
+      throw new MetricInputError(fn, `cases[${i}] (${ids[i]})`, 'a case whose pipeline succeeded', `failed: ${typeof e.message === 'string' ? e.message : String(c.error)}`)
+    }
+  })
+  const out: Record<string, MetricValues> = Object.create(null) as Record<string, MetricValues>
+  for (const metric of metrics) {
+    const values: Record<string, number> = Object.create(null) as Record<string, number>
+    const signatures: string[] = []
+    cases.forEach((c, i) => {
+      let mv: MetricValue
+      try {
+        mv = computeMetric(metric, c)
+      } catch (error) {
+        if (error instanceof MetricInputError) {
+          const field = error.argument.replace(/ \(for .*\)$/, '').replace(/^evalCase\.?/, '')
+          throw new MetricInputError(fn, `cases[${i}]${field ? `.${field}` : ''}`, `${error.expected} (case ${ids[i]}, metric ${metric})`, error.received)
+        }
+        throw error
+      }
+      values[ids[i] as string] = mv.value
+      signatures.push(mv.signature)
+    })
+    out[metric] = { signature: mergeSignatures(signatures), values }
+  }
+  return { metrics: out }
 }

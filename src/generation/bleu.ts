@@ -80,6 +80,8 @@ interface ResolvedBleu {
   readonly lowercase: boolean
   readonly effectiveOrder: boolean
   readonly maxOrder: number
+  /** Signatures by reference count, for the shared default settings only. */
+  readonly signatures?: Map<number | 'var' | undefined, string>
 }
 
 /**
@@ -174,14 +176,13 @@ export function corpusBleu(
       hyp,
       refs.map((ref) => preprocess(ref, r)),
       r.maxOrder,
-      unmatched.full() ? undefined : unmatched,
+      unmatched.allFull() ? undefined : unmatched,
     )
     unmatched.flush(hyp)
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
-  const lists = unmatched.lists
-  return scoreFromStats(sums, r, nrefs, () => lists)
+  return scoreFromStats(sums, r, nrefs, () => unmatched.flush(EMPTY_SPANS))
 }
 
 /**
@@ -241,6 +242,8 @@ export function bleuFromStats(stats: readonly number[], options?: BleuFromStatsO
 
 // ---------------------------------------------------------------------------------------------
 
+const EMPTY_SPANS: TokenSpans = { source: '', starts: [], ends: [], count: 0 }
+
 function scoreFromStats(stats: readonly number[], r: ResolvedBleu, nrefs: number | 'var' | undefined, unmatched: () => string[][]): BleuScore {
   const N = r.maxOrder
   const sysLen = stats[0]!
@@ -254,13 +257,7 @@ function scoreFromStats(stats: readonly number[], r: ResolvedBleu, nrefs: number
     counts: result.counts,
     totals: result.totals,
     ratio: refLen ? sysLen / refLen : 0,
-    // built on first read: most scores pass and never show it, and building the strings costs
-    // about a fifth of a sentence BLEU
-    get unmatchedNgrams(): string[][] {
-      const value = unmatched()
-      Object.defineProperty(details, 'unmatchedNgrams', { value, enumerable: true, writable: false, configurable: false })
-      return value
-    },
+    unmatchedNgrams: unmatched(),
   }
   return makeScore<BleuDetails>('BLEU', result.score, bleuSignature(r, nrefs), details)
 }
@@ -330,44 +327,52 @@ function closestRefLen(hypLen: number, refLens: readonly number[]): number {
 }
 
 /**
- * Collects a bounded list of distinct candidate n-grams that occur in no reference: during counting
- * only keys and positions of the current segment are noted; {@link UnmatchedNgrams.flush} turns
- * them into text and merges them (distinct by text across segments).
+ * Collects a bounded list of distinct candidate n-grams that occur in no reference. During counting
+ * only (order, key, position) of the current segment are noted, in flat arrays (this runs for every
+ * sentence, so it allocates little); {@link UnmatchedNgrams.flush} turns them into text and merges
+ * them, distinct by text across segments.
  */
 class UnmatchedNgrams {
-  readonly lists: string[][]
-  private readonly keys: number[][]
-  private readonly starts: number[][]
+  /** Per order, the texts found so far (created by the first flush). */
+  private lists: string[][] | undefined
+  /** Per order, texts kept plus positions noted for the current segment. */
+  private readonly taken: number[]
+  /** Flat (order, key, start) triples of the current segment. */
+  private readonly notes: number[] = []
   constructor(private readonly maxOrder: number) {
-    this.lists = Array.from({ length: maxOrder }, () => [])
-    this.keys = Array.from({ length: maxOrder }, () => [])
-    this.starts = Array.from({ length: maxOrder }, () => [])
+    this.taken = new Array<number>(maxOrder).fill(0)
   }
-  /** Whether order n (or, without n, every order) needs no more entries. */
-  full(n?: number): boolean {
-    if (n !== undefined) return this.lists[n - 1]!.length + this.keys[n - 1]!.length >= UNMATCHED_NGRAMS_PER_ORDER
-    for (let m = 1; m <= this.maxOrder; m++) if (!this.full(m)) return false
+  /** Whether order n needs no more entries. */
+  full(n: number): boolean {
+    return this.taken[n - 1]! >= UNMATCHED_NGRAMS_PER_ORDER
+  }
+  /** Whether no order needs more entries. */
+  allFull(): boolean {
+    for (let n = 1; n <= this.maxOrder; n++) if (!this.full(n)) return false
     return true
   }
   note(n: number, key: number, start: number): void {
-    const keys = this.keys[n - 1]!
-    // at most 5 entries: a linear search is cheaper than a Set
-    if (keys.includes(key)) return
-    keys.push(key)
-    this.starts[n - 1]!.push(start)
+    // a few entries at most: a linear search beats a Set
+    for (let i = 0; i < this.notes.length; i += 3) if (this.notes[i] === n && this.notes[i + 1] === key) return
+    this.notes.push(n, key, start)
+    this.taken[n - 1]!++
   }
-  /** Moves the noted n-grams of the segment whose candidate is `hyp` into {@link UnmatchedNgrams.lists}. */
+  /** Moves the notes of the segment whose candidate is `hyp` into the lists and returns them. */
   flush(hyp: TokenSpans): string[][] {
-    for (let n = 1; n <= this.maxOrder; n++) {
-      const list = this.lists[n - 1]!
-      for (const start of this.starts[n - 1]!) {
-        const text = spanNgramText(hyp, start, n)
-        if (list.length < UNMATCHED_NGRAMS_PER_ORDER && !list.includes(text)) list.push(text)
-      }
-      this.keys[n - 1]!.length = 0
-      this.starts[n - 1]!.length = 0
+    const lists = (this.lists ??= Array.from({ length: this.maxOrder }, () => []))
+    const before = lists.map((list) => list.length)
+    for (let i = 0; i < this.notes.length; i += 3) {
+      const n = this.notes[i]!
+      const list = lists[n - 1]!
+      const text = spanNgramText(hyp, this.notes[i + 2]!, n)
+      // notes of one segment are distinct already (by key); compare with earlier segments' texts only
+      let seen = false
+      for (let j = 0; j < before[n - 1]! && !seen; j++) seen = list[j] === text
+      if (!seen) list.push(text)
     }
-    return this.lists
+    this.notes.length = 0
+    for (let n = 1; n <= this.maxOrder; n++) this.taken[n - 1] = lists[n - 1]!.length
+    return lists
   }
 }
 
@@ -390,18 +395,18 @@ function segmentStats(hyp: TokenSpans, refs: readonly TokenSpans[], maxOrder: nu
   stats[0] = hyp.count
   stats[1] = closestRefLen(hyp.count, refLens)
   tokenIds.reset(allTokens)
-  const sequences: Int32Array[] = []
+  const sequences: number[][] = []
   for (const ref of refs) sequences.push(tokenIds.intern(ref))
   sequences.push(tokenIds.intern(hyp))
-  forEachNgramOrder(sequences, tokenIds.size, maxOrder, (n, keys, lengths) => {
+  forEachNgramOrder(sequences, tokenIds.size, maxOrder, (n, keys, lengths, bound) => {
     // reference counts: the maximum over references of each n-gram's count
     let refNgrams = 0
     for (let j = 0; j < R; j++) refNgrams += lengths[j]!
     const refMax = refMaxCounts
-    refMax.reset(refNgrams)
+    refMax.reset(refNgrams, bound)
     refMax.addAll(keys[0]!, lengths[0]!)
     for (let j = 1; j < R; j++) {
-      refOneCounts.reset(lengths[j]!)
+      refOneCounts.reset(lengths[j]!, bound)
       refOneCounts.addAll(keys[j]!, lengths[j]!)
       refOneCounts.forEach((key, count) => refMax.max(key, count))
     }
@@ -430,6 +435,15 @@ function preprocess(text: string, r: ResolvedBleu): TokenSpans {
 }
 
 function bleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined): string {
+  // the defaults are resolved once, so their signatures can be remembered per reference count
+  const cached = r.signatures?.get(nrefs)
+  if (cached !== undefined) return cached
+  const signature = buildBleuSignature(r, nrefs)
+  r.signatures?.set(nrefs, signature)
+  return signature
+}
+
+function buildBleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined): string {
   const smooth = r.smoothValue === undefined ? r.smooth : `${r.smooth}[${r.smoothValue.toFixed(2)}]`
   return buildSignature('BLEU', [
     ['nrefs', nrefs],
@@ -441,8 +455,13 @@ function bleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined): stri
   ])
 }
 
+/** The default settings, resolved once (sentence: effective order on; corpus: off). */
+const DEFAULTS_SENTENCE: ResolvedBleu = { ...resolveBleuOptions('sentenceBleu', {}, true), signatures: new Map() }
+const DEFAULTS_CORPUS: ResolvedBleu = { ...resolveBleuOptions('corpusBleu', {}, false), signatures: new Map() }
+
 function resolveBleuOptions(fn: string, options: BleuOptions | undefined, effectiveOrderDefault: boolean): ResolvedBleu {
-  if (options === undefined || options === null) options = {}
+  // (the constants themselves are built with `{}`, so this never reads them before they exist)
+  if (options === undefined || options === null) return effectiveOrderDefault ? DEFAULTS_SENTENCE : DEFAULTS_CORPUS
   if (typeof options !== 'object' || Array.isArray(options)) throw new MetricInputError(fn, 'options', 'an options object', options)
   const { tokenize = '13a', smooth = 'exp', smoothValue, lowercase = false, effectiveOrder = effectiveOrderDefault, maxNgramOrder = 4 } = options
   if (!isBleuTokenizerName(tokenize)) {

@@ -281,9 +281,8 @@ function chrfSignature(r: ResolvedChrf, nrefs: number | 'var' | undefined): stri
 }
 
 /** The code points of `text` as dense ids, Python whitespace dropped unless `keepWhitespace`. */
-function charIds(text: string, keepWhitespace: boolean, interner: Interner<number>): Int32Array {
-  const out = new Int32Array(text.length)
-  let size = 0
+function charIds(text: string, keepWhitespace: boolean, interner: Interner<number>): number[] {
+  const out: number[] = []
   const len = text.length
   for (let i = 0; i < len; i++) {
     let code = text.charCodeAt(i)
@@ -296,9 +295,9 @@ function charIds(text: string, keepWhitespace: boolean, interner: Interner<numbe
       }
     }
     if (!keepWhitespace && pyIsSpaceCode(code)) continue
-    out[size++] = interner.id(code)
+    out.push(interner.id(code))
   }
-  return out.subarray(0, size)
+  return out
 }
 
 const ASCII_PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
@@ -333,7 +332,7 @@ function segmentStats(candidate: string, references: readonly string[], r: Resol
   const order = r.charOrder + r.wordOrder
   const perRef = refs.map(() => new Array<number>(3 * order).fill(0))
 
-  const fill = (offset: number) => (n: number, keys: readonly Int32Array[], lengths: readonly number[]) => {
+  const fill = (offset: number) => (n: number, keys: readonly number[][], lengths: readonly number[]) => {
     const hypLen = lengths[0]!
     for (let j = 0; j < refs.length; j++) {
       const refLen = lengths[j + 1]!

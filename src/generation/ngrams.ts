@@ -32,8 +32,8 @@ export class Interner<T> {
   }
 
   /** The ids of a token sequence. */
-  intern(tokens: readonly T[]): Int32Array {
-    const out = new Int32Array(tokens.length)
+  intern(tokens: readonly T[]): number[] {
+    const out = new Array<number>(tokens.length)
     for (let i = 0; i < tokens.length; i++) out[i] = this.id(tokens[i]!)
     return out
   }
@@ -78,9 +78,9 @@ export class SpanInterner {
   }
 
   /** The ids of the tokens of `spans`; the table must have room (see {@link SpanInterner.reset}). */
-  intern(spans: TokenSpans): Int32Array {
+  intern(spans: TokenSpans): number[] {
     const { source, starts, ends, count } = spans
-    const out = new Int32Array(count)
+    const out = new Array<number>(count)
     const mask = (1 << this.bits) - 1
     const shift = 32 - this.bits
     const stamp = this.stamp
@@ -130,7 +130,8 @@ const KEY_LIMIT = 2 ** 30
  *
  * For order n, `keys[s][i]` (i < `lengths[s]`) identifies the n-gram of sequence s starting at
  * position i, `0 ≤ key < 2^30`; equal keys ⇔ equal n-grams, across all sequences of the call.
- * `lengths[s]` is `max(0, len_s − n + 1)`. The arrays are overwritten between orders: copy what you keep.
+ * `lengths[s]` is `max(0, len_s − n + 1)`; `bound` is an upper bound of the keys (exclusive). The
+ * arrays are overwritten between orders: copy what you keep.
  *
  * @param sequences token ids, each `0 ≤ id < vocabSize`
  * @param vocabSize the number of distinct ids (e.g. {@link Interner.size})
@@ -138,10 +139,10 @@ const KEY_LIMIT = 2 ** 30
  * @param visit called once per order, in increasing order
  */
 export function forEachNgramOrder(
-  sequences: ReadonlyArray<Int32Array>,
+  sequences: ReadonlyArray<readonly number[]>,
   vocabSize: number,
   maxOrder: number,
-  visit: (n: number, keys: readonly Int32Array[], lengths: readonly number[]) => void,
+  visit: (n: number, keys: readonly number[][], lengths: readonly number[], bound: number) => void,
 ): void {
   const count = sequences.length
   const keys = sequences.map((seq) => seq.slice())
@@ -181,26 +182,52 @@ export function forEachNgramOrder(
         bound = Math.max(dense.size, 1)
       }
     }
-    visit(n, keys, lengths)
+    visit(n, keys, lengths, bound)
   }
 }
 
+/** Largest key bound for which {@link KeyCounts} indexes an array directly instead of hashing. */
+const DIRECT_LIMIT = 1 << 16
+
 /**
- * A multiset of non-negative integer keys: an open-addressing hash table on typed arrays, cleared
- * in O(1) by a generation stamp. One instance is meant to be reused across many small counts.
+ * A multiset of non-negative integer keys, cleared in O(1) by a generation stamp and meant to be
+ * reused across many small counts. Keys below a small bound index arrays directly; otherwise an
+ * open-addressing hash table on typed arrays is used.
  */
 export class KeyCounts {
   private keys = new Int32Array(64)
   private counts = new Int32Array(64)
   private stamps = new Uint32Array(64)
-  private slotsUsed = new Int32Array(64)
   private bits = 6
+  private directCounts = new Int32Array(0)
+  private directStamps = new Uint32Array(0)
+  private direct = false
+  private used = new Int32Array(64)
   private stamp = 1
   /** Number of distinct keys. */
   size = 0
 
-  /** Empties the table and makes room for about `expected` distinct keys. */
-  reset(expected: number): void {
+  /**
+   * Empties the table and makes room for `expected` distinct keys, all `< bound` when a bound is
+   * given (a small bound selects direct indexing).
+   */
+  reset(expected: number, bound = Number.POSITIVE_INFINITY): void {
+    if (++this.stamp === 0xffffffff) {
+      this.stamps.fill(0)
+      this.directStamps.fill(0)
+      this.stamp = 1
+    }
+    this.size = 0
+    if (this.used.length < expected) this.used = new Int32Array(Math.max(expected, 2 * this.used.length))
+    this.direct = bound <= DIRECT_LIMIT
+    if (this.direct) {
+      if (this.directCounts.length < bound) {
+        const cap = Math.min(DIRECT_LIMIT, Math.max(bound, 2 * this.directCounts.length))
+        this.directCounts = new Int32Array(cap)
+        this.directStamps = new Uint32Array(cap)
+      }
+      return
+    }
     let bits = this.bits
     while (bits < 30 && 1 << bits < expected * 2) bits++
     if (bits !== this.bits) {
@@ -208,16 +235,11 @@ export class KeyCounts {
       this.keys = new Int32Array(cap)
       this.counts = new Int32Array(cap)
       this.stamps = new Uint32Array(cap)
-      this.slotsUsed = new Int32Array(cap)
       this.bits = bits
-      this.stamp = 1
-    } else if (++this.stamp === 0xffffffff) {
-      this.stamps.fill(0)
-      this.stamp = 1
     }
-    this.size = 0
   }
 
+  /** The slot of `key` in the hash table: where it is, or the free slot where it would go. */
   private slot(key: number): number {
     const mask = (1 << this.bits) - 1
     let h = Math.imul(key, 0x9e3779b1) >>> (32 - this.bits)
@@ -227,37 +249,41 @@ export class KeyCounts {
 
   /** Adds `by` to the count of `key`. */
   add(key: number, by = 1): void {
+    if (this.direct) {
+      if (this.directStamps[key] !== this.stamp) {
+        this.directStamps[key] = this.stamp
+        this.directCounts[key] = by
+        this.used[this.size++] = key
+      } else {
+        this.directCounts[key]! += by
+      }
+      return
+    }
     const h = this.slot(key)
     if (this.stamps[h] !== this.stamp) {
       this.stamps[h] = this.stamp
       this.keys[h] = key
       this.counts[h] = by
-      this.slotsUsed[this.size++] = h
+      this.used[this.size++] = h
     } else {
       this.counts[h]! += by
     }
   }
 
   /** Adds one for each of the first `length` keys. */
-  addAll(keys: Int32Array, length: number): void {
+  addAll(keys: readonly number[], length: number): void {
     for (let i = 0; i < length; i++) this.add(keys[i]!)
   }
 
   /** Raises the count of `key` to at least `count`. */
   max(key: number, count: number): void {
-    const h = this.slot(key)
-    if (this.stamps[h] !== this.stamp) {
-      this.stamps[h] = this.stamp
-      this.keys[h] = key
-      this.counts[h] = count
-      this.slotsUsed[this.size++] = h
-    } else if (count > this.counts[h]!) {
-      this.counts[h] = count
-    }
+    const current = this.get(key)
+    if (count > current) this.add(key, current < 0 ? count : count - current)
   }
 
   /** The count of `key`, or -1 when it was never added. */
   get(key: number): number {
+    if (this.direct) return this.directStamps[key] === this.stamp ? this.directCounts[key]! : -1
     const h = this.slot(key)
     return this.stamps[h] === this.stamp ? this.counts[h]! : -1
   }
@@ -267,6 +293,12 @@ export class KeyCounts {
    * Taking one per candidate n-gram is clipping: `Σ min(count_cand, count_ref)` matches in total.
    */
   take(key: number): number {
+    if (this.direct) {
+      if (this.directStamps[key] !== this.stamp) return -1
+      if (this.directCounts[key] === 0) return 0
+      this.directCounts[key]!--
+      return 1
+    }
     const h = this.slot(key)
     if (this.stamps[h] !== this.stamp) return -1
     if (this.counts[h] === 0) return 0
@@ -277,15 +309,16 @@ export class KeyCounts {
   /** Calls `fn(key, count)` for each distinct key, in insertion order. */
   forEach(fn: (key: number, count: number) => void): void {
     for (let i = 0; i < this.size; i++) {
-      const h = this.slotsUsed[i]!
-      fn(this.keys[h]!, this.counts[h]!)
+      const at = this.used[i]!
+      if (this.direct) fn(at, this.directCounts[at]!)
+      else fn(this.keys[at]!, this.counts[at]!)
     }
   }
 }
 
 /** Counts the first `length` keys into `into` (reset first) and returns it. */
-export function countKeys(keys: Int32Array, length: number, into: KeyCounts = new KeyCounts()): KeyCounts {
-  into.reset(length)
+export function countKeys(keys: readonly number[], length: number, into: KeyCounts = new KeyCounts(), bound?: number): KeyCounts {
+  into.reset(length, bound)
   into.addAll(keys, length)
   return into
 }
@@ -294,7 +327,7 @@ export function countKeys(keys: Int32Array, length: number, into: KeyCounts = ne
  * `Σ_g min(count_a(g), count_b(g))` where `remaining` holds the counts of b and `keys` lists the
  * n-grams of a (with repetitions). Consumes `remaining`.
  */
-export function consumeMatches(keys: Int32Array, length: number, remaining: KeyCounts): number {
+export function consumeMatches(keys: readonly number[], length: number, remaining: KeyCounts): number {
   let matches = 0
   for (let i = 0; i < length; i++) if (remaining.take(keys[i]!) === 1) matches++
   return matches

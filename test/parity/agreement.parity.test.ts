@@ -394,7 +394,7 @@ describe('statsmodels test_inter_rater vectors: cohens_kappa (SAS PROC FREQ and 
       c.fields!.forEach((field, i) => {
         const got = d[FIELD[field]!]
         expectActual(got, (c.actual as number[])[i]!, field)
-        expect(almostEqual(got, c.expected[i] as number, 4), `${field}: got ${got}, SAS ${(c.expected as number[])[i]}`).toBe(true)
+        expect(almostEqual(got, (c.expected as number[])[i]!, 4), `${field}: got ${got}, SAS ${(c.expected as number[])[i]}`).toBe(true)
       })
       expect(formatKappaSummary(d)).toBe(c.expected_text)
       expect(formatKappaSummary(d)).toBe(c.actual_text)

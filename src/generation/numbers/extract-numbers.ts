@@ -39,6 +39,7 @@ export interface NumberMention {
   readonly start: number
   readonly end: number
   readonly kind: NumberKind
+  /** `words` for number words ("eight", "a hundred"); `digits` otherwise, including "1.5 million". */
   readonly written: 'digits' | 'words'
   /** An explicit sign as written: `-1` for "-"/"−"/"minus", `1` for "+", `0` when none. */
   readonly sign: -1 | 0 | 1
@@ -46,7 +47,11 @@ export interface NumberMention {
   readonly unit: string | null
   /** Up to three content words right after the number (or after its unit), normalised: "8 attention heads" → `['attention', 'head']`. */
   readonly unitWords: readonly string[]
-  /** Up to three content words before the number in its sentence, nearest first, normalised. */
+  /**
+   * Words that describe the number, normalised: up to three content words before it in its sentence
+   * (nearest first, not crossing another number or its words), then up to three of a prepositional
+   * phrase after it ("41.8 on English-to-French") unless that phrase runs into another number.
+   */
   readonly context: readonly string[]
   /** Power of ten of the last written digit: "28.4" → -1, "28.40" → -2, "1.5 million" → 5, words → 0. */
   readonly precision: number
@@ -81,7 +86,10 @@ interface Draft {
   sign: -1 | 0 | 1
   unit: string | null
   unitWords: string[]
-  context: string[]
+  /** Content words before the number (nearest first). */
+  before: string[]
+  /** Content words of a prepositional phrase after the number ("on English-to-French"). */
+  trailing: string[]
   datePart?: 'year' | 'month' | 'day'
   rangeRole?: 'start' | 'end'
   partner?: Draft
@@ -113,6 +121,8 @@ interface NumTok {
   end: number
   readonly mentions: Draft[]
   readonly isDate: boolean
+  /** Index of the first token after the number's unit phrase (set by attachUnits). */
+  tail?: number
 }
 type Token = WordTok | PunctTok | NumTok
 
@@ -123,8 +133,10 @@ const SIGNS: ReadonlyMap<string, -1 | 1> = new Map([['-', -1], ['\u2212', -1], [
 const BOUNDARY = new Set(['.', '!', '?', ';', '\n', '\u2026'])
 const SPACE = /[ \t\v\f\r\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]/u
 
-const WORD_AT = /[\p{L}\p{M}_][\p{L}\p{M}\p{N}_]*(?:['’][\p{L}\p{M}]+|-[\p{L}\p{M}\p{N}_]+|\.\p{N}[\p{L}\p{M}\p{N}_]*)*/uy
-const IDENT_REST_AT = /[\p{L}\p{M}\p{N}_]*(?:['’][\p{L}\p{M}]+|-[\p{L}\p{M}\p{N}_]+|\.\p{N}[\p{L}\p{M}\p{N}_]*)*/uy
+// Words may continue with an apostrophe (don't), a hyphen (GPT-4), a dot before a digit (v2.6.0)
+// or `@` and digits (Recall@10, nDCG@5: a metric cutoff is part of the name).
+const WORD_AT = /[\p{L}\p{M}_][\p{L}\p{M}\p{N}_]*(?:['’][\p{L}\p{M}]+|-[\p{L}\p{M}\p{N}_]+|\.\p{N}[\p{L}\p{M}\p{N}_]*|@\p{N}+)*/uy
+const IDENT_REST_AT = /[\p{L}\p{M}\p{N}_]*(?:['’][\p{L}\p{M}]+|-[\p{L}\p{M}\p{N}_]+|\.\p{N}[\p{L}\p{M}\p{N}_]*|@\p{N}+)*/uy
 const DOTTED_VERSION_AT = /\d+(?:\.\d+){2,}(?![\p{L}\p{M}\p{N}_]|\.\d)/uy
 // Thousands groups: commas, or no-break / thin / narrow no-break spaces (an ordinary space is NOT a
 // separator: "sizes 64 128 256" are three numbers).
@@ -161,7 +173,8 @@ function draft(start: number, end: number, partial: Partial<Draft> & Pick<Draft,
     sign: 0,
     unit: null,
     unitWords: [],
-    context: [],
+    before: [],
+    trailing: [],
     yearCandidate: false,
     plain: false,
     ...partial,
@@ -583,8 +596,48 @@ function attachUnits(tokens: Token[], text: string): void {
       w.owned = true
       m.unitWords.push(w.norm)
     }
+    tok.tail = j
   }
 }
+
+const PREPOSITIONS: ReadonlySet<string> = new Set([
+  'on', 'in', 'at', 'for', 'over', 'across', 'with', 'from', 'under', 'during', 'within', 'via', 'against', 'among', 'per',
+])
+const ARTICLES: ReadonlySet<string> = new Set(['the', 'a', 'an'])
+
+/**
+ * "41.8 on English-to-French, …": up to three content words of a prepositional phrase right after
+ * the number (and its unit words) describe it too. Not when the phrase runs straight into another
+ * number ("28.4 on the WMT 2014"): then the words label that number. Taken words are owned, so the
+ * next number's context does not pick them up again.
+ */
+function attachTrailing(tokens: Token[], text: string): void {
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i] as Token
+    if (tok.type !== 'num') continue
+    let j = tok.tail ?? i + 1
+    const prep = tokens[j]
+    if (prep?.type !== 'word' || !PREPOSITIONS.has(prep.lower) || !adjacent(tokens[j - 1] as Token, prep, text)) continue
+    j += 1
+    let prev: Token = prep
+    while (tokens[j]?.type === 'word' && ARTICLES.has((tokens[j] as WordTok).lower) && adjacent(prev, tokens[j] as Token, text)) {
+      prev = tokens[j] as Token
+      j += 1
+    }
+    const words: WordTok[] = []
+    let next = tokens[j]
+    while (words.length < 3 && next?.type === 'word' && !next.stop && !next.owned && adjacent(prev, next, text)) {
+      words.push(next)
+      prev = next
+      j += 1
+      next = tokens[j]
+    }
+    if (words.length === 0 || (next?.type === 'num' && adjacent(prev, next, text))) continue
+    for (const w of words) w.owned = true
+    for (const m of tok.mentions) m.trailing = words.map((w) => w.norm)
+  }
+}
+
 
 /** Version cues: "Python 3.11", "version 2" make the following plain numeral a version. */
 function applyVersionCues(tokens: Token[], text: string): void {
@@ -666,7 +719,7 @@ function linkRanges(tokens: Token[], text: string): void {
   }
 }
 
-/** Up to three content words before each number, within its sentence, not crossing another number or its unit words. */
+/** Up to three content words before each number, within its sentence, not crossing another number or its own words. */
 function attachContext(tokens: Token[]): void {
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i] as Token
@@ -682,12 +735,17 @@ function attachContext(tokens: Token[]): void {
       if (t.owned) break
       if (!t.stop && !words.includes(t.norm)) words.push(t.norm)
     }
-    for (const m of tok.mentions) m.context = words
+    for (const m of tok.mentions) m.before = words
   }
-  // The end of a range shares the start's context ("BLEU from 26.3 to 28.4").
+  // Both ends of a range share one description ("BLEU from 26.3 to 28.4 on dev"): the words before
+  // the start and those after the end.
   for (const tok of tokens) {
     if (tok.type !== 'num') continue
-    for (const m of tok.mentions) if (m.rangeRole === 'end' && m.partner) m.context = m.partner.context
+    for (const m of tok.mentions) {
+      if (m.rangeRole !== 'end' || !m.partner) continue
+      m.before = m.partner.before
+      if (m.partner.trailing.length === 0) m.partner.trailing = m.trailing
+    }
   }
 }
 
@@ -701,7 +759,7 @@ function finish(d: Draft, text: string): NumberMention {
     sign: d.sign,
     unit: d.unit,
     unitWords: [...d.unitWords],
-    context: [...d.context],
+    context: [...new Set([...d.before, ...d.trailing])],
   }
   if (d.kind === 'version') {
     const comps = (d.version ?? []).map((c) => BigInt(c).toString())
@@ -740,11 +798,14 @@ function finish(d: Draft, text: string): NumberMention {
  * - versions are ONE mention, never several numbers: `v2.6.0` (lower-case `v`: `V100` is a name), any `a.b.c`, and a plain numeral after
  *   a cue word (`Python 3.11`, `version 2`, `CUDA 12.1`).
  *
- * Not numbers: digits inside names — a token mixing letters and digits (`WMT14`, `P100`, `x86`, `3D`,
- * `1080p`), letters-hyphen-digits (`GPT-4`, `ResNet-50`, `top-5`) — except `mid-2017`-style years.
+ * Not numbers: digits inside names — a token mixing letters and digits (`WMT14`, `P100`, `V100`, `x86`,
+ * `3D`, `1080p`, the decade `1990s`), letters-hyphen-digits (`GPT-4`, `ResNet-50`, `top-5`), metric
+ * cutoffs (`Recall@10`) — except `mid-2017`-style years. Numbers beyond the range of a double are
+ * left out too.
  *
- * Each mention also records its unit and the content words after (`unitWords`) and before
- * (`context`) it, which {@link numericConsistency} uses to tell which quantity a number is about.
+ * Each mention also records its unit and the words that describe it (`unitWords` right after it,
+ * `context` before it and in a prepositional phrase after it), which `numericConsistency` uses to
+ * tell which quantity a number is about.
  *
  * @example
  * extractNumbers('The big model scored 28.4 BLEU with 8 heads.').map((m) => [m.canonical, m.unitWords])
@@ -758,6 +819,7 @@ export function extractNumbers(text: string, options: ExtractNumbersOptions = {}
   applyVersionCues(tokens, text)
   attachUnits(tokens, text)
   linkRanges(tokens, text)
+  attachTrailing(tokens, text)
   attachContext(tokens)
 
   const drafts: Draft[] = []

@@ -53,9 +53,8 @@ for (let c = 0; c < 128; c++) if (PAD_SYMBOL_ONE.test(String.fromCharCode(c))) S
 export function spans13a(text: string): TokenSpans {
   const line = prepare13a(text)
   const n = line.length
-  const starts = new Int32Array(n + 1)
-  const ends = new Int32Array(n + 1)
-  let count = 0
+  const starts: number[] = []
+  const ends: number[] = []
   let open = -1
   let before2 = -1 // unit at i-2 (-1: none)
   let before = -1 // unit at i-1
@@ -71,8 +70,8 @@ export function spans13a(text: string): TokenSpans {
     const m3: boolean = cIsP && (m2Cur || next < 0 || !(next >= 48 && next <= 57)) && !((before === 46 || before === 44) && !m2Cur && !m2Prev && m3Prev)
     if (isPyWhitespaceUnit(c)) {
       if (open >= 0) {
-        starts[count] = open
-        ends[count++] = i
+        starts.push(open)
+        ends.push(i)
         open = -1
       }
     } else {
@@ -87,8 +86,8 @@ export function spans13a(text: string): TokenSpans {
           (c === 45 && before >= 48 && before <= 57) ||
           (before === 45 && before2 >= 48 && before2 <= 57)
         if (split) {
-          starts[count] = open
-          ends[count++] = i
+          starts.push(open)
+          ends.push(i)
           open = i
         }
       } else {
@@ -103,10 +102,10 @@ export function spans13a(text: string): TokenSpans {
     m3Prev = m3
   }
   if (open >= 0) {
-    starts[count] = open
-    ends[count++] = n
+    starts.push(open)
+    ends.push(n)
   }
-  return { source: line, starts, ends, count }
+  return { source: line, starts, ends, count: starts.length }
 }
 
 /** The 13a tokens of `text` (the `split()` of {@link tokenize13a}). */

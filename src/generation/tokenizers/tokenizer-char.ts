@@ -32,9 +32,8 @@ export function tokensChar(text: string): string[] {
 /** The `char` token spans of `text`: one per non-whitespace code point (a surrogate pair spans 2 units). */
 export function spansChar(text: string): TokenSpans {
   const len = text.length
-  const starts = new Int32Array(len)
-  const ends = new Int32Array(len)
-  let count = 0
+  const starts: number[] = []
+  const ends: number[] = []
   for (let i = 0; i < len; i++) {
     const code = text.charCodeAt(i)
     const start = i
@@ -43,8 +42,8 @@ export function spansChar(text: string): TokenSpans {
       if (low >= 0xdc00 && low <= 0xdfff) i++
     }
     if (i === start && isPyWhitespaceUnit(code)) continue
-    starts[count] = start
-    ends[count++] = i + 1
+    starts.push(start)
+    ends.push(i + 1)
   }
-  return { source: text, starts, ends, count }
+  return { source: text, starts, ends, count: starts.length }
 }

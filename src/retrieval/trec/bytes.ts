@@ -36,19 +36,23 @@ export function encodeUtf8(text: string): Uint8Array {
   return encoder.encode(text)
 }
 
-/** Decode a byte range as UTF-8; pure ASCII (every id we have seen) takes the cheap path. */
+/** Decode a byte range as UTF-8; short ASCII (every id we have seen) is built directly, without a native call. */
 export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
-  if (end - start <= 64) {
-    let ascii = true
+  if (end - start <= 32) {
+    let s = ''
     for (let k = start; k < end; k += 1) {
-      if ((buf[k] as number) >= 0x80) {
-        ascii = false
-        break
-      }
+      const c = buf[k] as number
+      if (c >= 0x80) return decoder.decode(buf.subarray(start, end))
+      s += String.fromCharCode(c)
     }
-    if (ascii) return String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[])
+    return s
   }
   return decoder.decode(buf.subarray(start, end))
+}
+
+/** Encode `text` as UTF-8 into `out` at `at`; returns the end offset. `out` needs 3 bytes per UTF-16 unit. */
+export function encodeUtf8Into(text: string, out: Uint8Array, at: number): number {
+  return at + (encoder.encodeInto(text, out.subarray(at)).written as number)
 }
 
 /** Order two strings by their UTF-8 bytes (= `strcmp` on what trec_eval reads; JS `<` compares UTF-16 units). */
@@ -65,7 +69,7 @@ export function compareUtf8(a: string, b: string): number {
 }
 
 // Powers of ten that are exact doubles: an integer mantissa below 2^53 divided by one of them is correctly rounded.
-const EXACT_POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+export const EXACT_POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
 /**
  * C `atof` on a byte range: the longest prefix that strtod accepts (decimal with optional exponent, hex float,

@@ -1,5 +1,5 @@
 import { MetricInputError, assertPositiveInteger } from '../../errors.js'
-import { compareBytes, compareUtf8, decodeUtf8, encodeUtf8, hashBytes } from './bytes.js'
+import { compareBytes, compareUtf8, decodeUtf8, encodeUtf8, encodeUtf8Into, hashBytes } from './bytes.js'
 import { TrecEvalError } from './errors.js'
 import {
   RELVALUE_NONPOOL,
@@ -11,7 +11,7 @@ import {
   type ResRels,
   type TrecValueKind,
 } from './measures.js'
-import { TrecQrels } from './qrels.js'
+import { TrecQrels, type QrelsTopic } from './qrels.js'
 import { TrecRun } from './run.js'
 
 export interface TrecEvalOptions {
@@ -91,7 +91,7 @@ const BOGUS_DOCNO = 'ceci_nest_pas_un_docno'
  * const qrels = parseQrels('q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\n')
  * const run = parseRun('q1 Q0 d2 1 0.9 r\nq1 Q0 d1 2 0.9 r\nq1 Q0 d3 3 0.1 r\n')
  * const { perQuery, mean } = trecEval(qrels, run, ['P.1,2', 'recip_rank', 'ndcg_cut.3'])
- * perQuery.q1 // { P_1: 0, P_2: 0.5, recip_rank: 0.5, ndcg_cut_3: 0.5585… } (ties: d2 ranks above d1)
+ * perQuery.q1 // { recip_rank: 0.5, P_1: 0, P_2: 0.5, ndcg_cut_3: 0.6199062332840657 } (tie: d2 ranks above d1)
  * mean.P_2 // 0.5
  */
 export function trecEval(qrels: TrecQrels, run: TrecRun, measures: readonly string[], options: TrecEvalOptions = {}): TrecEvalResult {
@@ -237,110 +237,87 @@ const EMPTY_RES_RELS: ResRels = {
 }
 
 /**
- * The qrels as a byte-keyed hash table, so that a run's docno bytes are looked up without making strings:
- * key (topic, docno bytes) → qrels value. Also per topic: the count of each value ≥ 0, and the first duplicated
- * docno (in byte order), which trec_eval refuses when it evaluates the topic.
+ * The qrels in the form the ranker needs: per topic (in trec_eval's order) the judged docnos as UTF-8 bytes with
+ * their hashes and values, the count of each value ≥ 0, and the smallest docno judged twice (trec_eval refuses
+ * the topic when it evaluates it).
  */
 class QrelsIndex {
   readonly topics: string[]
+  /** topic t owns entries `first[t] .. first[t + 1]` */
+  readonly first: Uint32Array
   readonly arena: Uint8Array
+  /** entry e's docno is `arena[start[e] .. start[e + 1])` */
   readonly start: Uint32Array
   readonly hash: Int32Array
-  readonly topicOf: Uint32Array
   readonly rel: Float64Array
-  readonly table: Int32Array
-  readonly mask: number
-  /** per topic: value → count for values ≥ 0 */
-  readonly levels: Array<Map<number, number>>
-  readonly numRelLevels: number[]
-  readonly duplicate: Array<string | undefined>
+  /** per topic: value → count, for values ≥ 0 */
+  readonly levels: Array<Map<number, number>> = []
+  readonly numRelLevels: number[] = []
+  readonly duplicate: Array<string | undefined> = []
 
   constructor(qrels: TrecQrels) {
     this.topics = [...qrels.topics.keys()].sort(compareUtf8)
     let count = 0
-    let bytes = 0
-    const encoded: Uint8Array[][] = []
-    for (const qid of this.topics) {
-      const docnos = (qrels.topics.get(qid) as { docnos: readonly string[] }).docnos
-      const list = docnos.map(encodeUtf8)
-      encoded.push(list)
-      count += list.length
-      for (const b of list) bytes += b.length
+    let units = 0
+    for (const topic of qrels.topics.values()) {
+      count += topic.docnos.length
+      for (const d of topic.docnos) units += d.length
     }
-    this.arena = new Uint8Array(bytes)
+    this.first = new Uint32Array(this.topics.length + 1)
+    const arena = new Uint8Array(units * 3)
     this.start = new Uint32Array(count + 1)
     this.hash = new Int32Array(count)
-    this.topicOf = new Uint32Array(count)
     this.rel = new Float64Array(count)
-    let size = 16
-    while (size < count * 2) size *= 2
-    this.table = new Int32Array(size).fill(-1)
-    this.mask = size - 1
-    this.levels = []
-    this.numRelLevels = []
-    this.duplicate = []
     let e = 0
     let at = 0
-    this.topics.forEach((qid, t) => {
-      const topic = qrels.topics.get(qid) as { rels: readonly number[] }
+    for (let t = 0; t < this.topics.length; t += 1) {
+      const topic = qrels.topics.get(this.topics[t] as string) as QrelsTopic
+      this.first[t] = e
       const levels = new Map<number, number>()
       let maxRel = -Infinity
-      let dup: Uint8Array | undefined
-      ;(encoded[t] as Uint8Array[]).forEach((b, k) => {
+      for (let k = 0; k < topic.docnos.length; k += 1) {
         const rel = topic.rels[k] as number
-        this.arena.set(b, at)
-        this.start[e] = at
-        at += b.length
-        this.start[e + 1] = at
-        const h = hashBytes(b, 0, b.length)
-        this.hash[e] = h
-        this.topicOf[e] = t
+        const from = at
+        at = encodeUtf8Into(topic.docnos[k] as string, arena, at)
+        this.start[e] = from
+        this.hash[e] = hashBytes(arena, from, at)
         this.rel[e] = rel
         if (rel > maxRel) maxRel = rel
         if (rel >= 0) levels.set(rel, (levels.get(rel) ?? 0) + 1)
-        const existing = this.find(t, this.arena, this.start[e] as number, at, h)
-        if (existing >= 0) {
-          if (dup === undefined || compareBytes(b, 0, b.length, dup, 0, dup.length) < 0) dup = b
-        } else {
-          let slot = this.slot(t, h)
-          while ((this.table[slot] as number) >= 0) slot = (slot + 1) & this.mask
-          this.table[slot] = e
-        }
         e += 1
-      })
+      }
+      this.start[e] = at
       this.levels.push(levels)
       // trec_eval sizes its level array by the largest value; with no value ≥ 0 there are no levels
       this.numRelLevels.push(maxRel >= 0 ? maxRel + 1 : 0)
-      this.duplicate.push(dup && decodeUtf8(dup, 0, dup.length))
-    })
-  }
-
-  private slot(topic: number, h: number): number {
-    return (Math.imul(h ^ Math.imul(topic + 1, 0x9e3779b1), 0x85ebca6b) >>> 0) & this.mask
-  }
-
-  /** Entry index of docno bytes `buf[start, end)` (hash `h`) in topic `topic`, or -1. */
-  find(topic: number, buf: Uint8Array, start: number, end: number, h: number): number {
-    let slot = this.slot(topic, h)
-    for (;;) {
-      const e = this.table[slot] as number
-      if (e < 0) return -1
-      if (this.hash[e] === h && this.topicOf[e] === topic && compareBytes(this.arena, this.start[e] as number, this.start[e + 1] as number, buf, start, end) === 0) {
-        return e
-      }
-      slot = (slot + 1) & this.mask
+      this.duplicate.push(smallestDuplicate(topic.docnos))
     }
+    this.first[this.topics.length] = e
+    this.arena = arena.subarray(0, at)
   }
+}
+
+function smallestDuplicate(docnos: readonly string[]): string | undefined {
+  const seen = new Set<string>()
+  let dup: string | undefined
+  for (const d of docnos) {
+    if (!seen.has(d)) seen.add(d)
+    else if (dup === undefined || compareUtf8(d, dup) < 0) dup = d
+  }
+  return dup
 }
 
 /**
  * Builds each topic's ranked relevance list (trec_eval's `form_res_rels`), reusing scratch buffers across topics.
+ * The ranked docnos go into a hash table (which also finds duplicates); the topic's few judged docnos are then
+ * looked up in it, so no per-document lookup into the qrels is needed.
  */
 class Ranker {
   private idx = new Uint32Array(1024)
   private rel = new Float64Array(1024)
   private seen = new Int32Array(2048)
-  private readonly bogus: { bytes: Uint8Array; hash: number }
+  private mask = 0
+  private readonly bogus: Uint8Array = encodeUtf8(BOGUS_DOCNO)
 
   constructor(
     private readonly run: TrecRun,
@@ -348,47 +325,50 @@ class Ranker {
     private readonly maxRetrieved: number,
     private readonly judgedOnly: boolean,
     private readonly level: number,
-  ) {
-    const bytes = encodeUtf8(BOGUS_DOCNO)
-    this.bogus = { bytes, hash: hashBytes(bytes, 0, bytes.length) }
-  }
+  ) {}
 
   rank(fn: string, q: number, runTopic: number): ResRels {
     const qrels = this.qrels
     const qid = qrels.topics[q] as string
     const levels = qrels.levels[q] as Map<number, number>
-    let rel: Float64Array
+    const from = qrels.first[q] as number
+    const to = qrels.first[q + 1] as number
     let numRet: number
     if (runTopic < 0) {
-      // -c and no results: trec_eval ranks one bogus, never-judged docno
-      rel = this.rel
-      const e = qrels.find(q, this.bogus.bytes, 0, this.bogus.bytes.length, this.bogus.hash)
-      rel[0] = e < 0 ? RELVALUE_NONPOOL : toRel(qrels.rel[e] as number)
+      // -c and no results: trec_eval ranks one bogus docno, which the qrels will not contain (but we look)
       numRet = Math.min(1, this.maxRetrieved)
+      this.rel[0] = RELVALUE_NONPOOL
+      for (let e = from; e < to; e += 1) {
+        if (compareBytes(qrels.arena, qrels.start[e] as number, qrels.start[e + 1] as number, this.bogus, 0, this.bogus.length) === 0) {
+          this.rel[0] = toRel(qrels.rel[e] as number)
+        }
+      }
     } else {
       numRet = this.sortTopic(runTopic)
-      this.checkDuplicates(fn, qid, numRet)
+      this.indexRanking(fn, qid, numRet)
       if (this.rel.length < numRet) this.rel = new Float64Array(Math.max(numRet, this.rel.length * 2))
-      rel = this.rel
-      const run = this.run
-      const idx = this.idx
-      for (let k = 0; k < numRet; k += 1) {
-        const i = idx[k] as number
-        const e = qrels.find(q, run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, run.hashes[i] as number)
-        rel[k] = e < 0 ? RELVALUE_NONPOOL : toRel(qrels.rel[e] as number)
+      this.rel.fill(RELVALUE_NONPOOL, 0, numRet)
+      for (let e = from; e < to; e += 1) {
+        const k = this.findRanked(qrels.arena, qrels.start[e] as number, qrels.start[e + 1] as number, qrels.hash[e] as number)
+        if (k >= 0) this.rel[k] = toRel(qrels.rel[e] as number)
       }
     }
     const dup = qrels.duplicate[q]
     if (dup !== undefined) {
       throw new TrecEvalError(fn, 'qrels', 'each docno judged at most once per topic (trec_eval refuses the file)', 'duplicate-qrels-docno', qid, dup)
     }
+    return this.count(this.rel, numRet, q, levels)
+  }
+
+  private count(rel: Float64Array, n: number, q: number, levels: Map<number, number>): ResRels {
+    let numRet = n
     let numRelRet = 0
     let numNonpool = 0
     let numUnjudged = 0
     if (this.judgedOnly) {
       // -J: keep judged documents only, in rank order
       let kept = 0
-      for (let k = 0; k < numRet; k += 1) {
+      for (let k = 0; k < n; k += 1) {
         const r = rel[k] as number
         if (r < 0) continue
         if (r >= this.level) numRelRet += 1
@@ -397,7 +377,7 @@ class Ranker {
       }
       numRet = kept
     } else {
-      for (let k = 0; k < numRet; k += 1) {
+      for (let k = 0; k < n; k += 1) {
         const r = rel[k] as number
         if (r === RELVALUE_NONPOOL) numNonpool += 1
         else if (r === RELVALUE_UNJUDGED) numUnjudged += 1
@@ -413,7 +393,7 @@ class Ranker {
       numRelRet,
       numNonpool,
       numUnjudged,
-      numRelLevels: qrels.numRelLevels[q] as number,
+      numRelLevels: this.qrels.numRelLevels[q] as number,
       levelCount: (value) => levels.get(value) ?? 0,
     }
   }
@@ -426,9 +406,15 @@ class Ranker {
     if (this.idx.length < n) this.idx = new Uint32Array(Math.max(n, this.idx.length * 2))
     const idx = this.idx
     const order = run.order
-    for (let k = 0; k < n; k += 1) idx[k] = order[from + k] as number
+    if (order === null) for (let k = 0; k < n; k += 1) idx[k] = from + k
+    else for (let k = 0; k < n; k += 1) idx[k] = order[from + k] as number
     const scores = run.scores
-    // Runs are usually written in rank order already: then only equal-score stretches need ordering by docno.
+    const arena = run.arena
+    const docStart = run.docStart
+    // ties: docno descending in byte order (trec_eval comp_sim_docno: strcmp(p2, p1))
+    const docnoDesc = (a: number, b: number): number =>
+      compareBytes(arena, docStart[b] as number, docStart[b + 1] as number, arena, docStart[a] as number, docStart[a + 1] as number)
+    // Runs are usually written in rank order already: then only stretches of equal scores need ordering by docno.
     let sorted = true
     for (let k = 1; k < n; k += 1) {
       if (!((scores[idx[k - 1] as number] as number) >= (scores[idx[k] as number] as number))) {
@@ -436,61 +422,89 @@ class Ranker {
         break
       }
     }
-    const cmp = (a: number, b: number): number => {
-      const sa = scores[a] as number
-      const sb = scores[b] as number
-      if (sa > sb) return -1
-      if (sa < sb) return 1
-      // ties: docno descending, byte order (trec_eval comp_sim_docno: strcmp(p2, p1))
-      return compareBytes(run.arena, run.docStart[b] as number, run.docStart[b + 1] as number, run.arena, run.docStart[a] as number, run.docStart[a + 1] as number)
-    }
     if (sorted) {
       let k = 0
       while (k < n) {
         const s = scores[idx[k] as number]
         let j = k + 1
         while (j < n && scores[idx[j] as number] === s) j += 1
-        if (j - k > 1) idx.subarray(k, j).sort(cmp)
+        if (j - k > 1) sortRange(idx, k, j, docnoDesc)
         k = j
       }
     } else {
-      idx.subarray(0, n).sort(cmp)
+      idx.subarray(0, n).sort((a, b) => {
+        const sa = scores[a] as number
+        const sb = scores[b] as number
+        if (sa > sb) return -1
+        if (sa < sb) return 1
+        return docnoDesc(a, b)
+      })
     }
     return Math.min(n, this.maxRetrieved)
   }
 
-  /** trec_eval refuses a docno retrieved twice among the evaluated documents; it names the smallest such docno. */
-  private checkDuplicates(fn: string, qid: string, n: number): void {
+  /**
+   * Puts the first `n` ranked docnos in a hash table (value: rank position). trec_eval refuses a docno retrieved
+   * twice among them; like trec_eval (which sorts by docno to find one) it names the smallest such docno.
+   */
+  private indexRanking(fn: string, qid: string, n: number): void {
     let size = 16
     while (size < n * 2) size *= 2
     if (this.seen.length < size) this.seen = new Int32Array(size)
     const seen = this.seen
     seen.fill(-1, 0, size)
     const mask = size - 1
+    this.mask = mask
     const run = this.run
     const idx = this.idx
     let dup = -1
     for (let k = 0; k < n; k += 1) {
       const i = idx[k] as number
-      const h = run.hashes[i] as number
-      let slot = (Math.imul(h, 0x85ebca6b) >>> 0) & mask
-      let isDup = false
-      for (;;) {
-        const j = seen[slot] as number
-        if (j < 0) break
-        if (run.hashes[j] === h && compareBytes(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, run.arena, run.docStart[j] as number, run.docStart[j + 1] as number) === 0) {
-          isDup = true
-          break
-        }
-        slot = (slot + 1) & mask
+      const found = this.findRanked(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, run.hashes[i] as number)
+      if (found < 0) {
+        let slot = (Math.imul(run.hashes[i] as number, 0x85ebca6b) >>> 0) & mask
+        while ((seen[slot] as number) >= 0) slot = (slot + 1) & mask
+        seen[slot] = k
+      } else if (dup < 0 || compareBytes(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, run.arena, run.docStart[dup] as number, run.docStart[dup + 1] as number) < 0) {
+        dup = i
       }
-      if (!isDup) seen[slot] = i
-      else if (dup < 0 || compareBytes(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, run.arena, run.docStart[dup] as number, run.docStart[dup + 1] as number) < 0) dup = i
     }
     if (dup >= 0) {
       const docno = decodeUtf8(run.arena, run.docStart[dup] as number, run.docStart[dup + 1] as number)
       throw new TrecEvalError(fn, 'run', 'each docno retrieved at most once per topic (trec_eval exits 4: "duplicate docs")', 'duplicate-docno', qid, docno)
     }
+  }
+
+  /** Rank position of docno bytes `buf[start, end)` (hash `h`) in the current topic's table, or -1. */
+  private findRanked(buf: Uint8Array, start: number, end: number, h: number): number {
+    const seen = this.seen
+    const mask = this.mask
+    const run = this.run
+    let slot = (Math.imul(h, 0x85ebca6b) >>> 0) & mask
+    for (;;) {
+      const k = seen[slot] as number
+      if (k < 0) return -1
+      const i = this.idx[k] as number
+      if (run.hashes[i] === h && compareBytes(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, buf, start, end) === 0) return k
+      slot = (slot + 1) & mask
+    }
+  }
+}
+
+/** Sorts `idx[from, to)` with `cmp`: insertion sort for the short tie runs of a ranked file, else the built-in. */
+function sortRange(idx: Uint32Array, from: number, to: number, cmp: (a: number, b: number) => number): void {
+  if (to - from > 16) {
+    idx.subarray(from, to).sort(cmp)
+    return
+  }
+  for (let k = from + 1; k < to; k += 1) {
+    const v = idx[k] as number
+    let j = k - 1
+    while (j >= from && cmp(idx[j] as number, v) > 0) {
+      idx[j + 1] = idx[j] as number
+      j -= 1
+    }
+    idx[j + 1] = v
   }
 }
 

@@ -43,8 +43,10 @@ export function* trecEvalLines(table: TrecEvalTable, options: TrecFormatOptions 
  * the same measures and options.
  *
  * @example
+ * const qrels = parseQrels('q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\n')
+ * const run = parseRun('q1 Q0 d2 1 0.9 r\nq1 Q0 d1 2 0.9 r\nq1 Q0 d3 3 0.1 r\n')
  * formatTrecEval(evaluateTrec(qrels, run, ['P.5', 'map']))
- * // 'map                   \tall\t0.3190\nP_5                   \tall\t0.4000\n'
+ * // 'map                   \tall\t0.5833\nP_5                   \tall\t0.4000\n' (trec_eval's order, not the request's)
  */
 export function formatTrecEval(table: TrecEvalTable, options: TrecFormatOptions = {}): string {
   let out = ''

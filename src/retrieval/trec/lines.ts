@@ -1,24 +1,27 @@
 /**
- * Splits a byte stream into lines for the TREC readers without ever holding the whole text: chunks come in, each
- * complete line goes to the handler as a byte range of the chunk, and only an unfinished last line is carried over.
- * A UTF-8 BOM at the very start is dropped; `\r` before `\n` is left in the line, where the readers treat it as
- * trailing whitespace (so CRLF files read like LF files).
+ * Feeds a byte stream to the TREC readers in blocks of whole lines, without ever holding the whole text: chunks
+ * come in, the complete lines of each chunk go to the handler as one byte range, and only an unfinished last line
+ * is carried over to the next chunk. Every line in a block ends with `\n` (one is appended to a last line that
+ * lacks it, as trec_eval does). A UTF-8 BOM at the very start is dropped; `\r` before `\n` stays in the line, where
+ * the readers treat it as trailing whitespace, so CRLF files read like LF files.
  */
-export interface LineHandler {
-  /** One physical line (1-based number), `\n` excluded. The bytes are only valid during the call. */
-  line(buf: Uint8Array, start: number, end: number, lineNo: number): void
-  /** Called after the lines of each chunk, before the chunk's buffer may be reused. */
-  chunkDone(): void
+export interface BlockHandler {
+  /**
+   * Lines `buf[start, end)`, each terminated by `\n`; `lineNo` is the 1-based number of the first one. The bytes
+   * are only valid during the call. Returns the number of lines in the block.
+   */
+  block(buf: Uint8Array, start: number, end: number, lineNo: number): number
 }
 
 const BOM = [0xef, 0xbb, 0xbf]
+const NEWLINE = new Uint8Array([10])
 
 export class LineFeeder {
   private carry: Uint8Array = new Uint8Array(0)
-  private lineNo = 0
+  private lineNo = 1
   private started = false
 
-  constructor(private readonly handler: LineHandler) {}
+  constructor(private readonly handler: BlockHandler) {}
 
   /** Feed the next chunk. The chunk is not kept after the call returns (its buffer may be reused). */
   push(chunk: Uint8Array): void {
@@ -41,55 +44,53 @@ export class LineFeeder {
         this.carry = concat(this.carry, chunk)
         return
       }
-      const joined = concat(this.carry, chunk.subarray(0, nl))
+      const joined = concat(this.carry, chunk.subarray(0, nl + 1))
       this.carry = new Uint8Array(0)
-      this.lineNo += 1
-      this.handler.line(joined, 0, joined.length, this.lineNo)
+      this.emit(joined, 0, joined.length)
       p = nl + 1
     }
-    const handler = this.handler
-    const end = buf.length
-    let nl = buf.indexOf(10, p)
-    while (nl >= 0) {
-      this.lineNo += 1
-      handler.line(buf, p, nl, this.lineNo)
-      p = nl + 1
-      nl = buf.indexOf(10, p)
+    const last = buf.lastIndexOf(10)
+    if (last >= p) {
+      this.emit(buf, p, last + 1)
+      p = last + 1
     }
-    if (p < end) this.carry = buf.slice(p, end)
-    handler.chunkDone()
+    if (p < buf.length) this.carry = buf.slice(p)
   }
 
-  /** End of input: a last line without `\n` still counts (trec_eval appends the newline). */
+  /** End of input: a last line without `\n` still counts. */
   end(): void {
+    let buf = this.carry
+    this.carry = new Uint8Array(0)
     if (!this.started) {
-      const buf = this.carry
-      this.carry = new Uint8Array(0)
       this.started = true
-      const skip = buf[0] === BOM[0] && buf[1] === BOM[1] && buf[2] === BOM[2] ? 3 : 0
-      if (buf.length > skip) this.pushFinal(buf.subarray(skip))
-    } else if (this.carry.length > 0) {
-      const buf = this.carry
-      this.carry = new Uint8Array(0)
-      this.pushFinal(buf)
+      if (buf[0] === BOM[0] && buf[1] === BOM[1] && buf[2] === BOM[2]) buf = buf.subarray(3)
+      // fewer than three bytes in all: may still hold whole lines
+      const last = buf.lastIndexOf(10)
+      if (last >= 0) {
+        this.emit(buf, 0, last + 1)
+        buf = buf.subarray(last + 1)
+      }
     }
-    this.handler.chunkDone()
+    if (buf.length > 0) {
+      const line = concat(buf, NEWLINE)
+      this.emit(line, 0, line.length)
+    }
   }
 
-  private pushFinal(buf: Uint8Array): void {
-    let p = 0
-    let nl = buf.indexOf(10, p)
-    while (nl >= 0) {
-      this.lineNo += 1
-      this.handler.line(buf, p, nl, this.lineNo)
-      p = nl + 1
-      nl = buf.indexOf(10, p)
-    }
-    if (p < buf.length) {
-      this.lineNo += 1
-      this.handler.line(buf, p, buf.length, this.lineNo)
-    }
+  private emit(buf: Uint8Array, start: number, end: number): void {
+    this.lineNo += this.handler.block(buf, start, end, this.lineNo)
   }
+}
+
+/** Number of `\n` in `buf[start, end)`. */
+export function countNewlines(buf: Uint8Array, start: number, end: number): number {
+  let n = 0
+  let p = buf.indexOf(10, start)
+  while (p >= 0 && p < end) {
+    n += 1
+    p = buf.indexOf(10, p + 1)
+  }
+  return n
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -1,7 +1,7 @@
 import { assertString } from '../../errors.js'
 import { atolBytes, decodeUtf8, encodeUtf8 } from './bytes.js'
 import { TrecFormatError } from './errors.js'
-import { LineFeeder, type LineHandler } from './lines.js'
+import { LineFeeder, type BlockHandler } from './lines.js'
 import type { TrecParseOptions } from './run.js'
 
 const QRELS_LINE = 'a qrels line `qid iter docno rel` (exactly four whitespace-separated fields)'
@@ -37,11 +37,11 @@ export class TrecQrels {
  * non-blank character is `#` are comments. Blank lines are skipped (trec_eval calls a blank qrels line malformed;
  * we accept them, which changes no value). Anything else throws {@link TrecFormatError}.
  */
-export class QrelsBuilder implements LineHandler {
+export class QrelsBuilder implements BlockHandler {
   private readonly feeder = new LineFeeder(this)
   private readonly topics = new Map<string, { docnos: string[]; rels: number[] }>()
   private current: { docnos: string[]; rels: number[] } | undefined
-  private currentQid = ''
+  private prevQid: Uint8Array = new Uint8Array(0)
 
   constructor(
     private readonly fn: string,
@@ -52,34 +52,60 @@ export class QrelsBuilder implements LineHandler {
     this.feeder.push(chunk)
   }
 
-  line(buf: Uint8Array, start: number, end: number, lineNo: number): void {
+  block(buf: Uint8Array, start: number, end: number, lineNo: number): number {
+    let lines = 0
+    for (let p = start; p < end; lines += 1) {
+      const nl = buf.indexOf(10, p)
+      this.line(buf, p, nl, lineNo + lines)
+      p = nl + 1
+    }
+    return lines
+  }
+
+  private line(buf: Uint8Array, start: number, end: number, lineNo: number): void {
     let p = start
     while (p < end && isBlank(buf[p] as number)) p += 1
     if (p === end || buf[p] === 35) return
-    const fields: number[] = []
-    while (p < end) {
-      const s = p
-      while (p < end && !isBlank(buf[p] as number)) p += 1
-      fields.push(s, p)
-      while (p < end && isBlank(buf[p] as number)) p += 1
-    }
-    if (fields.length !== 8) {
+    // exactly four fields: qid iter docno rel (the iter field is not kept)
+    const qs = p
+    while (p < end && !isBlank(buf[p] as number)) p += 1
+    const qe = p
+    while (p < end && isBlank(buf[p] as number)) p += 1
+    while (p < end && !isBlank(buf[p] as number)) p += 1
+    while (p < end && isBlank(buf[p] as number)) p += 1
+    const ds = p
+    while (p < end && !isBlank(buf[p] as number)) p += 1
+    const de = p
+    while (p < end && isBlank(buf[p] as number)) p += 1
+    const rs = p
+    while (p < end && !isBlank(buf[p] as number)) p += 1
+    const re = p
+    while (p < end && isBlank(buf[p] as number)) p += 1
+    if (rs === re || p !== end) {
       throw new TrecFormatError(this.fn, this.source, lineNo, QRELS_LINE, decodeUtf8(buf, start, end).replace(/\r$/, ''))
     }
-    const qid = decodeUtf8(buf, fields[0] as number, fields[1] as number)
-    if (this.current === undefined || qid !== this.currentQid) {
-      this.currentQid = qid
-      this.current = this.topics.get(qid)
-      if (this.current === undefined) {
-        this.current = { docnos: [], rels: [] }
-        this.topics.set(qid, this.current)
-      }
-    }
-    this.current.docnos.push(decodeUtf8(buf, fields[4] as number, fields[5] as number))
-    this.current.rels.push(atolBytes(buf, fields[6] as number, fields[7] as number))
+    if (this.current === undefined || !this.sameQid(buf, qs, qe)) this.startTopic(buf, qs, qe)
+    const current = this.current as { docnos: string[]; rels: number[] }
+    current.docnos.push(decodeUtf8(buf, ds, de))
+    current.rels.push(atolBytes(buf, rs, re))
   }
 
-  chunkDone(): void {}
+  private sameQid(buf: Uint8Array, qs: number, qe: number): boolean {
+    const prev = this.prevQid
+    if (qe - qs !== prev.length) return false
+    for (let k = 0; k < prev.length; k += 1) if (prev[k] !== buf[qs + k]) return false
+    return true
+  }
+
+  private startTopic(buf: Uint8Array, qs: number, qe: number): void {
+    this.prevQid = buf.slice(qs, qe)
+    const qid = decodeUtf8(buf, qs, qe)
+    this.current = this.topics.get(qid)
+    if (this.current === undefined) {
+      this.current = { docnos: [], rels: [] }
+      this.topics.set(qid, this.current)
+    }
+  }
 
   finish(): TrecQrels {
     this.feeder.end()

@@ -65,7 +65,7 @@ describe('normal distribution', () => {
     expect(normalIsf(0)).toBe(Number.POSITIVE_INFINITY)
     expect(normalIsf(1)).toBe(Number.NEGATIVE_INFINITY)
     expect(normalIsf(1.5)).toBeNaN()
-    expect(normalPpf(0.975)).toBe(normalIsf(0.025))
+    expect(normalPpf(0.975)).toBeCloseTo(1.959963984540054, 14)
     fc.assert(
       fc.property(fc.double({ min: 1e-200, max: 0.999999, noNaN: true }), (q) => {
         expect(rel(normalSf(normalIsf(q)), q)).toBeLessThan(1e-13)
@@ -107,7 +107,10 @@ describe('regularized incomplete beta', () => {
         expect(rel(regularizedBeta(x, 1, 1).lower, x)).toBeLessThan(1e-13)
         expect(rel(regularizedBeta(x, a, 1).lower, x ** a)).toBeLessThan(1e-12)
         expect(rel(regularizedBeta(x, 1, a).upper, (1 - x) ** a)).toBeLessThan(1e-12)
-        expect(rel(regularizedBeta(x, 0.5, 0.5).lower, (2 / Math.PI) * Math.asin(Math.sqrt(x)))).toBeLessThan(1e-12)
+        // asin is ill-conditioned near 1, so check the smaller tail: I_x(½,½) = 1 − (2/π)·asin(√(1−x))
+        const arcsine = regularizedBeta(x, 0.5, 0.5)
+        if (x <= 0.5) expect(rel(arcsine.lower, (2 / Math.PI) * Math.asin(Math.sqrt(x)))).toBeLessThan(1e-13)
+        else expect(rel(arcsine.upper, (2 / Math.PI) * Math.asin(Math.sqrt(1 - x)))).toBeLessThan(1e-13)
       }),
       { numRuns: 200 },
     )

@@ -85,6 +85,14 @@ const ROWS: readonly Row[] = [
   { name: 'repeated value, one occurrence changed', reference: 'The model has 8 heads and 8 layers.', candidate: 'The model has 8 heads and 6 layers.', contradicted: [['8', '6']] },
   { name: 'repeated value, one quantity dropped', reference: 'The model has 8 heads and 8 layers.', candidate: 'The model has 8 heads.', omitted: ['8'] },
   { name: 'value moved to another clause still aligns', reference: 'The model has 8 heads, each of dimension 64.', candidate: 'The model uses 64-dimensional heads, 8 of them.' },
+  { name: 'metric names with cutoffs swapped', reference: 'MRR is 0.85 and Recall@10 is 0.62.', candidate: 'Recall@10 is 0.85 and MRR is 0.62.', contradicted: [['0.85', '0.62'], ['0.62', '0.85']] },
+  { name: 'scores swapped between datasets', reference: 'Accuracy of 92% on MNLI and 80% on SST.', candidate: 'Accuracy of 80% on MNLI and 92% on SST.', contradicted: [['92%', '80%'], ['80%', '92%']] },
+  {
+    name: 'second result tied by the phrase after it',
+    reference: 'The Transformer (big) achieves 28.4 BLEU on WMT 2014 English-to-German and 41.8 on English-to-French, after training for 3.5 days on eight P100 GPUs.',
+    candidate: 'The big Transformer reaches 28.4 BLEU on English-German (WMT 2014) and 41.0 BLEU on English-French, training 3.5 days on 8 GPUs.',
+    contradicted: [['41.8', '41.0']],
+  },
   { name: 'start of a change contradicted', reference: 'BLEU rose from 26.3 to 28.4.', candidate: 'BLEU rose from 25.8 to 28.4.', contradicted: [['26.3', '25.8']] },
   { name: 'two results, one omitted', reference: 'The base model reached 27.3 BLEU and the big model 28.4 BLEU.', candidate: 'The base model reached 27.3 BLEU.', omitted: ['28.4'] },
   // Names are not numbers.
@@ -150,6 +158,14 @@ describe('numericConsistency: hand-written table', () => {
     const [c] = s.details.contradicted
     expect(c?.context).toEqual(expect.arrayContaining(['bleu', 'score']))
     expect(s.details.matched.map((m) => [m.reference.raw, m.candidate.raw, m.via])).toEqual([['2014', '2014', 'aligned']])
+  })
+
+  it('matches the doc examples', () => {
+    expect(numericConsistency(BLEU_WRONG, BLEU_REF).details.contradicted.map((c) => [c.reference.raw, c.candidate.raw])).toEqual([['28.4', '41.0']])
+    expect(extractNumbers('The big model scored 28.4 BLEU with 8 heads.').map((m) => [m.canonical, m.unitWords])).toEqual([
+      ['28.4', ['bleu']],
+      ['8', ['head']],
+    ])
   })
 
   it('reports a reason when the reference has no numbers', () => {
@@ -276,8 +292,16 @@ describe('extractNumbers', () => {
     ])
   })
 
+  it('describes a number by the words before it and a prepositional phrase after it', () => {
+    const [bleu, year, fr] = extractNumbers('It gets 28.4 on the WMT 2014 task and 41.8 on English-to-French.')
+    // "WMT" leads into 2014, so it labels 2014, not 28.4.
+    expect(bleu?.context).toEqual([])
+    expect(year?.context).toEqual(['wmt'])
+    expect(fr?.context).toEqual(['task', 'english-to-french'])
+  })
+
   it('skips names, vague quantities and pronoun "one"', () => {
-    const text = 'WMT14, GPT-4, ResNet-50, P100, x86, 3D, 1080p, the 1990s, a few, several, dozens, hundreds of, one of them, the one that, one-hot.'
+    const text = 'WMT14, GPT-4, ResNet-50, P100, V100, x86, 3D, 1080p, nDCG@10, the 1990s, a few, several, dozens, hundreds of, one of them, the one that, one-hot.'
     expect(extractNumbers(text)).toEqual([])
     expect(extractNumbers('Only one GPU was used.').map((m) => m.value)).toEqual([1])
   })

@@ -1,0 +1,184 @@
+import { MetricInputError } from '../src/errors.js'
+import { loadDataset } from '../src/eval-set/load-dataset.js'
+import { runEvalSet, type EvalProgress, type EvalRun, type EvalRunCase, type EvalRunItem, type Pipeline } from '../src/eval-set/run-eval-set.js'
+import type { MetricBaselineOptions } from './baseline.js'
+
+/** Typed signatures of the eval-set matchers. */
+export interface EvalSetMatchers<R = unknown> {
+  /**
+   * Per-case metric values of the received run hold against the stored baseline `name`
+   * (`__rag_baselines__/<test file>.json`): fails on a significant drop beyond `tolerance`, on
+   * changed signatures, and (in CI) on a missing baseline. See `toMatchMetricBaseline`.
+   */
+  toMatchMetricBaseline(name: string, options: MetricBaselineOptions): R
+}
+
+type Hook = (fn: () => unknown, timeout?: number) => unknown
+type Describe = (name: string, fn: () => void) => unknown
+
+/** The runner functions `describeEvalSet` registers with; the globals by default. */
+export interface EvalSetRunner {
+  readonly describe: Describe
+  readonly beforeAll: Hook
+}
+
+export interface DescribeEvalSetOptions<I extends EvalRunItem> {
+  /** The items, a dataset file path (`loadDataset`), or a function returning the items (called once, in `beforeAll`). */
+  readonly dataset: readonly I[] | string | (() => readonly I[] | Promise<readonly I[]>)
+  readonly pipeline: Pipeline<I>
+  /** @default 4 */
+  readonly concurrency?: number
+  /** Per-case timeout. @default 60_000 */
+  readonly timeoutMs?: number
+  readonly progress?: 'auto' | 'on' | 'off'
+  readonly onProgress?: (progress: EvalProgress) => void
+  /**
+   * Timeout of the `beforeAll` hook that runs the set. Default: enough for every case to hit its own
+   * timeout (`⌈n / concurrency⌉ · timeoutMs` + 30 s), or one hour when `dataset` is a function.
+   */
+  readonly hookTimeoutMs?: number
+  /** For Vitest without `globals: true`: `{ describe, beforeAll }` imported from 'vitest'. */
+  readonly runner?: EvalSetRunner
+}
+
+const MAX_TIMEOUT = 2 ** 31 - 1
+
+/**
+ * The run of a `describeEvalSet` block. It is created while tests are collected and filled by the
+ * block's `beforeAll`, so read it inside tests: `run.cases`, `run.run`, `run.errors`. It can be passed
+ * straight to the set matchers (`expect(run).toHaveRecallAtK(3, 0.8)`), which read its `.cases`.
+ */
+export class EvalRunHandle<I extends EvalRunItem = EvalRunItem> {
+  #result: EvalRun<I> | undefined
+  #failure: unknown
+  readonly #name: string
+
+  constructor(name: string) {
+    this.#name = name
+  }
+
+  /** Whether the set has run. */
+  get ready(): boolean {
+    return this.#result !== undefined
+  }
+
+  /** The whole {@link EvalRun}. */
+  get run(): EvalRun<I> {
+    if (this.#result !== undefined) return this.#result
+    if (this.#failure !== undefined) {
+      const reason = this.#failure instanceof Error ? this.#failure.message : String(this.#failure)
+      throw new Error(`describeEvalSet("${this.#name}"): the eval set could not be run: ${reason}`)
+    }
+    throw new Error(
+      `describeEvalSet("${this.#name}"): the eval set has not run yet. Read \`run.cases\` inside a test (it/test) or a hook: ` +
+        'the describe body runs while tests are collected, before beforeAll.',
+    )
+  }
+
+  /** One case per item, in dataset order, failed ones with `error`. */
+  get cases(): Array<EvalRunCase<I>> {
+    return this.run.cases
+  }
+
+  /** Number of failed cases. */
+  get errors(): number {
+    return this.run.errors
+  }
+
+  get durationMs(): number {
+    return this.run.durationMs
+  }
+
+  get startedAt(): string {
+    return this.run.startedAt
+  }
+
+  /** @internal filled by the beforeAll hook */
+  _settle(result: EvalRun<I> | undefined, failure?: unknown): void {
+    this.#result = result
+    this.#failure = failure
+  }
+
+  toJSON(): EvalRun<I> | { pending: string } {
+    return this.#result ?? { pending: this.#name }
+  }
+}
+
+function globalRunner(): EvalSetRunner | undefined {
+  const g = globalThis as { describe?: unknown; beforeAll?: unknown }
+  return typeof g.describe === 'function' && typeof g.beforeAll === 'function' ? { describe: g.describe as Describe, beforeAll: g.beforeAll as Hook } : undefined
+}
+
+/**
+ * Declares a `describe` block whose tests share ONE run of an eval set:
+ *
+ *   describeEvalSet('transformer QA', { dataset: 'eval/qa.json', pipeline }, (run) => {
+ *     it('retrieves the answer', () => expect(run).toHaveRecallAtK(3, 0.8))
+ *     it('answers well', () => expect(run.cases).toScoreRougeLAbove(0.4))
+ *     it('holds the baseline', () => expect(run).toMatchMetricBaseline('qa', { metrics: ['recall@3', 'rougeL'] }))
+ *   })
+ *
+ * The callback runs at collection time and receives an {@link EvalRunHandle}; a `beforeAll` in the
+ * block calls {@link runEvalSet} once (bounded concurrency, per-case timeout, failures recorded on the
+ * case) and fills the handle, so however many tests (and nested describes) read `run.cases`, the
+ * pipeline runs once per item. A dataset path is loaded at collection time; a loading error fails
+ * the block's tests with the file, line and field instead of breaking the whole file.
+ *
+ * Works with the `describe`/`beforeAll` globals of Vitest (`globals: true`) and Jest; for Vitest
+ * without globals pass `runner: { describe, beforeAll }` imported from 'vitest'.
+ *
+ * @throws MetricInputError for a bad name, options or callback, or when no runner globals exist
+ */
+export function describeEvalSet<I extends EvalRunItem>(name: string, options: DescribeEvalSetOptions<I>, fn: (run: EvalRunHandle<I>) => void): void {
+  const FN = 'describeEvalSet'
+  if (typeof name !== 'string' || name.length === 0) throw new MetricInputError(FN, 'name', 'a non-empty string', name)
+  if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object `{ dataset, pipeline }`', options)
+  if (typeof fn !== 'function') throw new MetricInputError(FN, 'fn', 'a function `(run) => { it(…) }`', fn)
+  const { dataset, pipeline, concurrency = 4, timeoutMs = 60_000, progress, onProgress, hookTimeoutMs, runner = globalRunner() } = options
+  if (typeof pipeline !== 'function') throw new MetricInputError(FN, 'options.pipeline', 'a function `(question, item) => ({ retrieved, answer })`', pipeline)
+  if (!(Array.isArray(dataset) || typeof dataset === 'string' || typeof dataset === 'function')) {
+    throw new MetricInputError(FN, 'options.dataset', 'an array of items, a dataset file path, or a function returning items', dataset)
+  }
+  if (runner === undefined || typeof runner.describe !== 'function' || typeof runner.beforeAll !== 'function') {
+    throw new MetricInputError(FN, 'options.runner', "the runner's `{ describe, beforeAll }` (no globals found: enable Vitest `globals: true` or pass them)", runner)
+  }
+  if (hookTimeoutMs !== undefined && (typeof hookTimeoutMs !== 'number' || !(hookTimeoutMs > 0))) {
+    throw new MetricInputError(FN, 'options.hookTimeoutMs', 'a positive number of milliseconds', hookTimeoutMs)
+  }
+
+  let items: readonly I[] | undefined
+  let loadError: unknown
+  if (typeof dataset === 'string') {
+    try {
+      items = loadDataset(dataset) as unknown as I[]
+    } catch (error) {
+      loadError = error
+    }
+  } else if (Array.isArray(dataset)) {
+    items = dataset
+  }
+  const perCase = Number.isFinite(timeoutMs) ? timeoutMs : MAX_TIMEOUT
+  const derived = items !== undefined && Number.isInteger(concurrency) && concurrency > 0 ? Math.ceil(items.length / concurrency) * perCase + 30_000 : 60 * 60_000
+  const timeout = Math.min(hookTimeoutMs ?? derived, MAX_TIMEOUT)
+
+  const handle = new EvalRunHandle<I>(name)
+  runner.describe(name, () => {
+    runner.beforeAll(async () => {
+      try {
+        if (loadError !== undefined) throw loadError
+        const list = items ?? (await (dataset as () => readonly I[] | Promise<readonly I[]>)())
+        const result = await runEvalSet(list, pipeline, {
+          concurrency,
+          timeoutMs,
+          ...(progress !== undefined ? { progress } : {}),
+          ...(onProgress !== undefined ? { onProgress } : {}),
+        })
+        handle._settle(result)
+      } catch (error) {
+        handle._settle(undefined, error)
+        throw error
+      }
+    }, timeout)
+    fn(handle)
+  })
+}

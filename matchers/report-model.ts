@@ -1,0 +1,385 @@
+/**
+ * The rag-report data model: recorded assertions in, a grouped report out. Shared by the Vitest
+ * reporter, the Jest reporter and `mergeReports`, so all three produce the same document.
+ *
+ * No metric is recomputed here: a metric row's value is the matcher's own value when one assertion
+ * produced it, and otherwise the mean of the union of the recorded per-case values (the same
+ * arithmetic mean the set matchers report, taken over more cases). The schema is documented in
+ * matchers/REPORTER.md; `schemaVersion` changes whenever a field changes meaning or is removed.
+ */
+import { VERSION } from '../src/version.js'
+import type { RecordedAssertion, RecordedCaseText, RecordedCaseValue } from './record.js'
+
+export const REPORT_SCHEMA_VERSION = 1
+
+/** One assertion in the report: the record plus where it ran, in a runner-independent form. */
+export interface ReportAssertion {
+  /** Test file, relative to the project root, `/`-separated. */
+  readonly file: string
+  /** Enclosing describe blocks, outermost first. */
+  readonly describe: readonly string[]
+  readonly test: string
+  readonly fullName: string
+  /** Position of the test in its file and of the assertion in its test: the canonical order. */
+  readonly testIndex: number
+  readonly index: number
+  readonly matcher: string
+  readonly metric: string
+  readonly value: number | null
+  readonly threshold?: number
+  readonly comparator: '>=' | '<'
+  readonly pass: boolean
+  readonly isNot: boolean
+  readonly outcome: boolean
+  readonly signature: string
+  readonly set?: string
+  readonly setSize?: number
+  readonly perCase?: readonly RecordedCaseValue[]
+  readonly perCaseTotal?: number
+  readonly baseline?: { readonly mean: number; readonly delta: number }
+  readonly cases?: readonly RecordedCaseText[]
+  readonly extra?: Record<string, unknown>
+}
+
+export interface CaseValue {
+  readonly id: string
+  readonly value: number | null
+  readonly pass?: boolean
+}
+
+/** One metric of an eval set: one or more assertions with the same matcher, signature, threshold and `.not`. */
+export interface MetricRow {
+  readonly key: string
+  /** Display label: the matcher's metric label without the "over N answers" count. */
+  readonly metric: string
+  readonly matcher: string
+  readonly signature: string
+  readonly threshold?: number
+  readonly comparator: '>=' | '<'
+  readonly isNot: boolean
+  /**
+   * `mean`: the matcher's mean, or the mean of the union of per-case values for several assertions;
+   * `weighted-mean`: some assertion's per-case list was cut, so Σ(value·n)/Σn over assertions;
+   * `corpus`: a corpus-level score (e.g. corpus BLEU) without per-case values; never merged.
+   */
+  readonly aggregate: 'mean' | 'weighted-mean' | 'corpus'
+  readonly value: number | null
+  /** Cases behind the value. */
+  readonly n: number
+  readonly assertions: number
+  readonly failedAssertions: number
+  /** Every assertion in the row passed. */
+  readonly pass: boolean
+  readonly baseline?: { readonly mean: number; readonly delta: number }
+  /** Per-case values (after de-duplication), for the chart; absent for corpus rows. */
+  readonly values?: readonly CaseValue[]
+  /** Ids of cases below the threshold (not listed for `.not` rows, where "below" is the goal). */
+  readonly failingCases: readonly string[]
+}
+
+export interface CaseRow {
+  readonly id: string
+  readonly question?: string
+  readonly answer?: string
+  readonly reference?: string
+  readonly retrieved?: readonly string[]
+  readonly error?: string
+  /** Metric row key → the case's value in that row. */
+  readonly values: Readonly<Record<string, CaseValue>>
+  /** Labels of the metric rows in which this case is below the threshold. */
+  readonly failing: readonly string[]
+}
+
+export interface EvalSetSection {
+  readonly key: string
+  readonly name: string
+  /** `set`: named by `meta.set` or `{ name, cases }`; `describe`: grouped by file and describe blocks. */
+  readonly source: 'set' | 'describe'
+  readonly files: readonly string[]
+  readonly pass: boolean
+  readonly metrics: readonly MetricRow[]
+  readonly cases: readonly CaseRow[]
+}
+
+export interface FileSection {
+  readonly file: string
+  readonly pass: boolean
+  readonly assertions: readonly ReportAssertion[]
+}
+
+export interface RagReport {
+  readonly schemaVersion: typeof REPORT_SCHEMA_VERSION
+  readonly generator: { readonly name: 'rag-matchers'; readonly version: string }
+  readonly runner: 'vitest' | 'jest' | 'merged'
+  readonly createdAt: string
+  /** Set when the run was one shard (`--shard=index/count`): the report is partial. */
+  readonly shard?: { readonly index: number; readonly count: number }
+  /** For a merged report: how many reports went in. */
+  readonly mergedFrom?: number
+  readonly summary: {
+    readonly assertions: number
+    readonly passed: number
+    readonly failed: number
+    readonly evalSets: number
+    readonly files: number
+  }
+  readonly evalSets: readonly EvalSetSection[]
+  /** Single-case assertions (no eval set), per test file. */
+  readonly singles: readonly FileSection[]
+  /** Every assertion in canonical order; the source of truth that `mergeReports` regroups. */
+  readonly assertions: readonly ReportAssertion[]
+}
+
+export interface BuildReportOptions {
+  readonly runner: RagReport['runner']
+  readonly shard?: { index: number; count: number }
+  readonly mergedFrom?: number
+  /** Defaults to now; tests pass a fixed date. */
+  readonly createdAt?: Date
+}
+
+/** Canonical order: file, then test position, then assertion position. Sharded and unsharded runs agree on it. */
+export function compareAssertions(a: ReportAssertion, b: ReportAssertion): number {
+  return (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.testIndex - b.testIndex || a.index - b.index
+}
+
+export function isSetAssertion(a: ReportAssertion): boolean {
+  return a.perCase !== undefined || a.setSize !== undefined
+}
+
+/** `mean ROUGE-L F over 5 answers` → `mean ROUGE-L F`: the count differs between parts of a split set. */
+export function metricLabel(metric: string): string {
+  return metric.replace(/\s+over\s+\d+\s+(answers?|quer(y|ies)|cases?|questions?|pairs?|items?)$/i, '')
+}
+
+function groupKey(a: ReportAssertion): { key: string; name: string; source: 'set' | 'describe' } {
+  if (a.set !== undefined) return { key: `set:${a.set}`, name: a.set, source: 'set' }
+  const path = a.describe.join(' › ')
+  return { key: `describe:${a.file}::${path}`, name: path === '' ? a.file : path, source: 'describe' }
+}
+
+/** Identity of a case across assertions: its id, or for a positional label (`#3`) the id within its test. */
+function caseKey(a: ReportAssertion, c: { id: string; positional?: boolean }): string {
+  return c.positional === true ? `${a.file}\u0000${a.fullName}\u0000${c.id}` : c.id
+}
+
+function rowKey(a: ReportAssertion): string {
+  const base = `${a.matcher}|${a.signature}|${a.threshold ?? ''}|${a.isNot ? 'not' : ''}`
+  // A corpus score cannot be pooled with another one: it keeps a row of its own.
+  return a.perCase === undefined ? `${base}|${a.file}|${a.testIndex}|${a.index}` : base
+}
+
+function mean(values: ReadonlyArray<number | null>): number | null {
+  if (values.length === 0) return null
+  let sum = 0
+  for (const v of values) {
+    if (v === null) return null
+    sum += v
+  }
+  return sum / values.length
+}
+
+function rowBaseline(parts: readonly ReportAssertion[], value: number | null): MetricRow['baseline'] {
+  if (parts.length === 1) return parts[0]?.baseline
+  const baselines = parts.map((p) => p.baseline)
+  const first = baselines[0]
+  if (first === undefined || value === null || baselines.some((b) => b === undefined || b.mean !== first.mean)) return undefined
+  return { mean: first.mean, delta: value - first.mean }
+}
+
+function buildRow(key: string, parts: readonly ReportAssertion[]): { row: MetricRow; keys: string[] } {
+  const first = parts[0] as ReportAssertion
+  const failedAssertions = parts.filter((p) => !p.outcome).length
+  const common = {
+    key,
+    metric: metricLabel(first.metric),
+    matcher: first.matcher,
+    signature: first.signature,
+    ...(first.threshold !== undefined ? { threshold: first.threshold } : {}),
+    comparator: first.comparator,
+    isNot: first.isNot,
+    assertions: parts.length,
+    failedAssertions,
+    pass: failedAssertions === 0,
+  }
+  if (first.perCase === undefined) {
+    const row: MetricRow = { ...common, aggregate: 'corpus', value: first.value, n: first.setSize ?? 0, failingCases: [], ...(first.baseline ? { baseline: first.baseline } : {}) }
+    return { row, keys: [] }
+  }
+  // Union of per-case values in canonical order; a case already given by an earlier assertion is skipped
+  // (the same set asserted twice counts once), duplicates inside one assertion are kept as the matcher kept them.
+  const values: CaseValue[] = []
+  const keys: string[] = []
+  const seen = new Set<string>()
+  for (const part of parts) {
+    const local = new Set<string>()
+    for (const c of part.perCase ?? []) {
+      const k = caseKey(part, c)
+      if (seen.has(k) && !local.has(k)) continue
+      local.add(k)
+      values.push({ id: c.id, value: c.value, ...(c.pass !== undefined ? { pass: c.pass } : {}) })
+      keys.push(k)
+    }
+    for (const k of local) seen.add(k)
+  }
+  const cut = parts.some((p) => p.perCaseTotal !== undefined)
+  let value: number | null
+  let n: number
+  let aggregate: MetricRow['aggregate'] = 'mean'
+  if (parts.length === 1) {
+    value = first.value
+    n = first.perCaseTotal ?? first.perCase.length
+  } else if (cut) {
+    aggregate = 'weighted-mean'
+    n = parts.reduce((s, p) => s + (p.perCaseTotal ?? p.perCase?.length ?? 0), 0)
+    value = parts.some((p) => p.value === null) ? null : parts.reduce((s, p) => s + (p.value as number) * (p.perCaseTotal ?? p.perCase?.length ?? 0), 0) / n
+  } else {
+    value = mean(values.map((v) => v.value))
+    n = values.length
+  }
+  const failingCases = first.isNot ? [] : values.filter((v) => v.pass === false).map((v) => v.id)
+  const baseline = rowBaseline(parts, value)
+  const row: MetricRow = { ...common, aggregate, value, n, values, failingCases, ...(baseline ? { baseline } : {}) }
+  return { row, keys }
+}
+
+function buildEvalSet(key: string, name: string, source: 'set' | 'describe', parts: readonly ReportAssertion[]): EvalSetSection {
+  const rows = new Map<string, ReportAssertion[]>()
+  for (const p of parts) {
+    const k = rowKey(p)
+    const list = rows.get(k)
+    if (list) list.push(p)
+    else rows.set(k, [p])
+  }
+  const metrics: MetricRow[] = []
+  const caseRows = new Map<string, { text: RecordedCaseText | undefined; values: Record<string, CaseValue>; failing: string[]; id: string }>()
+  const ensureCase = (k: string, id: string) => {
+    let row = caseRows.get(k)
+    if (!row) {
+      row = { text: undefined, values: {}, failing: [], id }
+      caseRows.set(k, row)
+    }
+    return row
+  }
+  // Case texts first, in canonical order, so the question table follows the set's own order.
+  for (const p of parts) {
+    for (const text of p.cases ?? []) ensureCase(caseKey(p, text), text.id).text ??= text
+  }
+  for (const [k, list] of rows) {
+    const { row, keys } = buildRow(k, list)
+    metrics.push(row)
+    row.values?.forEach((v, i) => {
+      const c = ensureCase(keys[i] as string, v.id)
+      if (c.values[k] === undefined) c.values[k] = v
+      if (!row.isNot && v.pass === false && !c.failing.includes(row.metric)) c.failing.push(row.metric)
+    })
+  }
+  const cases: CaseRow[] = [...caseRows.values()].map(({ id, text, values, failing }) => ({
+    id,
+    ...(text?.question !== undefined ? { question: text.question } : {}),
+    ...(text?.answer !== undefined ? { answer: text.answer } : {}),
+    ...(text?.reference !== undefined ? { reference: text.reference } : {}),
+    ...(text?.retrieved !== undefined ? { retrieved: text.retrieved } : {}),
+    ...(text?.error !== undefined ? { error: text.error } : {}),
+    values,
+    failing,
+  }))
+  return {
+    key,
+    name,
+    source,
+    files: [...new Set(parts.map((p) => p.file))],
+    pass: metrics.every((m) => m.pass),
+    metrics,
+    cases,
+  }
+}
+
+/**
+ * Groups assertions into eval sets and per-file single-case sections.
+ *
+ * Grouping key of an eval set (an assertion with `perCase`, or whose received value was an eval set):
+ * its `set` name when it has one (`meta.set`, `meta.extra.set`, or `{ name, cases }` received), which
+ * pools assertions across files and shards; otherwise the test file plus its describe-block path.
+ * Inside a set, one metric row per (matcher, signature, threshold, `.not`). Everything is in the
+ * canonical order of {@link compareAssertions}, so a sharded-then-merged run yields the same numbers
+ * as an unsharded run, bit for bit.
+ *
+ * @example
+ * buildReport([], { runner: 'vitest' }).summary.assertions // 0
+ */
+export function buildReport(assertions: readonly ReportAssertion[], options: BuildReportOptions): RagReport {
+  const ordered = [...assertions].sort(compareAssertions)
+  const sets = new Map<string, { name: string; source: 'set' | 'describe'; parts: ReportAssertion[] }>()
+  const singles = new Map<string, ReportAssertion[]>()
+  for (const a of ordered) {
+    if (isSetAssertion(a)) {
+      const g = groupKey(a)
+      const entry = sets.get(g.key)
+      if (entry) entry.parts.push(a)
+      else sets.set(g.key, { name: g.name, source: g.source, parts: [a] })
+    } else {
+      const list = singles.get(a.file)
+      if (list) list.push(a)
+      else singles.set(a.file, [a])
+    }
+  }
+  const evalSets = [...sets.entries()].map(([key, g]) => buildEvalSet(key, g.name, g.source, g.parts))
+  const passed = ordered.filter((a) => a.outcome).length
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    generator: { name: 'rag-matchers', version: VERSION },
+    runner: options.runner,
+    createdAt: (options.createdAt ?? new Date()).toISOString(),
+    ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
+    ...(options.mergedFrom !== undefined ? { mergedFrom: options.mergedFrom } : {}),
+    summary: {
+      assertions: ordered.length,
+      passed,
+      failed: ordered.length - passed,
+      evalSets: evalSets.length,
+      files: new Set(ordered.map((a) => a.file)).size,
+    },
+    evalSets,
+    singles: [...singles.entries()].map(([file, list]) => ({ file, pass: list.every((a) => a.outcome), assertions: list })),
+    assertions: ordered,
+  }
+}
+
+/** The report fields of a recorded assertion, given where it ran. Unknown record versions are refused by the caller. */
+export function fromRecord(
+  record: RecordedAssertion,
+  where: { file: string; describe: readonly string[]; test: string; fullName: string; testIndex: number; index: number },
+): ReportAssertion {
+  return {
+    file: where.file,
+    describe: [...where.describe],
+    test: where.test,
+    fullName: where.fullName,
+    testIndex: where.testIndex,
+    index: where.index,
+    matcher: record.matcher,
+    metric: record.metric,
+    value: record.value,
+    ...(record.threshold !== undefined ? { threshold: record.threshold } : {}),
+    comparator: record.comparator,
+    pass: record.pass,
+    isNot: record.isNot,
+    outcome: record.outcome,
+    signature: record.signature,
+    ...(record.set !== undefined ? { set: record.set } : {}),
+    ...(record.setSize !== undefined ? { setSize: record.setSize } : {}),
+    ...(record.perCase !== undefined ? { perCase: record.perCase } : {}),
+    ...(record.perCaseTotal !== undefined ? { perCaseTotal: record.perCaseTotal } : {}),
+    ...(record.baseline !== undefined ? { baseline: record.baseline } : {}),
+    ...(record.cases !== undefined ? { cases: record.cases } : {}),
+    ...(record.extra !== undefined ? { extra: record.extra } : {}),
+  }
+}
+
+/** Is this a record this version can read (a JSON line or a `task.meta` entry)? */
+export function isRecord(value: unknown): value is RecordedAssertion {
+  if (value === null || typeof value !== 'object') return false
+  const r = value as Partial<RecordedAssertion>
+  return r.v === 1 && typeof r.matcher === 'string' && typeof r.metric === 'string' && typeof r.outcome === 'boolean'
+}

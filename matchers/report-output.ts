@@ -1,0 +1,71 @@
+/**
+ * Writing and announcing a report: shared by the Vitest reporter, the Jest reporter and the
+ * merge-reports script, so all of them write the same two files and print the same lines.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { MetricInputError } from '../src/errors.js'
+import { renderHtml } from './report-html.js'
+import type { RagReport } from './report-model.js'
+import { renderTable } from './report-table.js'
+
+export const REPORT_JSON = 'rag-report.json'
+export const REPORT_HTML = 'rag-report.html'
+export const DEFAULT_OUTPUT_DIR = 'rag-report'
+
+/** Options both reporters take. */
+export interface RagReporterOptions {
+  /** Folder for rag-report.json and rag-report.html, relative to the project root. Default `rag-report`. */
+  outputDir?: string
+  /** Print the terminal table (default true). The HTML path is printed either way when files are written. */
+  table?: boolean
+}
+
+export function checkOptions(fn: string, options: unknown): RagReporterOptions {
+  if (options === undefined || options === null) return {}
+  if (typeof options !== 'object' || Array.isArray(options)) throw new MetricInputError(fn, 'options', 'an object `{ outputDir?, table? }`', options)
+  const o = options as RagReporterOptions
+  if (o.outputDir !== undefined && (typeof o.outputDir !== 'string' || o.outputDir === '')) {
+    throw new MetricInputError(fn, 'options.outputDir', 'a non-empty path string', o.outputDir)
+  }
+  if (o.table !== undefined && typeof o.table !== 'boolean') throw new MetricInputError(fn, 'options.table', 'a boolean', o.table)
+  return o
+}
+
+export function resolveOutputDir(root: string, outputDir: string | undefined): string {
+  const dir = outputDir ?? DEFAULT_OUTPUT_DIR
+  return isAbsolute(dir) ? dir : resolve(root, dir)
+}
+
+/** A path relative to `root`, `/`-separated, for stable report keys across machines. */
+export function projectPath(root: string, file: string): string {
+  const rel = relative(root, file)
+  return (rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel).split(sep).join('/')
+}
+
+/** Writes rag-report.json (pretty, stable key order from the model) and rag-report.html; returns their paths. */
+export function writeReport(report: RagReport, outputDir: string): { json: string; html: string } {
+  mkdirSync(outputDir, { recursive: true })
+  const json = join(outputDir, REPORT_JSON)
+  const html = join(outputDir, REPORT_HTML)
+  writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`)
+  writeFileSync(html, renderHtml(report))
+  return { json, html }
+}
+
+/**
+ * What a reporter does at the end of a run. With assertions: print the table, write both files, print
+ * the HTML path. Without any rag-matchers assertion: remove a stale report from an earlier run (so
+ * nobody opens old numbers) and print nothing.
+ */
+export function finishReport(report: RagReport, outputDir: string, log: (text: string) => void, options: RagReporterOptions = {}): { json: string; html: string } | undefined {
+  if (report.summary.assertions === 0) {
+    rmSync(join(outputDir, REPORT_JSON), { force: true })
+    rmSync(join(outputDir, REPORT_HTML), { force: true })
+    return undefined
+  }
+  const paths = writeReport(report, outputDir)
+  const text = options.table === false ? '' : renderTable(report)
+  log(`${text === '' ? '' : `\n${text}\n`}\nrag-matchers report: ${paths.html}\n`)
+  return paths
+}

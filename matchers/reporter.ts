@@ -1,0 +1,92 @@
+/**
+ * `rag-matchers/reporter`: the Vitest reporter. Add it next to Vitest's own:
+ *
+ *   // vitest.config.ts
+ *   reporters: ['default', ['rag-matchers/reporter', { outputDir: 'rag-report' }]]
+ *
+ * After the run it prints a table per eval set and per test file, and writes rag-report.json and
+ * rag-report.html to `outputDir` (default `rag-report/` under the project root). It reads what the
+ * matchers recorded in each test's `task.meta` (see record.ts) and recomputes no metric. It works on
+ * `vitest --merge-reports` too, since task meta survives the blob reporter.
+ *
+ * Also exports the report helpers, for scripts: `buildReport`, `mergeReports`, `mergeReportFiles`,
+ * `writeReport`, `renderTable`, `renderHtml`, `escapeHtml`, and `runMergeReportsCli` (the `merge-reports` command).
+ */
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
+import { TASK_META_KEY, type RecordedAssertion } from './record.js'
+import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from './report-model.js'
+import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from './report-output.js'
+
+export { buildReport, metricLabel, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion, type EvalSetSection, type MetricRow, type CaseRow, type FileSection } from './report-model.js'
+export { mergeReports, mergeReportFiles } from './merge-reports.js'
+export { runMergeReportsCli, MERGE_USAGE } from './merge-reports-cli.js'
+export { writeReport, REPORT_JSON, REPORT_HTML, DEFAULT_OUTPUT_DIR, type RagReporterOptions } from './report-output.js'
+export { renderTable } from './report-table.js'
+export { renderHtml, escapeHtml } from './report-html.js'
+
+/** Within one test, keep the last retry of each repeat: an earlier failed try is not a result. */
+function lastTries(records: readonly RecordedAssertion[]): RecordedAssertion[] {
+  const last = new Map<number, number>()
+  for (const r of records) last.set(r.repeat ?? 0, Math.max(last.get(r.repeat ?? 0) ?? 0, r.attempt ?? 0))
+  return records.filter((r) => (r.attempt ?? 0) === last.get(r.repeat ?? 0))
+}
+
+function describePath(test: TestCase): string[] {
+  const names: string[] = []
+  let parent: TestCase['parent'] = test.parent
+  while (parent.type === 'suite') {
+    names.unshift(parent.name)
+    parent = parent.parent
+  }
+  return names
+}
+
+/**
+ * The report assertions of finished test modules, from `testCase.meta().ragMatchers`, in file order.
+ * Exported for tests and custom reporters.
+ *
+ * @example
+ * const assertions = collectVitestAssertions(testModules, vitest.config.root)
+ */
+export function collectVitestAssertions(testModules: ReadonlyArray<TestModule>, root: string): ReportAssertion[] {
+  const out: ReportAssertion[] = []
+  for (const module of testModules) {
+    const file = projectPath(root, module.moduleId)
+    let testIndex = 0
+    for (const test of module.children.allTests()) {
+      const raw = (test.meta() as Record<string, unknown>)[TASK_META_KEY]
+      const records = lastTries(Array.isArray(raw) ? raw.filter(isRecord) : [])
+      const describe = describePath(test)
+      records.forEach((record, index) => {
+        out.push(fromRecord(record, { file, describe, test: test.name, fullName: test.fullName, testIndex, index }))
+      })
+      testIndex += 1
+    }
+  }
+  return out
+}
+
+/** The Vitest reporter (default export of `rag-matchers/reporter`). */
+export default class RagMatchersReporter implements Reporter {
+  private readonly options: RagReporterOptions
+  private vitest: Vitest | undefined
+  /** The last report built, for programmatic use. */
+  report: RagReport | undefined
+
+  constructor(options: RagReporterOptions = {}) {
+    this.options = checkOptions('RagMatchersReporter', options)
+  }
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const root = this.vitest?.config.root ?? process.cwd()
+    const shard = this.vitest?.config.shard
+    const report = buildReport(collectVitestAssertions(testModules, root), { runner: 'vitest', ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}) })
+    this.report = report
+    const log = (text: string) => (this.vitest ? this.vitest.logger.log(text) : console.log(text))
+    finishReport(report, resolveOutputDir(root, this.options.outputDir), log, this.options)
+  }
+}

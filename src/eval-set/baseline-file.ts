@@ -1,0 +1,296 @@
+/**
+ * Baseline files: `__rag_baselines__/<test file name>.json` next to the test file, committed like
+ * snapshots. Synchronous on purpose: the baseline matcher is a sync matcher (no `await` needed).
+ *
+ * Format (version 1), keys sorted, one case per line so that a review diff shows which cases moved:
+ *
+ *   {
+ *     "version": 1,
+ *     "entries": {
+ *       "qa": {
+ *         "metrics": {
+ *           "recall@3": {
+ *             "signature": "R|k:3|empty:zero|dup:first|version:0.1.0",
+ *             "values": {
+ *               "bleu-en-de": 1,
+ *               "heads": 0.5
+ *             }
+ *           }
+ *         }
+ *       }
+ *     }
+ *   }
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { MetricInputError } from '../errors.js'
+import type { MetricRun, MetricValues } from './compare-runs.js'
+
+export const BASELINE_DIR = '__rag_baselines__'
+export const BASELINE_FORMAT_VERSION = 1
+
+/** One named baseline: per metric, its signature and a value per case id. */
+export type BaselineEntry = MetricRun
+
+export interface BaselineFile {
+  readonly version: 1
+  readonly entries: Readonly<Record<string, BaselineEntry>>
+}
+
+/** A baseline file that cannot be read: bad JSON or a shape other than version 1. */
+export class BaselineFileError extends Error {
+  override readonly name = 'BaselineFileError'
+  constructor(
+    readonly file: string,
+    readonly where: string,
+    detail: string,
+  ) {
+    super(`${file}${where ? ` at ${where}` : ''}: ${detail}. Fix the file or delete it and rerun the tests to write it again.`)
+  }
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * Where the baselines of a test file live: `<dir>/<basename(testFile)>.json`, with `dir` defaulting to
+ * `<folder of testFile>/__rag_baselines__`.
+ *
+ * @example baselinePathFor('/repo/test/qa.test.ts') // '/repo/test/__rag_baselines__/qa.test.ts.json'
+ */
+export function baselinePathFor(testFile: string, dir?: string): string {
+  if (typeof testFile !== 'string' || testFile.length === 0) throw new MetricInputError('baselinePathFor', 'testFile', 'a non-empty file path', testFile)
+  if (dir !== undefined && (typeof dir !== 'string' || dir.length === 0)) throw new MetricInputError('baselinePathFor', 'dir', 'a non-empty folder path', dir)
+  return join(dir ?? join(dirname(testFile), BASELINE_DIR), `${basename(testFile)}.json`)
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** A record without a prototype, so that a case id such as `__proto__` is an ordinary key. */
+function emptyRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>
+}
+
+/** Checks a parsed baseline document and copies it into prototype-free records. */
+export function validateBaselineFile(data: unknown, file = '<baseline>'): BaselineFile {
+  const path = (parts: string[]) => parts.map((p) => `[${JSON.stringify(p)}]`).join('')
+  if (!isRecord(data)) throw new BaselineFileError(file, '', 'expected a JSON object `{ "version": 1, "entries": { … } }`')
+  if (data.version !== BASELINE_FORMAT_VERSION) {
+    throw new BaselineFileError(file, '["version"]', `expected version ${BASELINE_FORMAT_VERSION}, got ${JSON.stringify(data.version)} (written by another rag-matchers version?)`)
+  }
+  if (!isRecord(data.entries)) throw new BaselineFileError(file, '["entries"]', 'expected an object of named entries')
+  const entries = emptyRecord<BaselineEntry>()
+  for (const [name, entry] of Object.entries(data.entries)) {
+    if (!isRecord(entry) || !isRecord(entry.metrics)) throw new BaselineFileError(file, path(['entries', name]), 'expected `{ "metrics": { … } }`')
+    const metrics = emptyRecord<MetricValues>()
+    for (const [metric, mv] of Object.entries(entry.metrics)) {
+      const at = ['entries', name, 'metrics', metric]
+      if (!isRecord(mv) || typeof mv.signature !== 'string' || !isRecord(mv.values)) {
+        throw new BaselineFileError(file, path(at), 'expected `{ "signature": string, "values": { caseId: number } }`')
+      }
+      const values = emptyRecord<number>()
+      for (const [id, v] of Object.entries(mv.values)) {
+        if (typeof v !== 'number' || !Number.isFinite(v)) throw new BaselineFileError(file, path([...at, 'values', id]), `expected a finite number, got ${JSON.stringify(v)}`)
+        values[id] = v
+      }
+      metrics[metric] = { signature: mv.signature, values }
+    }
+    entries[name] = { metrics }
+  }
+  return { version: 1, entries }
+}
+
+/**
+ * Reads a baseline file; `undefined` when it does not exist.
+ * @throws BaselineFileError when the file is not valid JSON or not a version-1 baseline file
+ */
+export function readBaselineFile(file: string): BaselineFile | undefined {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (error) {
+    throw new BaselineFileError(file, '', `not valid JSON (${(error as Error).message})`)
+  }
+  return validateBaselineFile(data, file)
+}
+
+function checkFinite(where: string, value: number): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new MetricInputError('serializeBaselineFile', where, 'a finite number', value)
+  // JSON.stringify prints the shortest text that parses back to the same double
+  return JSON.stringify(value)
+}
+
+/**
+ * The file's text: 2-space indentation, entries, metrics and case ids each in code-unit order, one
+ * case per line, a final newline. Written by hand rather than by `JSON.stringify(obj, null, 2)`
+ * because objects list integer-like keys ("2", "10") first whatever the insertion order.
+ */
+export function serializeBaselineFile(data: BaselineFile): string {
+  const q = (s: string) => JSON.stringify(s)
+  const block = (indent: string, items: string[]) => (items.length === 0 ? '{}' : `{\n${items.join(',\n')}\n${indent}}`)
+  const entries = Object.keys(data.entries)
+    .sort(byCodeUnit)
+    .map((name) => {
+      const entry = data.entries[name] as BaselineEntry
+      const metrics = Object.keys(entry.metrics)
+        .sort(byCodeUnit)
+        .map((metric) => {
+          const mv = entry.metrics[metric] as MetricValues
+          const values = Object.keys(mv.values)
+            .sort(byCodeUnit)
+            .map((id) => `          ${q(id)}: ${checkFinite(`entries.${name}.metrics.${metric}.values.${id}`, mv.values[id] as number)}`)
+          return `        ${q(metric)}: {\n          "signature": ${q(mv.signature)},\n          "values": ${block('          ', values)}\n        }`
+        })
+      return `    ${q(name)}: {\n      "metrics": ${block('      ', metrics)}\n    }`
+    })
+  return `{\n  "version": ${BASELINE_FORMAT_VERSION},\n  "entries": ${block('  ', entries)}\n}\n`
+}
+
+export interface BaselineLockOptions {
+  /** Give up waiting for the lock after this long. @default 30_000 */
+  readonly timeoutMs?: number
+  /** A lock file older than this is left over from a crashed writer and is removed. @default 10_000 */
+  readonly staleMs?: number
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4))
+
+function sleep(ms: number): void {
+  // A synchronous wait that does not spin the CPU (the matcher is synchronous, so is the lock).
+  Atomics.wait(sleeper, 0, 0, ms)
+}
+
+function acquireLock(lockFile: string, options: BaselineLockOptions): number {
+  const timeoutMs = options.timeoutMs ?? 30_000
+  const staleMs = options.staleMs ?? 10_000
+  const deadline = Date.now() + timeoutMs
+  let delay = 2
+  for (;;) {
+    try {
+      // 'wx' fails when the file exists: creating it is the atomic "take the lock".
+      const fd = openSync(lockFile, 'wx')
+      writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`)
+      return fd
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+    try {
+      if (Date.now() - statSync(lockFile).mtimeMs > staleMs) {
+        unlinkSync(lockFile)
+        continue
+      }
+    } catch {
+      // the holder released it between our open and stat: try again at once
+      continue
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for the baseline lock ${lockFile}. If no test run is writing baselines, delete the lock file.`)
+    }
+    sleep(delay + Math.floor(Math.random() * delay))
+    delay = Math.min(delay * 2, 50)
+  }
+}
+
+function writeAtomically(file: string, text: string): void {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}.tmp`)
+  const fd = openSync(temp, 'w')
+  try {
+    writeSync(fd, text)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  try {
+    // rename within one folder replaces the target atomically: readers see the old file or the new one
+    renameSync(temp, file)
+  } catch (error) {
+    try {
+      unlinkSync(temp)
+    } catch {
+      // nothing to clean up
+    }
+    throw error
+  }
+}
+
+/**
+ * Read-modify-write of a baseline file under a lock: `<file>.lock` is created with `wx` (retrying
+ * with a short backoff while another writer holds it), the file is re-read, `update` receives its
+ * current content (`undefined` when absent) and returns the new content, which is written to a
+ * temporary file in the same folder and renamed over the target. Concurrent writers of other
+ * entries therefore merge instead of overwriting each other, and readers never see a partial file.
+ * Nothing is written when the text would not change. Returns the new content.
+ */
+export function updateBaselineFile(file: string, update: (current: BaselineFile | undefined) => BaselineFile, options: BaselineLockOptions = {}): BaselineFile {
+  mkdirSync(dirname(file), { recursive: true })
+  const lockFile = `${file}.lock`
+  const fd = acquireLock(lockFile, options)
+  try {
+    let oldText: string | undefined
+    try {
+      oldText = readFileSync(file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+    let current: BaselineFile | undefined
+    if (oldText !== undefined) {
+      try {
+        current = validateBaselineFile(JSON.parse(oldText), file)
+      } catch (error) {
+        if (error instanceof BaselineFileError) throw error
+        throw new BaselineFileError(file, '', `not valid JSON (${(error as Error).message})`)
+      }
+    }
+    const next = update(current)
+    const text = serializeBaselineFile(next)
+    if (text !== oldText) writeAtomically(file, text)
+    return next
+  } finally {
+    closeSync(fd)
+    try {
+      unlinkSync(lockFile)
+    } catch {
+      // already removed as stale by another writer; nothing else to do
+    }
+  }
+}
+
+/**
+ * Sets one entry of a baseline file (creating the file), keeping every other entry as found on
+ * disk at write time. With `merge: true`, the entry's existing metrics that `entry` does not
+ * mention are kept too.
+ *
+ * @example
+ * writeBaselineEntry('/tmp/__rag_baselines__/qa.test.ts.json', 'qa', {
+ *   metrics: { 'recall@3': { signature: 'R|k:3|empty:zero|dup:first|version:0.1.0', values: { heads: 1 } } },
+ * })
+ */
+export function writeBaselineEntry(file: string, name: string, entry: BaselineEntry, options: BaselineLockOptions & { merge?: boolean } = {}): BaselineFile {
+  if (typeof name !== 'string' || name.length === 0) throw new MetricInputError('writeBaselineEntry', 'name', 'a non-empty string', name)
+  if (entry === null || typeof entry !== 'object' || entry.metrics === null || typeof entry.metrics !== 'object') {
+    throw new MetricInputError('writeBaselineEntry', 'entry', 'an object `{ metrics: { [metric]: { signature, values } } }`', entry)
+  }
+  const checked = validateBaselineFile({ version: 1, entries: { [name]: entry } }, file).entries[name] as BaselineEntry
+  return updateBaselineFile(
+    file,
+    (current) => {
+      const entries = emptyRecord<BaselineEntry>()
+      for (const [n, e] of Object.entries(current?.entries ?? {})) entries[n] = e
+      const previous = options.merge ? entries[name]?.metrics : undefined
+      const metrics = emptyRecord<MetricValues>()
+      for (const [m, v] of Object.entries(previous ?? {})) metrics[m] = v
+      for (const [m, v] of Object.entries(checked.metrics)) metrics[m] = v
+      entries[name] = { metrics }
+      return { version: 1, entries }
+    },
+    options,
+  )
+}

@@ -1,0 +1,430 @@
+/**
+ * Eval-set files: JSON (an array of items), JSON Lines (one item per line) or CSV (a header row),
+ * validated item by item with errors that point at the file, the line and the field.
+ */
+import { readFileSync } from 'node:fs'
+import { extname } from 'node:path'
+import { parse as parseCsv } from 'csv-parse/sync'
+import { describeValue, MetricInputError } from '../errors.js'
+import { relevantBySubstring } from '../retrieval/relevant-by-substring.js'
+import type { Id } from '../retrieval/types.js'
+import { pyStrip } from '../text/python-string.js'
+
+/** One question of an eval set, before the pipeline ran. Unknown fields are kept as they are. */
+export interface EvalItem {
+  /** Unique within the set; numbers are turned into strings (baselines key values by id). */
+  readonly id: string
+  readonly question: string
+  /** Text whose presence in a chunk makes the chunk relevant (see {@link withKeywordGroundTruth}). */
+  readonly keyword?: string
+  /** Relevant ids (binary) or id → grade (graded). */
+  readonly relevant?: readonly Id[] | Readonly<Record<string, number>>
+  readonly reference?: string
+  readonly references?: readonly string[]
+  readonly contexts?: readonly string[]
+  readonly [extra: string]: unknown
+}
+
+export type Dataset = readonly EvalItem[]
+
+export type DatasetFormat = 'json' | 'jsonl' | 'csv'
+
+export interface ParseDatasetOptions {
+  /** Defaults to the extension of `source` (`.json`, `.jsonl`/`.ndjson`, `.csv`). */
+  readonly format?: DatasetFormat
+  /** File name for error messages. @default '<inline>' */
+  readonly source?: string
+}
+
+/**
+ * A dataset that does not validate. The message names the source, the line (and for JSON the array
+ * index) and the field: ``parseDataset: eval.json line 7 (item [2]): Expected `question` to be a
+ * non-empty string, got `3` (number)``.
+ */
+export class DatasetError extends MetricInputError {
+  constructor(
+    fn: string,
+    readonly source: string,
+    readonly line: number | undefined,
+    readonly index: number | undefined,
+    field: string,
+    expected: string,
+    received: unknown,
+    hasReceived = true,
+  ) {
+    super(fn, field, expected, received)
+    Object.defineProperty(this, 'name', { value: 'DatasetError' })
+    const where = [source, line !== undefined ? `line ${line}` : undefined].filter(Boolean).join(' ') + (index !== undefined ? ` (item [${index}])` : '')
+    this.message = hasReceived
+      ? `${fn}: ${where}: Expected \`${field}\` to be ${expected}, got ${describeValue(received)}`
+      : `${fn}: ${where}: ${expected}`
+  }
+}
+
+const FN = 'parseDataset'
+
+interface Location {
+  readonly line: number | undefined
+  readonly index: number | undefined
+  /** Line of each top-level key of the item, when known (JSON). */
+  readonly keyLines?: ReadonlyMap<string, number>
+}
+
+/** Offsets at which each line starts, for offset → line lookups. */
+function lineStarts(text: string): number[] {
+  const starts = [0]
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1)
+  return starts
+}
+
+function lineAt(starts: readonly number[], offset: number): number {
+  let lo = 0
+  let hi = starts.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if ((starts[mid] as number) <= offset) lo = mid
+    else hi = mid - 1
+  }
+  return lo + 1
+}
+
+/**
+ * For a JSON text that already parsed, the line of each top-level array element and of each key of
+ * an element that is an object. A small scanner rather than a full parser: the text is known valid.
+ */
+function jsonArrayLocations(text: string): Array<{ line: number; keyLines: Map<string, number> }> | undefined {
+  const starts = lineStarts(text)
+  let i = 0
+  const ws = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++
+  }
+  const skipString = () => {
+    i++ // opening quote
+    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1
+    i++
+  }
+  const skipValue = () => {
+    if (text[i] === '"') return skipString()
+    if (text[i] === '{' || text[i] === '[') {
+      let depth = 0
+      do {
+        const ch = text[i]
+        if (ch === '"') {
+          skipString()
+          continue
+        }
+        if (ch === '{' || ch === '[') depth++
+        else if (ch === '}' || ch === ']') depth--
+        i++
+      } while (depth > 0 && i < text.length)
+      return
+    }
+    while (i < text.length && !',]} \t\n\r'.includes(text[i] as string)) i++
+  }
+  ws()
+  if (text[i] !== '[') return undefined
+  i++
+  const out: Array<{ line: number; keyLines: Map<string, number> }> = []
+  for (;;) {
+    ws()
+    if (text[i] === ']' || i >= text.length) break
+    const keyLines = new Map<string, number>()
+    out.push({ line: lineAt(starts, i), keyLines })
+    if (text[i] === '{') {
+      i++
+      for (;;) {
+        ws()
+        if (text[i] === '}') {
+          i++
+          break
+        }
+        const keyStart = i
+        skipString()
+        const key = JSON.parse(text.slice(keyStart, i)) as string
+        if (!keyLines.has(key)) keyLines.set(key, lineAt(starts, keyStart))
+        ws()
+        i++ // ':'
+        ws()
+        skipValue()
+        ws()
+        if (text[i] === ',') i++
+      }
+    } else {
+      skipValue()
+    }
+    ws()
+    if (text[i] === ',') i++
+  }
+  return out
+}
+
+function fail(loc: Location, source: string, field: string, expected: string, received: unknown, fn = FN): never {
+  const line = loc.keyLines?.get(field.split(/[.[]/)[0] as string) ?? loc.line
+  throw new DatasetError(fn, source, line, loc.index, field, expected, received)
+}
+
+const RESERVED_STRINGS = ['keyword', 'reference'] as const
+
+/**
+ * Validates one raw item and returns it as an {@link EvalItem}. `fromCsv` enables the CSV cell
+ * conventions (empty cell = absent; list cells as a JSON array or a `|`-separated list).
+ */
+function checkItem(raw: unknown, loc: Location, source: string, fromCsv: boolean): EvalItem {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(loc, source, 'item', 'an object `{ id, question, … }`', raw)
+  const item: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(raw)) {
+    if (fromCsv && value === '') continue
+    Object.defineProperty(item, key, { value, enumerable: true, writable: true, configurable: true })
+  }
+  const id = item.id
+  if (typeof id === 'number' && Number.isFinite(id)) item.id = String(id)
+  else if (typeof id !== 'string' || pyStrip(id).length === 0) fail(loc, source, 'id', 'a non-empty string or a number', id)
+  if (typeof item.question !== 'string' || pyStrip(item.question).length === 0) fail(loc, source, 'question', 'a non-empty string', item.question)
+  for (const key of RESERVED_STRINGS) {
+    if (item[key] !== undefined && typeof item[key] !== 'string') fail(loc, source, key, 'a string', item[key])
+  }
+  if (typeof item.keyword === 'string' && item.keyword.length === 0) fail(loc, source, 'keyword', 'a non-empty string', item.keyword)
+  for (const key of ['references', 'contexts'] as const) {
+    if (item[key] === undefined) continue
+    const list = fromCsv ? csvList(item[key] as string, loc, source, key) : item[key]
+    if (!Array.isArray(list)) fail(loc, source, key, 'an array of strings', list)
+    list.forEach((v, i) => {
+      if (typeof v !== 'string') fail(loc, source, `${key}[${i}]`, 'a string', v)
+    })
+    if (key === 'references' && list.length === 0) fail(loc, source, key, 'a non-empty array of strings', list)
+    item[key] = list
+  }
+  if (item.relevant !== undefined) item.relevant = checkRelevant(fromCsv ? csvRelevant(item.relevant as string, loc, source) : item.relevant, loc, source)
+  return item as unknown as EvalItem
+}
+
+function checkRelevant(value: unknown, loc: Location, source: string): EvalItem['relevant'] {
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => {
+      if (!((typeof v === 'string' && v.length > 0) || (typeof v === 'number' && Number.isFinite(v)))) fail(loc, source, `relevant[${i}]`, 'a non-empty string or a number (an id)', v)
+    })
+    return value as Id[]
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [id, grade] of Object.entries(value)) {
+      if (typeof grade !== 'number' || !Number.isFinite(grade)) fail(loc, source, `relevant.${id}`, 'a finite number (a grade)', grade)
+    }
+    return value as Record<string, number>
+  }
+  return fail(loc, source, 'relevant', 'an array of ids or an object of id → grade', value)
+}
+
+/** A CSV list cell: a JSON array when it starts with `[`, else a `|`-separated list (items stripped, empties dropped). */
+function csvList(cell: string, loc: Location, source: string, field: string): unknown {
+  const text = pyStrip(cell)
+  if (text.startsWith('[')) {
+    try {
+      return JSON.parse(text)
+    } catch (error) {
+      return fail(loc, source, field, `a JSON array or a |-separated list (the cell starts with "[" but is not valid JSON: ${(error as Error).message})`, cell)
+    }
+  }
+  return text
+    .split('|')
+    .map((s) => pyStrip(s))
+    .filter((s) => s.length > 0)
+}
+
+/** A CSV `relevant` cell: a JSON array, a JSON object of id → grade, or a `|`-separated list of ids. */
+function csvRelevant(cell: string, loc: Location, source: string): unknown {
+  const text = pyStrip(cell)
+  if (text.startsWith('{')) {
+    try {
+      return JSON.parse(text)
+    } catch (error) {
+      return fail(loc, source, 'relevant', `a JSON object of id → grade (the cell starts with "{" but is not valid JSON: ${(error as Error).message})`, cell)
+    }
+  }
+  return csvList(cell, loc, source, 'relevant')
+}
+
+function checkUniqueIds(items: readonly EvalItem[], locs: readonly Location[], source: string): void {
+  const seen = new Map<string, number>()
+  items.forEach((item, i) => {
+    const first = seen.get(item.id)
+    if (first !== undefined) {
+      const at = locs[first]?.line !== undefined ? `line ${locs[first]?.line}` : `item [${first}]`
+      fail(locs[i] as Location, source, 'id', `unique (first used at ${at})`, item.id)
+    }
+    seen.set(item.id, i)
+  })
+}
+
+function parseJson(text: string, source: string): EvalItem[] {
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (error) {
+    const message = (error as Error).message
+    const pos = /position (\d+)/.exec(message)
+    const line = pos ? lineAt(lineStarts(text), Number(pos[1])) : undefined
+    throw new DatasetError(FN, source, line, undefined, 'file', `not valid JSON: ${message}`, undefined, false)
+  }
+  if (!Array.isArray(data)) {
+    throw new DatasetError(FN, source, 1, undefined, 'file', 'a JSON array of items `[{ "id": …, "question": … }, …]`', data)
+  }
+  const positions = jsonArrayLocations(text) ?? []
+  const locs: Location[] = data.map((_, index) => {
+    const p = positions[index]
+    return { line: p?.line, index, keyLines: p?.keyLines }
+  })
+  const items = data.map((raw, index) => checkItem(raw, locs[index] as Location, source, false))
+  checkUniqueIds(items, locs, source)
+  return items
+}
+
+function parseJsonl(text: string, source: string): EvalItem[] {
+  const items: EvalItem[] = []
+  const locs: Location[] = []
+  text.split('\n').forEach((rawLine, i) => {
+    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine
+    if (pyStrip(line).length === 0) return
+    const loc = { line: i + 1, index: undefined }
+    let data: unknown
+    try {
+      data = JSON.parse(line)
+    } catch (error) {
+      throw new DatasetError(FN, source, i + 1, undefined, 'line', `not valid JSON: ${(error as Error).message}`, undefined, false)
+    }
+    items.push(checkItem(data, loc, source, false))
+    locs.push(loc)
+  })
+  checkUniqueIds(items, locs, source)
+  return items
+}
+
+function parseCsvText(text: string, source: string): EvalItem[] {
+  // Parse a Buffer so csv-parse's `info.bytes` (UTF-8 offsets) index the same bytes we count lines in.
+  const buffer = Buffer.from(text, 'utf8')
+  let rows: Array<{ record: string[]; info: { bytes: number } }>
+  try {
+    rows = parseCsv(buffer, { bom: true, info: true, skip_empty_lines: true, relax_column_count: false }) as unknown as typeof rows
+  } catch (error) {
+    const e = error as Error & { lines?: number }
+    throw new DatasetError(FN, source, e.lines, undefined, 'file', `not valid CSV: ${e.message}`, undefined, false)
+  }
+  const newlines: number[] = []
+  for (let i = 0; i < buffer.length; i++) if (buffer[i] === 10) newlines.push(i)
+  const lineOf = (offset: number) => {
+    let start = offset
+    // skip_empty_lines: the record starts after any blank lines that follow the previous one
+    while (start < buffer.length && (buffer[start] === 10 || buffer[start] === 13)) start++
+    let lo = 0
+    let hi = newlines.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((newlines[mid] as number) < start) lo = mid + 1
+      else hi = mid
+    }
+    return lo + 1
+  }
+  const header = rows[0]
+  if (header === undefined) throw new DatasetError(FN, source, undefined, undefined, 'file', 'a CSV file with a header row (`id,question,…`) and at least one item', undefined, false)
+  const columns = header.record.map((c) => pyStrip(c))
+  for (const required of ['id', 'question']) {
+    if (!columns.includes(required)) throw new DatasetError(FN, source, 1, undefined, 'header', `a header row with an \`${required}\` column`, columns)
+  }
+  columns.forEach((c, i) => {
+    if (c.length === 0) throw new DatasetError(FN, source, 1, undefined, `header column ${i + 1}`, 'a column name', header.record[i])
+    if (columns.indexOf(c) !== i) throw new DatasetError(FN, source, 1, undefined, `header column ${i + 1}`, 'a unique column name', c)
+  })
+  const items: EvalItem[] = []
+  const locs: Location[] = []
+  for (let r = 1; r < rows.length; r++) {
+    const row = rows[r] as (typeof rows)[number]
+    const loc = { line: lineOf((rows[r - 1] as (typeof rows)[number]).info.bytes), index: undefined }
+    const raw: Record<string, string> = {}
+    columns.forEach((c, i) => Object.defineProperty(raw, c, { value: row.record[i] ?? '', enumerable: true, writable: true, configurable: true }))
+    items.push(checkItem(raw, loc, source, true))
+    locs.push(loc)
+  }
+  checkUniqueIds(items, locs, source)
+  return items
+}
+
+function formatFor(fn: string, source: string | undefined, format: DatasetFormat | undefined): DatasetFormat {
+  if (format !== undefined) {
+    if (format !== 'json' && format !== 'jsonl' && format !== 'csv') throw new MetricInputError(fn, 'options.format', "'json', 'jsonl' or 'csv'", format)
+    return format
+  }
+  const ext = source === undefined ? '' : extname(source).toLowerCase()
+  if (ext === '.json') return 'json'
+  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl'
+  if (ext === '.csv') return 'csv'
+  throw new MetricInputError(fn, 'options.format', "'json', 'jsonl' or 'csv' (it cannot be inferred from the file name)", format)
+}
+
+/**
+ * Parses and validates an eval set.
+ *
+ * Item fields: `id` (non-empty string, or a number turned into a string; unique), `question`
+ * (non-empty string), and optionally `keyword` (string), `relevant` (array of ids, or object of
+ * id → grade), `reference` (string), `references` (non-empty array of strings), `contexts` (array of
+ * strings). Other fields are kept unchanged.
+ *
+ * Formats:
+ * - `json`: one array of item objects. Errors give the array index and the line of the item (or of
+ *   the offending key).
+ * - `jsonl`: one item object per line; blank lines are skipped. Errors give the line.
+ * - `csv`: a header row naming the fields (`id` and `question` required), one item per record
+ *   (quoted fields may span lines; a UTF-8 BOM is ignored). Every cell is a string; an empty cell
+ *   means the field is absent. `relevant`, `references` and `contexts` cells hold either a JSON
+ *   array (`["c1","c2"]`; for `relevant` also a JSON object of grades `{"c1":2}`) or a
+ *   `|`-separated list (`c1|c2`, items stripped, empty items dropped), so a reference containing
+ *   `|` must use the JSON form. Errors give the line where the record starts.
+ *
+ * @throws DatasetError (a MetricInputError) naming the source, line, item index (JSON) and field
+ * @example
+ * parseDataset('id,question,relevant\nq1,What is BLEU?,c1|c4\n', { format: 'csv', source: 'set.csv' })
+ * // [{ id: 'q1', question: 'What is BLEU?', relevant: ['c1', 'c4'] }]
+ */
+export function parseDataset(text: string, options: ParseDatasetOptions = {}): EvalItem[] {
+  if (typeof text !== 'string') throw new MetricInputError(FN, 'text', 'a string', text)
+  if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object', options)
+  if (options.source !== undefined && typeof options.source !== 'string') throw new MetricInputError(FN, 'options.source', 'a string', options.source)
+  const source = options.source ?? '<inline>'
+  const format = formatFor(FN, options.source, options.format)
+  const body = text.charCodeAt(0) === 0xfeff && format !== 'csv' ? text.slice(1) : text
+  if (format === 'json') return parseJson(body, source)
+  if (format === 'jsonl') return parseJsonl(body, source)
+  return parseCsvText(body, source)
+}
+
+/**
+ * Reads and validates an eval-set file (UTF-8); the format comes from the extension (`.json`,
+ * `.jsonl`/`.ndjson`, `.csv`) unless given. Synchronous, so it can run while tests are collected.
+ *
+ * @throws DatasetError naming the file, line and field (see {@link parseDataset}); the usual fs errors for a missing file
+ * @example
+ * const dataset = loadDataset('examples/transformer-qa/data/eval-set.json')
+ * dataset[0] // { id: 'heads', question: 'How many attention heads does the base Transformer use?', keyword: 'h = 8', reference: '…' }
+ */
+export function loadDataset(path: string, options: { format?: DatasetFormat } = {}): EvalItem[] {
+  if (typeof path !== 'string' || path.length === 0) throw new MetricInputError('loadDataset', 'path', 'a non-empty file path', path)
+  const format = formatFor('loadDataset', path, options?.format)
+  return parseDataset(readFileSync(path, 'utf8'), { format, source: path })
+}
+
+/**
+ * Fills in `relevant` from `keyword` for the items that have a keyword but no `relevant`: the ids of
+ * the chunks whose text contains the keyword, case-insensitively ({@link relevantBySubstring}), in
+ * chunk order. Items with `relevant` keep it; items with neither are returned unchanged. A keyword
+ * found in no chunk gives `relevant: []` (every retrieval metric of that item is then 0).
+ *
+ * @example
+ * withKeywordGroundTruth([{ id: 'q1', question: '…', keyword: 'h = 8' }], [{ id: 'c1', text: 'h = 8 heads' }, { id: 'c2', text: 'BLEU' }])
+ * // [{ id: 'q1', question: '…', keyword: 'h = 8', relevant: ['c1'] }]
+ */
+export function withKeywordGroundTruth(dataset: readonly EvalItem[], chunks: ReadonlyArray<{ readonly id: Id; readonly text: string }>): EvalItem[] {
+  if (!Array.isArray(dataset)) throw new MetricInputError('withKeywordGroundTruth', 'dataset', 'an array of eval items', dataset)
+  return dataset.map((item, i) => {
+    if (item === null || typeof item !== 'object') throw new MetricInputError('withKeywordGroundTruth', `dataset[${i}]`, 'an eval item object', item)
+    if (item.relevant !== undefined || item.keyword === undefined) return item
+    return { ...item, relevant: [...relevantBySubstring(chunks, item.keyword)] }
+  })
+}

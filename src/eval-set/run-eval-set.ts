@@ -1,0 +1,253 @@
+/**
+ * Runs a RAG pipeline over an eval set: bounded concurrency, a timeout per case, failures recorded
+ * on the case instead of aborting the run, and a progress line for people watching a terminal.
+ */
+import type { EvalCase } from '../eval-case.js'
+import { MetricInputError } from '../errors.js'
+import type { RetrievedItem } from '../retrieval/types.js'
+
+/** What a pipeline returns for one question. Extra fields are kept on the case. */
+export interface PipelineOutput {
+  readonly retrieved?: readonly RetrievedItem[]
+  readonly answer?: string
+  readonly contexts?: readonly string[]
+  readonly [extra: string]: unknown
+}
+
+/** Passed as the pipeline's third argument. */
+export interface PipelineContext {
+  /** Aborted when the case times out, so a pipeline that honours it can stop its requests. */
+  readonly signal: AbortSignal
+  /** Position of the item in the dataset. */
+  readonly index: number
+}
+
+/** The item type a run accepts: anything with a question (usually an {@link EvalItem} from `loadDataset`). */
+export interface EvalRunItem {
+  readonly id?: string | number
+  readonly question: string
+  readonly [field: string]: unknown
+}
+
+export type Pipeline<I extends EvalRunItem = EvalRunItem> = (question: string, item: I, context: PipelineContext) => PipelineOutput | Promise<PipelineOutput>
+
+/** A failed case's error, reduced to plain data (what was thrown, or `TimeoutError`). */
+export interface EvalCaseError {
+  readonly name: string
+  readonly message: string
+}
+
+/** An item merged with its pipeline output, with its timing and, when it failed, the error. */
+export type EvalRunCase<I extends EvalRunItem = EvalRunItem> = I &
+  EvalCase &
+  PipelineOutput & {
+    readonly timing: { readonly ms: number }
+    readonly error?: EvalCaseError
+  }
+
+/** The result of {@link runEvalSet}: an object with `cases`, which every set matcher accepts. */
+export interface EvalRun<I extends EvalRunItem = EvalRunItem> {
+  /** One case per dataset item, in dataset order, failed ones included. */
+  readonly cases: Array<EvalRunCase<I>>
+  /** ISO 8601 time the run started. */
+  readonly startedAt: string
+  readonly durationMs: number
+  /** How many cases failed (threw, returned a bad value, or timed out). */
+  readonly errors: number
+}
+
+export interface EvalProgress {
+  readonly done: number
+  readonly total: number
+  readonly failed: number
+  readonly elapsedMs: number
+  /** Estimated time left, `elapsed / done · (total − done)`; undefined before the first case finishes. */
+  readonly etaMs: number | undefined
+  /** The case that just finished. */
+  readonly id: string
+}
+
+/** Where the progress line goes; `process.stderr` by default. */
+export interface ProgressStream {
+  write(text: string): unknown
+  readonly isTTY?: boolean
+}
+
+export interface RunEvalSetOptions {
+  /** Cases in flight at once. @default 4 */
+  readonly concurrency?: number
+  /** Per-case limit in ms; `Infinity` for none. @default 60_000 */
+  readonly timeoutMs?: number
+  /** Called after each case. */
+  readonly onProgress?: (progress: EvalProgress) => void
+  /**
+   * Progress line on the stream: `'auto'` shows it when the stream is a TTY and `CI` is not set,
+   * `'on'` always, `'off'` never. @default 'auto'
+   */
+  readonly progress?: 'auto' | 'on' | 'off'
+  /** @default process.stderr */
+  readonly stream?: ProgressStream
+}
+
+class PipelineTimeoutError extends Error {
+  override readonly name = 'TimeoutError'
+}
+
+const FN = 'runEvalSet'
+
+/** `CI` counts as set unless empty, `0` or `false` (what CI services and std-env accept). */
+export function isCiEnvironment(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  const ci = env.CI
+  return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false'
+}
+
+function toCaseError(error: unknown): EvalCaseError {
+  if (error instanceof Error) return { name: error.name, message: error.message }
+  if (error !== null && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
+    const e = error as { name?: unknown; message: string }
+    return { name: typeof e.name === 'string' ? e.name : 'Error', message: e.message }
+  }
+  return { name: 'Error', message: String(error) }
+}
+
+function checkOutput(output: unknown): PipelineOutput {
+  const expected = 'an object `{ retrieved?, answer?, contexts? }`'
+  if (output === null || typeof output !== 'object' || Array.isArray(output)) throw new MetricInputError('pipeline', 'the return value', expected, output)
+  const o = output as PipelineOutput
+  if (o.retrieved !== undefined && !Array.isArray(o.retrieved)) throw new MetricInputError('pipeline', 'retrieved', 'an array of ids or `{ id }` objects', o.retrieved)
+  if (o.answer !== undefined && typeof o.answer !== 'string') throw new MetricInputError('pipeline', 'answer', 'a string', o.answer)
+  if (o.contexts !== undefined && (!Array.isArray(o.contexts) || o.contexts.some((c) => typeof c !== 'string'))) {
+    throw new MetricInputError('pipeline', 'contexts', 'an array of strings', o.contexts)
+  }
+  return o
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`
+  const m = Math.floor(ms / 60_000)
+  return `${m}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`
+}
+
+function progressLine(p: EvalProgress): string {
+  const pct = Math.floor((100 * p.done) / p.total)
+  const failed = p.failed > 0 ? `, ${p.failed} failed` : ''
+  const eta = p.etaMs === undefined ? '' : `, ETA ${formatDuration(p.etaMs)}`
+  return `rag-matchers eval set: ${p.done}/${p.total} (${pct}%)${failed}, elapsed ${formatDuration(p.elapsedMs)}${eta}`
+}
+
+/**
+ * Calls `pipeline(question, item, { signal, index })` once per dataset item and collects the cases.
+ *
+ * - At most `concurrency` calls are in flight (default 4); a sync pipeline is fine too.
+ * - A call that throws, rejects, returns something other than `{ retrieved?, answer?, contexts? }`
+ *   or takes longer than `timeoutMs` (default 60 000) becomes a case with
+ *   `error: { name, message }` (`name: 'TimeoutError'` for a timeout, whose `signal` is then
+ *   aborted). Failed cases are never dropped: set matchers report them by id.
+ * - Each case is `{ ...item, ...output, timing: { ms } }` (the item's `id` and `question` win), in
+ *   dataset order whatever the completion order.
+ * - Progress (done/total, failures, elapsed, ETA) goes to `stream` (stderr) as one rewritten line
+ *   when `progress` is `'on'`, or `'auto'` and the stream is a TTY and `CI` is not set.
+ *
+ * A timed-out call cannot be stopped from outside; its slot is freed anyway so one hung request does
+ * not stall the run, and its eventual result is ignored.
+ *
+ * @throws MetricInputError for a dataset that is not a non-empty array of `{ question }` items, a
+ *   pipeline that is not a function, or a bad option
+ * @example
+ * const run = await runEvalSet(loadDataset('eval.json'), async (question) => {
+ *   const hits = await search(question)
+ *   return { retrieved: hits.map((h) => h.id), answer: await generate(question, hits) }
+ * })
+ * expect(run).toHaveRecallAtK(3, 0.8)
+ */
+export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], pipeline: Pipeline<I>, options: RunEvalSetOptions = {}): Promise<EvalRun<I>> {
+  if (!Array.isArray(dataset) || dataset.length === 0) throw new MetricInputError(FN, 'dataset', 'a non-empty array of items `{ id, question, … }`', dataset)
+  dataset.forEach((item, i) => {
+    if (item === null || typeof item !== 'object') throw new MetricInputError(FN, `dataset[${i}]`, 'an item object `{ id, question, … }`', item)
+    if (typeof item.question !== 'string') throw new MetricInputError(FN, `dataset[${i}].question`, 'a string', item.question)
+  })
+  if (typeof pipeline !== 'function') throw new MetricInputError(FN, 'pipeline', 'a function `(question, item) => ({ retrieved, answer })`', pipeline)
+  if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object', options)
+  const { concurrency = 4, timeoutMs = 60_000, onProgress, progress = 'auto', stream = process.stderr } = options
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new MetricInputError(FN, 'options.concurrency', 'a positive integer', concurrency)
+  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) throw new MetricInputError(FN, 'options.timeoutMs', 'a positive number of milliseconds (or Infinity)', timeoutMs)
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new MetricInputError(FN, 'options.onProgress', 'a function', onProgress)
+  if (progress !== 'auto' && progress !== 'on' && progress !== 'off') throw new MetricInputError(FN, 'options.progress', "'auto', 'on' or 'off'", progress)
+  if (progress !== 'off' && (stream === null || typeof stream !== 'object' || typeof stream.write !== 'function')) {
+    throw new MetricInputError(FN, 'options.stream', 'a writable stream (an object with `write`)', stream)
+  }
+  const showProgress = progress === 'on' || (progress === 'auto' && stream.isTTY === true && !isCiEnvironment())
+
+  const total = dataset.length
+  const started = Date.now()
+  const startedAt = new Date(started).toISOString()
+  const cases = new Array<EvalRunCase<I>>(total)
+  let next = 0
+  let done = 0
+  let failed = 0
+  let lastPrint = 0
+
+  const report = (id: string) => {
+    const elapsedMs = Date.now() - started
+    const p: EvalProgress = { done, total, failed, elapsedMs, etaMs: done > 0 ? (elapsedMs / done) * (total - done) : undefined, id }
+    onProgress?.(p)
+    if (showProgress && (done === total || elapsedMs - lastPrint >= 100)) {
+      lastPrint = elapsedMs
+      // \r rewrites the line in place; \x1b[K clears what a longer previous line left behind
+      stream.write(`\r${progressLine(p)}\x1b[K${done === total ? '\n' : ''}`)
+    }
+  }
+
+  const runOne = async (index: number): Promise<void> => {
+    const item = dataset[index] as I
+    const controller = new AbortController()
+    const t0 = performance.now()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let output: PipelineOutput | undefined
+    let error: EvalCaseError | undefined
+    try {
+      const call = Promise.resolve().then(() => pipeline(item.question, item, { signal: controller.signal, index }))
+      const limited = Number.isFinite(timeoutMs)
+        ? Promise.race([
+            call,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => {
+                const e = new PipelineTimeoutError(`pipeline did not finish within ${timeoutMs} ms`)
+                controller.abort(e)
+                reject(e)
+              }, timeoutMs)
+            }),
+          ])
+        : call
+      // a late rejection of a timed-out call must not surface as an unhandled rejection
+      call.catch(() => undefined)
+      output = checkOutput(await limited)
+    } catch (e) {
+      error = toCaseError(e)
+    } finally {
+      if (timer !== undefined) clearTimeout(timer)
+    }
+    const ms = performance.now() - t0
+    const merged: Record<string, unknown> = { ...item }
+    if (output !== undefined) for (const [key, value] of Object.entries(output)) if (value !== undefined) merged[key] = value
+    if (item.id !== undefined) merged.id = item.id
+    merged.question = item.question
+    merged.timing = { ms }
+    if (error !== undefined) {
+      merged.error = error
+      failed++
+    }
+    cases[index] = merged as EvalRunCase<I>
+    done++
+    report(item.id !== undefined ? String(item.id) : `#${index + 1}`)
+  }
+
+  const worker = async () => {
+    while (next < total) {
+      const index = next++
+      await runOne(index)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker))
+  return { cases, startedAt, durationMs: Date.now() - started, errors: failed }
+}

@@ -1,0 +1,142 @@
+import { compareRuns, type MetricRun } from '../../../src/eval-set/compare-runs.js'
+import { MetricInputError } from '../../../src/errors.js'
+
+const SIG = 'R|k:3|empty:zero|dup:first|version:0.1.0'
+
+function run(values: Record<string, number>, signature = SIG, metric = 'recall@3'): MetricRun {
+  return { metrics: { [metric]: { signature, values } } }
+}
+
+function series(n: number, f: (i: number) => number): Record<string, number> {
+  return Object.fromEntries(Array.from({ length: n }, (_, i) => [`q${String(i).padStart(2, '0')}`, f(i)]))
+}
+
+describe('compareRuns', () => {
+  it('computes means, delta, per-case deltas and the bootstrap p-value by hand on a tiny set', () => {
+    // d = current − baseline per id in code-unit order a, b, c = [−1, −4, 2]: the hand-computed
+    // bootstrap of statistics.test.ts (B = 4, seed 42) gives p = 0.4 and the interval [−1.925, −1].
+    const r = compareRuns(run({ a: 5, b: 6, c: 1 }), run({ a: 4, b: 2, c: 3 }), { resamples: 4, tolerance: 0 })
+    const m = r.metrics[0]!
+    expect(m.status).toBe('ok')
+    expect(m.baselineMean).toBe(4)
+    expect(m.currentMean).toBe(3)
+    expect(m.delta).toBe(-1)
+    expect(m.pValue).toBe(0.4)
+    expect(m.ci[0]).toBeCloseTo(-1.925, 12)
+    expect(m.ci[1]).toBe(-1)
+    expect(m.n).toBe(3)
+    expect(m.perCase.map((c) => [c.id, c.delta])).toEqual([
+      ['b', -4],
+      ['a', -1],
+      ['c', 2],
+    ])
+    expect(m.test).toBe('paired-bootstrap')
+  })
+
+  it('flags a synthetic significant drop', () => {
+    const base = series(30, (i) => 0.8 + ((i % 5) - 2) * 0.02)
+    const cur = series(30, (i) => 0.6 + ((i % 3) - 1) * 0.02)
+    for (const test of ['bootstrap', 'permutation'] as const) {
+      const r = compareRuns(run(base), run(cur), { test })
+      const m = r.metrics[0]!
+      expect(r.regressed).toEqual(['recall@3'])
+      expect(m.regressed).toBe(true)
+      expect(m.status).toBe('regressed')
+      expect(m.delta).toBeCloseTo(-0.2, 10)
+      expect(m.pValue).toBeLessThan(0.001)
+      expect(m.ci[1]).toBeLessThan(0)
+    }
+  })
+
+  it('passes a drop of the same mean that is indistinguishable from noise', () => {
+    // deltas alternate −1.0 and +0.6: mean −0.2 like above, but a standard deviation of 0.8
+    const base = series(20, (i) => (i % 2 === 0 ? 1 : 0.2))
+    const cur = series(20, (i) => (i % 2 === 0 ? 0 : 0.8))
+    for (const test of ['bootstrap', 'permutation'] as const) {
+      const r = compareRuns(run(base), run(cur), { test })
+      const m = r.metrics[0]!
+      expect(m.delta).toBeCloseTo(-0.2, 10)
+      expect(m.pValue).toBeGreaterThan(0.05)
+      expect(m.regressed).toBe(false)
+      expect(m.status).toBe('ok')
+      expect(r.regressed).toEqual([])
+    }
+  })
+
+  it('does not regress on a significant drop smaller than the tolerance', () => {
+    const r = compareRuns(run(series(20, () => 0.9)), run(series(20, () => 0.89)))
+    const m = r.metrics[0]!
+    expect(m.pValue).toBeLessThan(0.001)
+    expect(m.regressed).toBe(false)
+    expect(compareRuns(run(series(20, () => 0.9)), run(series(20, () => 0.89)), { tolerance: 0.005 }).regressed).toEqual(['recall@3'])
+  })
+
+  it('reads the tolerance as a fraction of the full scale (BLEU and chrF are 0–100)', () => {
+    const sig = 'BLEU|nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:0.1.0'
+    const drop = (d: number) => compareRuns(run(series(20, () => 40), sig, 'bleu'), run(series(20, () => 40 - d), sig, 'bleu'))
+    expect(drop(1.5).metrics[0]!.tolerance).toBe(2)
+    expect(drop(1.5).regressed).toEqual([])
+    expect(drop(2.5).regressed).toEqual(['bleu'])
+    // per-metric tolerances
+    const r = compareRuns(run(series(20, () => 40), sig, 'bleu'), run(series(20, () => 37), sig, 'bleu'), { tolerance: { bleu: 0.05 } })
+    expect(r.metrics[0]!.tolerance).toBe(5)
+    expect(r.regressed).toEqual([])
+  })
+
+  it('never regresses on an improvement', () => {
+    const r = compareRuns(run(series(20, () => 0.5)), run(series(20, () => 0.9)))
+    expect(r.metrics[0]!.pValue).toBe(1)
+    expect(r.regressed).toEqual([])
+  })
+
+  it('refuses to compare a metric whose signature changed and names the keys', () => {
+    const r = compareRuns(run({ a: 1, b: 1 }, 'R|k:5|empty:zero|dup:first|version:0.1.0'), run({ a: 0, b: 0 }, 'R|k:3|empty:zero|dup:first|version:0.2.0'))
+    const m = r.metrics[0]!
+    expect(m.status).toBe('incomparable')
+    expect(m.regressed).toBe(false)
+    expect(Number.isNaN(m.pValue)).toBe(true)
+    expect(r.incomparable).toEqual(['recall@3'])
+    expect(m.signatureDifferences).toEqual([
+      { key: 'k', a: '5', b: '3' },
+      { key: 'version', a: '0.1.0', b: '0.2.0' },
+    ])
+  })
+
+  it('lists the cases present in one run only and compares the rest', () => {
+    const r = compareRuns(run({ a: 1, b: 1, old: 1 }), run({ a: 1, b: 1, fresh: 0 }))
+    const m = r.metrics[0]!
+    expect(m.n).toBe(2)
+    expect(m.onlyInBaseline).toEqual(['old'])
+    expect(m.onlyInCurrent).toEqual(['fresh'])
+    expect(r.onlyInBaseline).toEqual(['old'])
+    expect(r.onlyInCurrent).toEqual(['fresh'])
+    const none = compareRuns(run({ a: 1 }), run({ b: 1 }))
+    expect(none.metrics[0]!.status).toBe('no-common-cases')
+  })
+
+  it('reports metrics tracked by one run only', () => {
+    const base: MetricRun = { metrics: { mrr: { signature: 'RR', values: { a: 1 } }, 'recall@3': { signature: SIG, values: { a: 1 } } } }
+    const cur: MetricRun = { metrics: { 'recall@3': { signature: SIG, values: { a: 1 } }, bleu: { signature: 'BLEU', values: { a: 50 } } } }
+    const r = compareRuns(base, cur)
+    expect(r.metrics.map((m) => [m.metric, m.status])).toEqual([
+      ['bleu', 'only-in-current'],
+      ['mrr', 'only-in-baseline'],
+      ['recall@3', 'ok'],
+    ])
+  })
+
+  it('is deterministic for a given seed', () => {
+    const base = series(25, (i) => ((i * 37) % 11) / 10)
+    const cur = series(25, (i) => ((i * 53) % 13) / 12)
+    expect(compareRuns(run(base), run(cur), { seed: 9 })).toEqual(compareRuns(run(base), run(cur), { seed: 9 }))
+    expect(compareRuns(run(base), run(cur), { seed: 9, test: 'permutation' })).toEqual(compareRuns(run(base), run(cur), { seed: 9, test: 'permutation' }))
+  })
+
+  it('validates its arguments', () => {
+    expect(() => compareRuns({} as MetricRun, run({}))).toThrow(MetricInputError)
+    expect(() => compareRuns(run({ a: Number.NaN }), run({}))).toThrow('Expected `baseline.metrics["recall@3"].values["a"]` to be a finite number')
+    expect(() => compareRuns(run({}), run({}), { alpha: 0 })).toThrow('Expected `options.alpha` to be a number strictly between 0 and 1')
+    expect(() => compareRuns(run({}), run({}), { test: 'wilcoxon' as never })).toThrow("Expected `options.test` to be 'bootstrap' or 'permutation'")
+    expect(() => compareRuns(run({ a: 1 }), run({ a: 1 }), { tolerance: -1 })).toThrow('Expected `options.tolerance` to be a finite number ≥ 0')
+  })
+})

@@ -7,7 +7,7 @@ import { isCiEnvironment } from '../src/eval-set/run-eval-set.js'
 import type { EvalCase } from '../src/eval-case.js'
 import { caseLabel } from '../src/index.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import { buildMessage, formatNumber, list, MAX_ROWS, table } from './message.js'
+import { buildMessage, formatNumber, list, table } from './message.js'
 import { matcherError } from './validate.js'
 
 /** What a baseline write reports (see {@link MetricBaselineOptions.onWrite}). */
@@ -47,6 +47,8 @@ interface BaselineMatcherContext extends MatcherContext {
 }
 
 const MATCHER = 'toMatchMetricBaseline'
+/** Rows of dropped cases shown per regressed metric (a message may list several metrics). */
+const WORST_CASES = 5
 const ARGS = 'name, options'
 
 function decimalsFor(metric: string): number {
@@ -164,7 +166,7 @@ function worstCases(m: MetricComparison): string | undefined {
   const dropped = m.perCase.filter((c) => c.delta < 0)
   if (dropped.length === 0) return undefined
   const rows = dropped.map((c) => [c.id, `${fmt(m.metric, c.baseline)} → ${fmt(m.metric, c.current)}`, `(${signed(m.metric, c.delta)})`])
-  return `cases that dropped most in ${m.metric} (${dropped.length} of ${m.n} dropped):\n${table(rows, { max: MAX_ROWS })}`
+  return `cases that dropped most in ${m.metric} (${dropped.length} of ${m.n} dropped):\n${table(rows, { max: WORST_CASES })}`
 }
 
 function onlyInOneRun(comparison: RunComparison): string | undefined {

@@ -5,7 +5,7 @@
  * a Content-Security-Policy that allows no script at all, so a missed escape still cannot run code.
  */
 import type { CaseRow, EvalSetSection, MetricRow, RagReport, ReportAssertion } from './report-model.js'
-import { decimalsFor, formatDelta, formatThreshold, formatValue, rowResult } from './report-table.js'
+import { baselineRow, decimalsFor, formatDelta, formatThreshold, formatValue, rowResult } from './report-table.js'
 
 /** The page's policy: nothing may load or run; only the inline stylesheet applies. */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
@@ -118,7 +118,7 @@ function metricsTable(set: EvalSetSection): string {
   const head = `<tr><th>metric</th><th>value</th><th>threshold</th><th>n</th><th>result</th>${withBaseline ? '<th>Δ baseline</th>' : ''}<th>signature</th></tr>`
   const rows = set.metrics.map((m) => {
     const d = decimalsFor(m)
-    const name = `${m.metric}${m.isNot ? ' (.not)' : ''}${m.aggregate === 'corpus' ? ' (corpus)' : m.aggregate === 'weighted-mean' ? ' (weighted)' : ''}`
+    const name = `${m.metric}${m.isNot ? ' (.not)' : ''}${m.aggregate === 'weighted-mean' ? ' (weighted)' : ''}`
     return (
       `<tr data-metric="${escapeHtml(m.key)}"><td>${escapeHtml(name)}</td><td class="num">${escapeHtml(formatValue(m.value, d, m.threshold))}</td>` +
       `<td class="num">${escapeHtml(formatThreshold(m, d))}</td><td class="num">${m.n}</td>${resultCell(m.pass, rowResult(m))}` +
@@ -126,6 +126,16 @@ function metricsTable(set: EvalSetSection): string {
     )
   })
   return `<table class="metrics">${head}${rows.join('')}</table>`
+}
+
+function baselinesTable(set: EvalSetSection): string {
+  if (set.baselines.length === 0) return ''
+  const rows = set.baselines.map((b) => {
+    const cells = baselineRow(b)
+    const bad = b.status !== undefined && /regress|incomparable/i.test(b.status)
+    return `<tr><td>${escapeHtml(b.fullName)}</td>${cells.map((c, i) => `<td class="${i === 0 ? '' : 'num'}${i === 5 && bad ? ' fail' : ''}">${escapeHtml(c)}</td>`).join('')}</tr>`
+  })
+  return `<h3>Baseline comparisons</h3><table class="baselines"><tr><th>test</th><th>metric</th><th>baseline</th><th>current</th><th>Δ</th><th>p</th><th>status</th></tr>${rows.join('')}</table>`
 }
 
 function casesTable(set: EvalSetSection): string {
@@ -162,6 +172,7 @@ function evalSetSection(set: EvalSetSection): string {
     `<section class="eval-set" data-set="${escapeHtml(set.key)}"><h2>Eval set: ${escapeHtml(set.name)} <span class="${set.pass ? 'pass' : 'fail'}">${set.pass ? 'pass' : 'FAIL'}</span></h2>` +
     `<p class="muted">${set.cases.length} cases · ${where}${set.source === 'set' ? ' · named set' : ''}</p>` +
     metricsTable(set) +
+    baselinesTable(set) +
     (charts.length > 0 ? `<div class="charts">${charts.join('')}</div>` : '') +
     casesTable(set) +
     `</section>`

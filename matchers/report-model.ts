@@ -60,9 +60,10 @@ export interface MetricRow {
   /**
    * `mean`: the matcher's mean, or the mean of the union of per-case values for several assertions;
    * `weighted-mean`: some assertion's per-case list was cut, so Σ(value·n)/Σn over assertions;
-   * `corpus`: a corpus-level score (e.g. corpus BLEU) without per-case values; never merged.
+   * `set-level`: a score of the whole set without per-case values (corpus BLEU/chrF, a baseline
+   * comparison); shown as recorded and never pooled with another assertion.
    */
-  readonly aggregate: 'mean' | 'weighted-mean' | 'corpus'
+  readonly aggregate: 'mean' | 'weighted-mean' | 'set-level'
   readonly value: number | null
   /** Cases behind the value. */
   readonly n: number
@@ -71,7 +72,7 @@ export interface MetricRow {
   /** Every assertion in the row passed. */
   readonly pass: boolean
   readonly baseline?: { readonly mean: number; readonly delta: number }
-  /** Per-case values (after de-duplication), for the chart; absent for corpus rows. */
+  /** Per-case values (after de-duplication), for the chart; absent for set-level rows. */
   readonly values?: readonly CaseValue[]
   /** Ids of cases below the threshold (not listed for `.not` rows, where "below" is the goal). */
   readonly failingCases: readonly string[]
@@ -90,6 +91,23 @@ export interface CaseRow {
   readonly failing: readonly string[]
 }
 
+/**
+ * One metric of a baseline comparison, as `toMatchMetricBaseline` reports it in `meta.extra.metrics`
+ * (baseline mean, current mean, delta, one-sided p-value, status). Shown as recorded.
+ */
+export interface BaselineComparison {
+  /** The assertion that compared (its metric label, e.g. `baseline "qa" (recall@3, bleu)`). */
+  readonly assertion: string
+  readonly fullName: string
+  readonly metric: string
+  readonly baseline: number | null
+  readonly current: number | null
+  readonly delta: number | null
+  readonly pValue?: number | null
+  readonly status?: string
+  readonly n?: number
+}
+
 export interface EvalSetSection {
   readonly key: string
   readonly name: string
@@ -98,6 +116,8 @@ export interface EvalSetSection {
   readonly files: readonly string[]
   readonly pass: boolean
   readonly metrics: readonly MetricRow[]
+  /** Per-metric baseline comparisons recorded by baseline assertions on this set (may be empty). */
+  readonly baselines: readonly BaselineComparison[]
   readonly cases: readonly CaseRow[]
 }
 
@@ -165,7 +185,7 @@ function caseKey(a: ReportAssertion, c: { id: string; positional?: boolean }): s
 
 function rowKey(a: ReportAssertion): string {
   const base = `${a.matcher}|${a.signature}|${a.threshold ?? ''}|${a.isNot ? 'not' : ''}`
-  // A corpus score cannot be pooled with another one: it keeps a row of its own.
+  // A set-level score (corpus BLEU) cannot be pooled with another one: it keeps a row of its own.
   return a.perCase === undefined ? `${base}|${a.file}|${a.testIndex}|${a.index}` : base
 }
 
@@ -203,7 +223,7 @@ function buildRow(key: string, parts: readonly ReportAssertion[]): { row: Metric
     pass: failedAssertions === 0,
   }
   if (first.perCase === undefined) {
-    const row: MetricRow = { ...common, aggregate: 'corpus', value: first.value, n: first.setSize ?? 0, failingCases: [], ...(first.baseline ? { baseline: first.baseline } : {}) }
+    const row: MetricRow = { ...common, aggregate: 'set-level', value: first.value, n: first.setSize ?? 0, failingCases: [], ...(first.baseline ? { baseline: first.baseline } : {}) }
     return { row, keys: [] }
   }
   // Union of per-case values in canonical order; a case already given by an earlier assertion is skipped
@@ -291,8 +311,37 @@ function buildEvalSet(key: string, name: string, source: 'set' | 'describe', par
     files: [...new Set(parts.map((p) => p.file))],
     pass: metrics.every((m) => m.pass),
     metrics,
+    baselines: parts.flatMap(baselineComparisons),
     cases,
   }
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null
+}
+
+/** `meta.extra.metrics` of a baseline assertion: `[{ metric, baseline, current, delta, pValue, status, n }]`. */
+function baselineComparisons(a: ReportAssertion): BaselineComparison[] {
+  const list = a.extra?.metrics
+  if (!Array.isArray(list)) return []
+  const out: BaselineComparison[] = []
+  for (const m of list) {
+    if (m === null || typeof m !== 'object') continue
+    const e = m as Record<string, unknown>
+    if (typeof e.metric !== 'string' || !('baseline' in e) || !('current' in e)) continue
+    out.push({
+      assertion: a.metric,
+      fullName: a.fullName,
+      metric: e.metric,
+      baseline: numberOrNull(e.baseline),
+      current: numberOrNull(e.current),
+      delta: numberOrNull(e.delta),
+      ...('pValue' in e ? { pValue: numberOrNull(e.pValue) } : {}),
+      ...(typeof e.status === 'string' ? { status: e.status } : {}),
+      ...(typeof e.n === 'number' ? { n: e.n } : {}),
+    })
+  }
+  return out
 }
 
 /**

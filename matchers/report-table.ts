@@ -4,7 +4,7 @@
  * single-case assertions per test file. Plain text, no colours, so it reads the same in CI logs.
  */
 import { formatNumber, list, table } from './message.js'
-import type { MetricRow, RagReport, ReportAssertion } from './report-model.js'
+import type { BaselineComparison, MetricRow, RagReport, ReportAssertion } from './report-model.js'
 
 /** BLEU and chrF are on 0–100 (2 decimals); everything else on 0–1 (4 decimals). */
 export function decimalsFor(row: { metric: string; matcher: string; threshold?: number; value: number | null }): number {
@@ -26,8 +26,7 @@ export function formatThreshold(row: { threshold?: number; comparator: '>=' | '<
 /** `+0.0123 (baseline 0.8000)`, or `—` without a baseline. */
 export function formatDelta(baseline: MetricRow['baseline'], decimals: number): string {
   if (baseline === undefined) return '—'
-  const sign = baseline.delta > 0 ? '+' : baseline.delta < 0 ? '−' : '±'
-  return `${sign}${formatNumber(Math.abs(baseline.delta), undefined, decimals)} (baseline ${formatNumber(baseline.mean, undefined, decimals)})`
+  return `${formatSigned(baseline.delta, decimals)} (baseline ${formatNumber(baseline.mean, undefined, decimals)})`
 }
 
 export function rowResult(row: Pick<MetricRow, 'pass' | 'assertions' | 'failedAssertions'>): string {
@@ -38,7 +37,6 @@ export function rowResult(row: Pick<MetricRow, 'pass' | 'assertions' | 'failedAs
 function metricName(row: MetricRow): string {
   const parts = [row.metric]
   if (row.isNot) parts.push('(.not)')
-  if (row.aggregate === 'corpus') parts.push('(corpus)')
   if (row.aggregate === 'weighted-mean') parts.push('(weighted)')
   return parts.join(' ')
 }
@@ -49,6 +47,20 @@ function singleRow(a: ReportAssertion): string[] {
 }
 
 const ALL = Number.MAX_SAFE_INTEGER
+
+/** A signed delta: `+0.0123`, `−0.0456`, `±0.0000`. */
+export function formatSigned(delta: number | null, decimals: number): string {
+  if (delta === null) return 'n/a'
+  const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±'
+  return `${sign}${formatNumber(Math.abs(delta), undefined, decimals)}`
+}
+
+/** One metric of a baseline comparison: names like `bleu`/`chrf` are on 0–100. */
+export function baselineRow(b: BaselineComparison): string[] {
+  const d = decimalsFor({ metric: b.metric, matcher: b.metric, value: b.current })
+  const p = b.pValue === undefined ? '—' : b.pValue === null ? 'n/a' : formatNumber(b.pValue, undefined, 4)
+  return [b.metric, formatValue(b.baseline, d), formatValue(b.current, d), formatSigned(b.delta, d), p, b.status ?? '—']
+}
 
 /**
  * Renders the report as text for the terminal. Returns '' for a report without assertions, so a run
@@ -77,6 +89,10 @@ export function renderTable(report: RagReport): string {
       return [metricName(m), formatValue(m.value, d, m.threshold), formatThreshold(m, d), String(m.n), rowResult(m), ...(withBaseline ? [formatDelta(m.baseline, d)] : [])]
     })
     out.push(table([header, ...rows], { max: ALL }))
+    if (set.baselines.length > 0) {
+      out.push('  baseline comparisons:')
+      out.push(table([['metric', 'baseline', 'current', 'Δ', 'p', 'status'], ...set.baselines.map(baselineRow)], { indent: '    ', max: ALL }))
+    }
     const failing = set.metrics.filter((m) => m.failingCases.length > 0)
     if (failing.length > 0) {
       out.push('  cases below the threshold:')

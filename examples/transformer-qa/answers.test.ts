@@ -1,10 +1,13 @@
 // Answer quality of the example pipeline: lexical metrics per answer and for the set, and the
 // numeric check that catches what lexical metrics wave through.
-import { runExample } from './pipeline.js'
+import { loadRecordedAnswers, runExample } from './pipeline.js'
 
 const cases = runExample()
 const correct = cases.filter((c) => c.id !== 'bleu-en-de')
-const wrong = cases.find((c) => c.id === 'bleu-en-de')!
+// The wrong answer always comes from the committed recording, also under --live (a live model may
+// well answer 28.4): it is the fixed example of what lexical metrics cannot see.
+const recorded = cases.find((c) => c.id === 'bleu-en-de')!
+const wrong = { ...recorded, answer: loadRecordedAnswers()['bleu-en-de']! }
 
 describe('answers on the transformer-qa eval set', () => {
   it.each(correct.map((c) => [c.id, c] as const))('%s: lexical overlap with the reference', (_id, c) => {
@@ -37,6 +40,6 @@ describe('the wrong-number answer (41.0, the English-French score, for the Engli
   })
 
   it('makes the set-level numeric check fail, naming the case', () => {
-    expect(cases).not.toStateNumbersOf()
+    expect(cases.map((c) => (c.id === wrong.id ? wrong : c))).not.toStateNumbersOf()
   })
 })

@@ -161,7 +161,7 @@ export async function prepareLiveRun(options: PrepareLiveRunOptions = {}): Promi
     const run = await retrieveEvalSet({ retriever: requestedRetriever(env), ...(embedder ? { embedder } : {}), ...(embedderReason ? { embedderReason } : {}) })
     await (embedder as { dispose?: () => Promise<void> } | undefined)?.dispose?.()
     const out = options.out ?? LIVE_ANSWERS_FILE
-    log(`--live: answering ${run.evalSet.length} questions with ${model} at ${ollama.host} (temperature 0, seed 42); retriever: ${run.retriever}${run.note ? ` (${run.note})` : ''}`)
+    log(`--live: answering ${run.evalSet.length} questions with ${model} at ${ollama.host} (temperature ${LIVE_OPTIONS.temperature}, seed ${LIVE_OPTIONS.seed}); retriever: ${run.retriever}${run.note ? ` (${run.note})` : ''}`)
     await generateLiveAnswers({
       host: ollama.host,
       model,

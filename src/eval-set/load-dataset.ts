@@ -158,6 +158,120 @@ function jsonArrayLocations(text: string): Array<{ line: number; keyLines: Map<s
   return out
 }
 
+/**
+ * The offset where a JSON text stops following the grammar (RFC 8259), or undefined when it is
+ * valid; only used to give a line for a syntax error.
+ */
+export function jsonSyntaxErrorOffset(text: string): number | undefined {
+  let i = 0
+  const ws = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++
+  }
+  class Stop extends Error {}
+  const stop = (): never => {
+    throw new Stop()
+  }
+  const string = () => {
+    if (text[i] !== '"') stop()
+    i++
+    for (;;) {
+      if (i >= text.length) stop()
+      const c = text.charCodeAt(i)
+      if (c === 0x22) break
+      if (c < 0x20) stop()
+      if (c === 0x5c) {
+        const e = text[i + 1]
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+            i += 2
+            stop()
+          }
+          i += 6
+          continue
+        }
+        if (e === undefined || !'"\\/bfnrt'.includes(e)) {
+          i++
+          stop()
+        }
+        i += 2
+        continue
+      }
+      i++
+    }
+    i++
+  }
+  const value = (depth: number): void => {
+    if (depth > 512) stop()
+    ws()
+    const c = text[i]
+    if (c === '{') {
+      i++
+      ws()
+      if (text[i] === '}') {
+        i++
+        return
+      }
+      for (;;) {
+        ws()
+        string()
+        ws()
+        if (text[i] !== ':') stop()
+        i++
+        value(depth + 1)
+        ws()
+        if (text[i] === ',') {
+          i++
+          continue
+        }
+        if (text[i] === '}') {
+          i++
+          return
+        }
+        stop()
+      }
+    }
+    if (c === '[') {
+      i++
+      ws()
+      if (text[i] === ']') {
+        i++
+        return
+      }
+      for (;;) {
+        value(depth + 1)
+        ws()
+        if (text[i] === ',') {
+          i++
+          continue
+        }
+        if (text[i] === ']') {
+          i++
+          return
+        }
+        stop()
+      }
+    }
+    if (c === '"') return string()
+    for (const literal of ['true', 'false', 'null']) {
+      if (text.startsWith(literal, i)) {
+        i += literal.length
+        return
+      }
+    }
+    const m = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400))
+    if (m === null || m[0].length === 0) stop()
+    i += (m as RegExpExecArray)[0].length
+  }
+  try {
+    value(0)
+    ws()
+    return i < text.length ? i : undefined
+  } catch (error) {
+    if (error instanceof Stop) return Math.min(i, text.length)
+    throw error
+  }
+}
+
 function fail(loc: Location, source: string, field: string, expected: string, received: unknown, fn = FN): never {
   const line = loc.keyLines?.get(field.split(/[.[]/)[0] as string) ?? loc.line
   throw new DatasetError(fn, source, line, loc.index, field, expected, received)
@@ -261,8 +375,9 @@ function parseJson(text: string, source: string): EvalItem[] {
     data = JSON.parse(text)
   } catch (error) {
     const message = (error as Error).message
-    const pos = /position (\d+)/.exec(message)
-    const line = pos ? lineAt(lineStarts(text), Number(pos[1])) : undefined
+    // V8's message does not always give a position (Node 20: `Unexpected token '}', …"`), so find it ourselves.
+    const pos = jsonSyntaxErrorOffset(text) ?? Number(/position (\d+)/.exec(message)?.[1] ?? Number.NaN)
+    const line = Number.isNaN(pos) ? undefined : lineAt(lineStarts(text), pos)
     throw new DatasetError(FN, source, line, undefined, 'file', `not valid JSON: ${message}`, undefined, false)
   }
   if (!Array.isArray(data)) {

@@ -244,21 +244,42 @@ export function bleuFromStats(stats: readonly number[], options?: BleuFromStatsO
 
 const EMPTY_SPANS: TokenSpans = { source: '', starts: [], ends: [], count: 0 }
 
+/**
+ * {@link BleuDetails} with `unmatchedNgrams` built on first read: most scores pass and are never
+ * shown, and building those strings is a good part of a sentence BLEU's cost. (A class getter, not
+ * a getter in an object literal: per-object accessor closures made V8 promote every score to the
+ * old generation.) `toJSON` includes it.
+ */
+class LazyBleuDetails implements BleuDetails {
+  #unmatched: string[][] | (() => string[][])
+  constructor(
+    readonly precisions: number[],
+    readonly bp: number,
+    readonly sysLen: number,
+    readonly refLen: number,
+    readonly counts: number[],
+    readonly totals: number[],
+    readonly ratio: number,
+    unmatched: () => string[][],
+  ) {
+    this.#unmatched = unmatched
+  }
+  get unmatchedNgrams(): string[][] {
+    if (typeof this.#unmatched === 'function') this.#unmatched = this.#unmatched()
+    return this.#unmatched
+  }
+  toJSON(): BleuDetails {
+    const { precisions, bp, sysLen, refLen, counts, totals, ratio, unmatchedNgrams } = this
+    return { precisions, bp, sysLen, refLen, counts, totals, ratio, unmatchedNgrams }
+  }
+}
+
 function scoreFromStats(stats: readonly number[], r: ResolvedBleu, nrefs: number | 'var' | undefined, unmatched: () => string[][]): BleuScore {
   const N = r.maxOrder
   const sysLen = stats[0]!
   const refLen = stats[1]!
   const result = computeBleu(stats.slice(2, 2 + N), stats.slice(2 + N, 2 + 2 * N), sysLen, refLen, r)
-  const details = {
-    precisions: result.precisions,
-    bp: result.bp,
-    sysLen,
-    refLen,
-    counts: result.counts,
-    totals: result.totals,
-    ratio: refLen ? sysLen / refLen : 0,
-    unmatchedNgrams: unmatched(),
-  }
+  const details = new LazyBleuDetails(result.precisions, result.bp, sysLen, refLen, result.counts, result.totals, refLen ? sysLen / refLen : 0, unmatched)
   return makeScore<BleuDetails>('BLEU', result.score, bleuSignature(r, nrefs), details)
 }
 

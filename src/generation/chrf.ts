@@ -332,11 +332,11 @@ function segmentStats(candidate: string, references: readonly string[], r: Resol
   const order = r.charOrder + r.wordOrder
   const perRef = refs.map(() => new Array<number>(3 * order).fill(0))
 
-  const fill = (offset: number) => (n: number, keys: readonly number[][], lengths: readonly number[]) => {
+  const fill = (offset: number) => (n: number, keys: readonly number[][], lengths: readonly number[], bound: number) => {
     const hypLen = lengths[0]!
     for (let j = 0; j < refs.length; j++) {
       const refLen = lengths[j + 1]!
-      const remaining = countKeys(keys[j + 1]!, refLen, refCountScratch)
+      const remaining = countKeys(keys[j + 1]!, refLen, refCountScratch, bound)
       const at = 3 * (offset + n - 1)
       const stats = perRef[j]!
       // sacrebleu: the candidate's n-grams are not counted when the reference has none of this order

@@ -48,7 +48,7 @@ describe('buildReport', () => {
     expect(report.generator.name).toBe('rag-matchers')
     expect(report.createdAt).toBe('2025-01-02T03:04:05.000Z')
     expect(report.summary).toEqual({ assertions: 2, passed: 2, failed: 0, evalSets: 1, files: 2 })
-    expect(Object.keys(report.evalSets[0] ?? {})).toEqual(['key', 'name', 'source', 'files', 'pass', 'metrics', 'cases'])
+    expect(Object.keys(report.evalSets[0] ?? {})).toEqual(['key', 'name', 'source', 'files', 'pass', 'metrics', 'baselines', 'cases'])
     expect(report.singles).toHaveLength(1)
     expect(JSON.parse(JSON.stringify(report))).toEqual(report)
   })
@@ -112,12 +112,12 @@ describe('buildReport', () => {
     expect(row?.value).toBeCloseTo((0.9 * 3000 + 0.5 * 1) / 3001, 12)
   })
 
-  it('keeps corpus-level scores (no perCase) as rows of their own', () => {
+  it('keeps set-level scores such as corpus BLEU (no perCase) as rows of their own', () => {
     const corpus = (testIndex: number) => a({ set: 's', matcher: 'toScoreBleuAbove', metric: 'BLEU', value: 40 + testIndex, threshold: 10, testIndex, setSize: 3, signature: 'BLEU|version:0' })
     const rows = buildReport([corpus(0), corpus(1)], { runner: 'vitest' }).evalSets[0]?.metrics ?? []
     expect(rows.map((r) => [r.aggregate, r.value, r.n])).toEqual([
-      ['corpus', 40, 3],
-      ['corpus', 41, 3],
+      ['set-level', 40, 3],
+      ['set-level', 41, 3],
     ])
   })
 
@@ -147,6 +147,35 @@ describe('buildReport', () => {
       ['q1', 'question q1', 2, []],
       ['q2', 'question q2', 2, ['mean R@3', 'mean nDCG@3']],
     ])
+  })
+
+  it('lists the per-metric comparisons of a baseline assertion (meta.extra.metrics) as recorded', () => {
+    const baseline = a({
+      matcher: 'toMatchMetricBaseline',
+      metric: 'baseline "qa" (recall@3, bleu)',
+      value: 1,
+      threshold: 1,
+      comparator: '<',
+      pass: false,
+      outcome: false,
+      setSize: 2,
+      signature: '',
+      extra: {
+        file: '/x/__rag_baselines__/a.test.ts.json',
+        metrics: [
+          { metric: 'recall@3', status: 'regressed', baseline: 0.9, current: 0.6, delta: -0.3, pValue: 0.01, n: 2 },
+          { metric: 'bleu', status: 'ok', baseline: 30, current: 31, delta: 1, pValue: null, n: 2 },
+          { nonsense: true },
+        ],
+      },
+    })
+    const set = buildReport([setAssertion(['q1', 'q2'], [1, 0]), baseline], { runner: 'vitest' }).evalSets[0]
+    expect(set?.baselines).toEqual([
+      { assertion: 'baseline "qa" (recall@3, bleu)', fullName: 'set A > t', metric: 'recall@3', baseline: 0.9, current: 0.6, delta: -0.3, pValue: 0.01, status: 'regressed', n: 2 },
+      { assertion: 'baseline "qa" (recall@3, bleu)', fullName: 'set A > t', metric: 'bleu', baseline: 30, current: 31, delta: 1, pValue: null, status: 'ok', n: 2 },
+    ])
+    expect(set?.metrics.find((m) => m.matcher === 'toMatchMetricBaseline')).toMatchObject({ aggregate: 'set-level', pass: false })
+    expect(set?.pass).toBe(false)
   })
 
   it('strips the case count from metric labels', () => {

@@ -27,9 +27,25 @@ function prepare13a(text: string): string {
   return line
 }
 
-/** The characters rule 3 pads (the class of PAD_SYMBOL), as a lookup table over ASCII. */
-const SYMBOL_TABLE = new Uint8Array(128)
-for (let c = 0; c < 128; c++) if (PAD_SYMBOL_ONE.test(String.fromCharCode(c))) SYMBOL_TABLE[c] = 1
+// Character classes for the one-pass scanner (bit flags; non-ASCII is 0 or WHITESPACE).
+const DIGIT = 1
+const PERIOD_COMMA = 2
+const SYMBOL = 4
+const WHITESPACE = 8
+const HYPHEN = 16
+const ASCII_CLASS = new Uint8Array(128)
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c)
+  if (c >= 48 && c <= 57) ASCII_CLASS[c] = DIGIT
+  else if (ch === '.' || ch === ',') ASCII_CLASS[c] = PERIOD_COMMA
+  else if (ch === '-') ASCII_CLASS[c] = HYPHEN
+  else if (PAD_SYMBOL_ONE.test(ch)) ASCII_CLASS[c] = SYMBOL
+  else if (isPyWhitespaceUnit(c)) ASCII_CLASS[c] = WHITESPACE
+}
+
+function classOf(code: number): number {
+  return code < 128 ? ASCII_CLASS[code]! : isPyWhitespaceUnit(code) ? WHITESPACE : 0
+}
 
 /**
  * The token spans of 13a in one pass over the text, without the four regex passes.
@@ -55,48 +71,44 @@ export function spans13a(text: string): TokenSpans {
   const n = line.length
   const starts: number[] = []
   const ends: number[] = []
-  let open = -1
-  let before2 = -1 // unit at i-2 (-1: none)
-  let before = -1 // unit at i-1
-  let c = n > 0 ? line.charCodeAt(0) : -1
+  let open = -1 // start of the token being read, -1 between tokens
+  // classes of the units at i-2, i-1, i (0 stands for "none": the padding space is a plain non-digit)
+  let before2 = 0
+  let before = 0
+  let cur = n > 0 ? classOf(line.charCodeAt(0)) : 0
   let m2Prev = false
-  let m2Cur = c === 46 || c === 44 // i = 0: the padding space precedes it
+  let m2Cur = cur === PERIOD_COMMA // at i = 0 the padding space precedes it
   let m3Prev = false
   for (let i = 0; i < n; i++) {
-    const next = i + 1 < n ? line.charCodeAt(i + 1) : -1
-    const cIsP = c === 46 || c === 44
-    const nextIsP = next === 46 || next === 44
-    const m2Next = nextIsP && !(c >= 48 && c <= 57) && !(cIsP && m2Cur)
-    const m3: boolean = cIsP && (m2Cur || next < 0 || !(next >= 48 && next <= 57)) && !((before === 46 || before === 44) && !m2Cur && !m2Prev && m3Prev)
-    if (isPyWhitespaceUnit(c)) {
+    // past the end comes the padding space: class 0 (a non-digit, not P)
+    const next = i + 1 < n ? classOf(line.charCodeAt(i + 1)) : 0
+    const curIsP = cur === PERIOD_COMMA
+    const m2Next = next === PERIOD_COMMA && cur !== DIGIT && !(curIsP && m2Cur)
+    const m3: boolean = curIsP && (m2Cur || next !== DIGIT) && !(before === PERIOD_COMMA && !m2Cur && !m2Prev && m3Prev)
+    if (cur === WHITESPACE) {
       if (open >= 0) {
         starts.push(open)
         ends.push(i)
         open = -1
       }
-    } else {
-      if (open >= 0) {
-        const split =
-          (c < 128 && SYMBOL_TABLE[c] === 1) ||
-          (before < 128 && SYMBOL_TABLE[before] === 1) ||
-          m2Cur ||
-          m2Prev ||
-          m3 ||
-          m3Prev ||
-          (c === 45 && before >= 48 && before <= 57) ||
-          (before === 45 && before2 >= 48 && before2 <= 57)
-        if (split) {
-          starts.push(open)
-          ends.push(i)
-          open = i
-        }
-      } else {
-        open = i
-      }
+    } else if (open < 0) {
+      open = i
+    } else if (
+      ((cur | before) & SYMBOL) !== 0 ||
+      m2Cur ||
+      m2Prev ||
+      m3 ||
+      m3Prev ||
+      (cur === HYPHEN && before === DIGIT) ||
+      (before === HYPHEN && before2 === DIGIT)
+    ) {
+      starts.push(open)
+      ends.push(i)
+      open = i
     }
     before2 = before
-    before = c
-    c = next
+    before = cur
+    cur = next
     m2Prev = m2Cur
     m2Cur = m2Next
     m3Prev = m3

@@ -98,7 +98,14 @@ export function trecEval(qrels: TrecQrels, run: TrecRun, measures: readonly stri
   return tableToResult(evaluateTrec(qrels, run, measures, options, 'trecEval'))
 }
 
-/** Records view of a {@link TrecEvalTable}. */
+/**
+ * Records view of a {@link TrecEvalTable}: per-topic values of what trec_eval prints per topic, the summary of every
+ * numeric measure, the topics, the run id and (when requested) relstrings.
+ *
+ * @example
+ * const table = evaluateTrec(qrels, run, ['map', 'gm_map'])
+ * tableToResult(table).mean // { map: …, gm_map: … } (gm_map has a summary value only, as in trec_eval)
+ */
 export function tableToResult(table: TrecEvalTable): TrecEvalResult {
   const perQuery: Record<string, Record<string, number>> = {}
   const mean: Record<string, number> = {}
@@ -122,7 +129,13 @@ export function tableToResult(table: TrecEvalTable): TrecEvalResult {
 
 /**
  * The engine behind {@link trecEval}: the same evaluation, returned as a table of columns in trec_eval's print
- * order (what {@link formatTrecEval} prints) instead of records.
+ * order (what {@link formatTrecEval} prints) instead of records. Values are kept in one Float64Array
+ * (`values[topic * width + slot]`), which is what the CLI prints from on 100,000-topic runs.
+ *
+ * @example
+ * const table = evaluateTrec(parseQrels('q 0 a 1\n'), parseRun('q Q0 a 1 1 myrun\n'), ['P.1', 'num_ret'])
+ * table.columns.map((c) => c.name) // ['num_ret', 'P_1'] (trec_eval's order)
+ * table.summary[table.columns[1].slot] // 1
  */
 export function evaluateTrec(
   qrels: TrecQrels,

@@ -16,6 +16,11 @@ function value(column: TrecEvalColumn, v: number): string {
  * trec_eval's text output, line by line (no `\n`): `%-22s\t%s\t%6.4f` for reals, `%ld` for counts, `'…'` for
  * relstring, `runid` as text; per-topic lines (with `perQuery`) topic by topic in trec_eval's order, then the
  * `all` lines. `%6.4f` rounds half to even on the exact binary value, as glibc does.
+ *
+ * @example
+ * const table = evaluateTrec(parseQrels('q 0 a 1\n'), parseRun('q Q0 a 1 1 myrun\n'), ['P.1', 'runid'])
+ * [...trecEvalLines(table, { perQuery: true })]
+ * // ['P_1                   \tq\t1.0000', 'runid                 \tall\tmyrun', 'P_1                   \tall\t1.0000']
  */
 export function* trecEvalLines(table: TrecEvalTable, options: TrecFormatOptions = {}): Generator<string> {
   const { columns, topics, values, width, summary } = table

@@ -1,5 +1,5 @@
 import { assertString } from '../../errors.js'
-import { atofBytes, compareUtf8, decodeUtf8, encodeUtf8, EXACT_POW10 } from './bytes.js'
+import { atofBytes, decodeUtf8, encodeUtf8, EXACT_POW10 } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { countNewlines, LineFeeder, type BlockHandler } from './lines.js'
 
@@ -139,6 +139,8 @@ export class RunBuilder implements BlockHandler {
     let lines = 0
     let runIdStart = -1
     let runIdEnd = -1
+    let prevQid = this.prevQid
+    let prevLen = this.prevQidLen
     let p = start
     while (p < end) {
       const lineStart = p
@@ -217,9 +219,13 @@ export class RunBuilder implements BlockHandler {
       p = c === 10 ? p + 1 : buf.indexOf(10, p) + 1
 
       // topic: consecutive lines usually share the qid, so compare bytes with the previous one first
-      if (!this.sameQid(buf, qs, qe)) {
+      let same = qe - qs === prevLen
+      for (let k = 0; same && k < prevLen; k += 1) same = prevQid[k] === buf[qs + k]
+      if (!same) {
         this.n = n
         this.startSegment(buf, qs, qe)
+        prevQid = this.prevQid
+        prevLen = this.prevQidLen
       }
       scores[n] = score
       starts[n] = docStart
@@ -273,14 +279,6 @@ export class RunBuilder implements BlockHandler {
       order,
       this.topicIndex,
     )
-  }
-
-  private sameQid(buf: Uint8Array, qs: number, qe: number): boolean {
-    const len = qe - qs
-    if (len !== this.prevQidLen) return false
-    const prev = this.prevQid
-    for (let k = 0; k < len; k += 1) if (prev[k] !== buf[qs + k]) return false
-    return true
   }
 
   private startSegment(buf: Uint8Array, qs: number, qe: number): void {
@@ -362,9 +360,4 @@ export function parseRun(text: string, options: TrecParseOptions = {}): TrecRun 
   const builder = new RunBuilder('parseRun', options.source ?? 'run', text.length)
   builder.push(encodeUtf8(text))
   return builder.finish()
-}
-
-/** Topic ids of a run or qrels in trec_eval's order (`strcmp` of the UTF-8 bytes). */
-export function sortTopicIds(ids: readonly string[]): string[] {
-  return [...ids].sort(compareUtf8)
 }

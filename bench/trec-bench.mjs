@@ -1,0 +1,85 @@
+// Times `rag-matchers trec` as a whole process on the synthetic workloads of bench/gen-trec.mjs and compares with
+// trec_eval 10.0 on the same machine class (stock build, whole process, same measures; shared/golden/README.md):
+//   msmarco  7,000 queries × 1,000 docs (≈250 MB run): trec_eval 7.1 s      target ≥ 3× faster, peak RSS < 1 GB
+//   wide   100,000 queries × 100 docs   (≈350 MB run): trec_eval 78 s
+// Usage: node bench/trec-bench.mjs [--cli dist/cli/main.js] [--runs 3] [--workloads msmarco,wide]
+// The CLI must be built (npm run build), or point --cli at a build, e.g. one made with
+//   npx tsup cli/main.ts --format esm --out-dir /tmp/trecbuild --no-config
+// Missing workload files are generated first (bench/.data/, git-ignored). Wall time and peak RSS come from
+// /usr/bin/time when present, otherwise from the child's own process.resourceUsage().
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { DATA_DIR, generate, WORKLOADS } from './gen-trec.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const MEASURES = ['-m', 'ndcg_cut.10', '-m', 'recip_rank', '-m', 'P.10', '-m', 'recall.100', '-m', 'map']
+const TREC_EVAL_SECONDS = { msmarco: 7.1, wide: 78 }
+const SPEEDUP_TARGET = 3
+const RSS_LIMIT_MB = 1024
+
+function option(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback
+}
+
+const cli = resolve(option('cli', join(here, '..', 'dist', 'cli', 'main.js')))
+const runs = Number(option('runs', '3'))
+const workloads = option('workloads', Object.keys(WORKLOADS).join(',')).split(',')
+if (!existsSync(cli)) {
+  console.error(`${cli} does not exist: run \`npm run build\` or pass --cli <built main.js>`)
+  process.exit(1)
+}
+const haveTime = existsSync('/usr/bin/time')
+
+/** One whole-process run: wall seconds, CPU seconds, peak RSS in MB, and the summary it printed. */
+function once(qrels, run) {
+  if (haveTime) {
+    const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', process.execPath, cli, 'trec', qrels, run, ...MEASURES], { encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`)
+    const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr)
+    if (!m) throw new Error(`cannot read /usr/bin/time output: ${r.stderr}`)
+    return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), rssMb: Number(m[4]) / 1024, stdout: r.stdout }
+  }
+  // No /usr/bin/time: the child reports its own peak RSS; wall time is measured around the whole process.
+  const child = `const { main } = await import(${JSON.stringify(pathToFileURL(cli).href)});
+const code = await main(process.argv.slice(1), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+const u = process.resourceUsage();
+process.stderr.write('USAGE ' + u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime) / 1e6 + '\\n');
+process.exitCode = code;`
+  const started = performance.now()
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', child, 'trec', qrels, run, ...MEASURES], { encoding: 'utf8' })
+  const wall = (performance.now() - started) / 1000
+  if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`)
+  const m = /USAGE (\d+) ([\d.]+)/.exec(r.stderr)
+  return { wall, cpu: Number(m[2]), rssMb: Number(m[1]) / 1024, stdout: r.stdout }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+console.log(`rag-matchers trec benchmark: node ${process.version}, ${cli}, ${runs} runs each, timing via ${haveTime ? '/usr/bin/time' : 'process.resourceUsage'}`)
+let allMet = true
+for (const name of workloads) {
+  const qrels = join(DATA_DIR, `${name}.qrels`)
+  const run = join(DATA_DIR, `${name}.run`)
+  if (!existsSync(qrels) || !existsSync(run)) {
+    console.log(`generating ${name} …`)
+    generate(name)
+  }
+  const results = []
+  for (let i = 0; i < runs; i += 1) results.push(once(qrels, run))
+  const best = Math.min(...results.map((r) => r.wall))
+  const med = median(results.map((r) => r.wall))
+  const cpu = median(results.map((r) => r.cpu))
+  const rss = Math.max(...results.map((r) => r.rssMb))
+  const speedup = TREC_EVAL_SECONDS[name] / med
+  const met = speedup >= SPEEDUP_TARGET && rss < RSS_LIMIT_MB
+  allMet &&= met
+  console.log(
+    `${name.padEnd(8)} wall median ${med.toFixed(2)} s (best ${best.toFixed(2)}), cpu ${cpu.toFixed(2)} s, peak RSS ${rss.toFixed(0)} MB; ` +
+      `trec_eval 10.0 ${TREC_EVAL_SECONDS[name]} s → ${speedup.toFixed(1)}× ${met ? '(target met)' : '(TARGET MISSED)'}`,
+  )
+  console.log(results[0].stdout.trimEnd().replace(/^/gm, '    '))
+}
+process.exitCode = allMet ? 0 : 1

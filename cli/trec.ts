@@ -163,9 +163,29 @@ function sourceOf(path: string, io: CliIo): TrecSource {
   return io.stdin
 }
 
+/** A file that could not be read (the errno error, with the path we were reading). */
+class ReadError extends Error {
+  constructor(
+    readonly path: string,
+    errno: NodeJS.ErrnoException,
+  ) {
+    super(`cannot read '${path}': ${errno.code} (${errno.syscall})`, { cause: errno })
+  }
+}
+
+async function read<T>(path: string, parse: (source: string) => Promise<T>): Promise<T> {
+  try {
+    return await parse(path === '-' ? '<stdin>' : path)
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException
+    if (typeof e?.code === 'string' && typeof e.syscall === 'string') throw new ReadError(path, e)
+    throw error
+  }
+}
+
 async function readBoth(qrelsPath: string, runPath: string, io: CliIo): Promise<[TrecQrels, TrecRun]> {
-  const qrels = await parseQrelsStream(sourceOf(qrelsPath, io), { source: qrelsPath === '-' ? '<stdin>' : qrelsPath })
-  const run = await parseRunStream(sourceOf(runPath, io), { source: runPath === '-' ? '<stdin>' : runPath })
+  const qrels = await read(qrelsPath, (source) => parseQrelsStream(sourceOf(qrelsPath, io), { source }))
+  const run = await read(runPath, (source) => parseRunStream(sourceOf(runPath, io), { source }))
   return [qrels, run]
 }
 
@@ -207,10 +227,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const what = error.fn.startsWith('parseQrels') ? 'qrels line `qid iter docno rel`' : 'run line `qid iter docno rank sim run_id`'
       return fail(EXIT.input, `${error.source} line ${error.line}: malformed, expected a ${what}: ${JSON.stringify(error.text)}`)
     }
-    const e = error as NodeJS.ErrnoException
-    if (typeof e?.code === 'string' && typeof e.syscall === 'string') {
-      return fail(EXIT.input, `cannot read '${e.path ?? ''}': ${e.code} (${e.syscall})`)
-    }
+    if (error instanceof ReadError) return fail(EXIT.input, error.message)
     throw error
   }
 

@@ -1,3 +1,4 @@
+import * as agreement from './agreement.js'
 import * as baseline from './baseline.js'
 import * as embeddings from './embeddings.js'
 import * as generation from './generation.js'
@@ -33,6 +34,9 @@ export const allMatchers = withRecording({
   toSatisfyRubric: judge.toSatisfyRubric,
   toBePreferredOver: judge.toBePreferredOver,
   toMatchMetricBaseline: baseline.toMatchMetricBaseline,
+  toHaveAgreementAbove: agreement.toHaveAgreementAbove,
+  toCorrelateWith: agreement.toCorrelateWith,
+  toWinAgainst: agreement.toWinAgainst,
 })
 
 /** Async matchers: awaited, and never advertised as asymmetric matchers (runners call those synchronously). */

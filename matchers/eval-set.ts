@@ -128,6 +128,11 @@ function globalRunner(): EvalSetRunner | undefined {
  * without globals pass `runner: { describe, beforeAll }` imported from 'vitest'.
  *
  * @throws MetricInputError for a bad name, options or callback, or when no runner globals exist
+ * @example
+ * describeEvalSet('qa', { dataset: 'eval/qa.json', pipeline: (q) => myRag(q), concurrency: 2 }, (run) => {
+ *   it('finds the passage', () => expect(run).toHaveRecallAtK(3, 0.8))
+ *   it('holds the baseline', () => expect(run).toMatchMetricBaseline('qa', { metrics: ['recall@3', 'bleu'] }))
+ * })
  */
 export function describeEvalSet<I extends EvalRunItem>(name: string, options: DescribeEvalSetOptions<I>, fn: (run: EvalRunHandle<I>) => void): void {
   const FN = 'describeEvalSet'

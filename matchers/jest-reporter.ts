@@ -33,7 +33,13 @@ export interface JestGlobalConfigLike {
   readonly shard?: { readonly shardIndex: number; readonly shardCount: number } | null
 }
 
-/** Reads every channel line in `dir`; a malformed or foreign line is skipped, never fatal. */
+/**
+ * Reads every channel line (`*.jsonl`) in `dir`; a malformed or foreign line is skipped, never fatal,
+ * and a missing folder reads as no lines.
+ *
+ * @example
+ * const records = readChannel(process.env.RAG_MATCHERS_RESULTS_DIR as string)
+ */
 export function readChannel(dir: string): RecordedAssertion[] {
   let files: string[]
   try {

@@ -212,12 +212,21 @@ function text(value: unknown, max: number = RECORD_LIMITS.text): string | undefi
   return value.length <= max ? value : `${value.slice(0, max - 1)}…`
 }
 
+const CASE_KEYS = ['id', 'question', 'answer', 'reference', 'references', 'retrieved', 'relevant', 'contexts', 'error']
+
+/** An eval-set case (src/eval-case.ts) has at least one of its fields; a rating row or a number does not. */
+function looksLikeCase(c: unknown): boolean {
+  return c !== null && typeof c === 'object' && !Array.isArray(c) && CASE_KEYS.some((k) => k in c)
+}
+
+/** The cases of a received eval set (an array of cases or `{ cases }`); undefined for anything else. */
 function receivedCases(received: unknown): unknown[] | undefined {
-  if (Array.isArray(received)) return received
-  if (received !== null && typeof received === 'object' && Array.isArray((received as { cases?: unknown }).cases)) {
-    return (received as { cases: unknown[] }).cases
-  }
-  return undefined
+  const list = Array.isArray(received)
+    ? received
+    : received !== null && typeof received === 'object' && Array.isArray((received as { cases?: unknown }).cases)
+      ? (received as { cases: unknown[] }).cases
+      : undefined
+  return list !== undefined && list.length > 0 && list.every(looksLikeCase) ? list : undefined
 }
 
 function setName(meta: MatcherMeta, received: unknown): string | undefined {
@@ -281,6 +290,9 @@ function jsonSafeExtra(extra: Record<string, unknown> | undefined): Record<strin
  * The JSON-safe, bounded record of one matcher result (exported for tests). Non-finite numbers become
  * `null`; perCase keeps `id`, `value`, `pass` only, cut at {@link RECORD_LIMITS}; case texts are captured
  * generically from a received eval set (array of cases or `{ cases }`), never per matcher.
+ *
+ * @example
+ * toRecord({ isNot: true }, 'toHitWithin', oneCase, false, result.meta).outcome // true: `.not` and the metric failed
  */
 export function toRecord(ctx: Pick<MatcherContext, 'isNot'>, matcher: string, received: unknown, pass: boolean, meta: MatcherMeta): RecordedAssertion {
   const isNot = ctx.isNot === true

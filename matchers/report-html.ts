@@ -109,6 +109,10 @@ export function renderChart(row: MetricRow): string {
   )
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}
+
 function resultCell(pass: boolean, text: string): string {
   return `<td class="${pass ? 'pass' : 'fail'}">${escapeHtml(text)}</td>`
 }
@@ -170,7 +174,7 @@ function evalSetSection(set: EvalSetSection): string {
   const where = set.files.map((f) => `<code>${escapeHtml(f)}</code>`).join(', ')
   return (
     `<section class="eval-set" data-set="${escapeHtml(set.key)}"><h2>Eval set: ${escapeHtml(set.name)} <span class="${set.pass ? 'pass' : 'fail'}">${set.pass ? 'pass' : 'FAIL'}</span></h2>` +
-    `<p class="muted">${set.cases.length} cases · ${where}${set.source === 'set' ? ' · named set' : ''}</p>` +
+    `<p class="muted">${plural(set.cases.length, 'case')} · ${where}${set.source === 'set' ? ' · named set' : ''}</p>` +
     metricsTable(set) +
     baselinesTable(set) +
     (charts.length > 0 ? `<div class="charts">${charts.join('')}</div>` : '') +
@@ -223,7 +227,7 @@ export function renderHtml(report: RagReport): string {
 </head>
 <body>
 <header><h1>rag-matchers report</h1>
-<p class="summary">${s.assertions} assertions in ${s.files} files · <span class="pass">${s.passed} passed</span> · <span class="${s.failed > 0 ? 'fail' : 'muted'}">${s.failed} failed</span> · ${s.evalSets} eval sets · ${escapeHtml(report.runner)}${escapeHtml(shard)}${escapeHtml(merged)} · ${escapeHtml(report.createdAt)}</p></header>
+<p class="summary">${plural(s.assertions, 'assertion')} in ${plural(s.files, 'file')} · <span class="pass">${s.passed} passed</span> · <span class="${s.failed > 0 ? 'fail' : 'muted'}">${s.failed} failed</span> · ${plural(s.evalSets, 'eval set')} · ${escapeHtml(report.runner)}${escapeHtml(shard)}${escapeHtml(merged)} · ${escapeHtml(report.createdAt)}</p></header>
 <main>${body}</main>
 </body>
 </html>

@@ -167,7 +167,12 @@ export function isSetAssertion(a: ReportAssertion): boolean {
   return a.perCase !== undefined || a.setSize !== undefined
 }
 
-/** `mean ROUGE-L F over 5 answers` → `mean ROUGE-L F`: the count differs between parts of a split set. */
+/**
+ * The metric label without its case count, which differs between the parts of a split set.
+ *
+ * @example
+ * metricLabel('mean ROUGE-L F over 5 answers') // 'mean ROUGE-L F'
+ */
 export function metricLabel(metric: string): string {
   return metric.replace(/\s+over\s+\d+\s+(answers?|quer(y|ies)|cases?|questions?|pairs?|items?)$/i, '')
 }

@@ -43,7 +43,13 @@ export function projectPath(root: string, file: string): string {
   return (rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel).split(sep).join('/')
 }
 
-/** Writes rag-report.json (pretty, stable key order from the model) and rag-report.html; returns their paths. */
+/**
+ * Writes rag-report.json (pretty-printed, key order fixed by the model) and rag-report.html into
+ * `outputDir` (created if missing); returns their paths.
+ *
+ * @example
+ * writeReport(mergeReportFiles(files), 'rag-report').html // '…/rag-report/rag-report.html'
+ */
 export function writeReport(report: RagReport, outputDir: string): { json: string; html: string } {
   mkdirSync(outputDir, { recursive: true })
   const json = join(outputDir, REPORT_JSON)

@@ -41,9 +41,15 @@ function metricName(row: MetricRow): string {
   return parts.join(' ')
 }
 
+/** The test's own title (its describe blocks head the section in the HTML), cut to keep the table narrow. */
+function testTitle(a: ReportAssertion, max = 60): string {
+  const flat = a.test.replace(/\s+/g, ' ')
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`
+}
+
 function singleRow(a: ReportAssertion): string[] {
   const d = decimalsFor(a)
-  return [a.fullName, a.metric + (a.isNot ? ' (.not)' : ''), formatValue(a.value, d, a.threshold), formatThreshold(a, d), a.outcome ? 'pass' : 'FAIL']
+  return [testTitle(a), a.metric + (a.isNot ? ' (.not)' : ''), formatValue(a.value, d, a.threshold), formatThreshold(a, d), a.outcome ? 'pass' : 'FAIL']
 }
 
 const ALL = Number.MAX_SAFE_INTEGER

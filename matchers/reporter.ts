@@ -17,7 +17,7 @@ import { TASK_META_KEY, type RecordedAssertion } from './record.js'
 import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from './report-model.js'
 import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from './report-output.js'
 
-export { buildReport, metricLabel, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion, type EvalSetSection, type MetricRow, type CaseRow, type FileSection } from './report-model.js'
+export { buildReport, metricLabel, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion, type EvalSetSection, type MetricRow, type CaseRow, type FileSection, type BaselineComparison } from './report-model.js'
 export { mergeReports, mergeReportFiles } from './merge-reports.js'
 export { runMergeReportsCli, MERGE_USAGE } from './merge-reports-cli.js'
 export { writeReport, REPORT_JSON, REPORT_HTML, DEFAULT_OUTPUT_DIR, type RagReporterOptions } from './report-output.js'

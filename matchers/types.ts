@@ -1,3 +1,4 @@
+import type { AgreementMatchers } from './agreement.js'
 import type { EmbeddingMatchers } from './embeddings.js'
 import type { EvalSetMatchers } from './eval-set.js'
 import type { GenerationMatchers } from './generation.js'
@@ -18,7 +19,8 @@ export interface RagMatchers<R = unknown, T = unknown>
     NumericMatchers<R, T>,
     EmbeddingMatchers<R, T>,
     JudgeMatchers<R>,
-    EvalSetMatchers<R> {}
+    EvalSetMatchers<R>,
+    AgreementMatchers<R> {}
 
 /** The sync matchers, which are also offered as asymmetric matchers (`expect.toHaveNdcgAtK(…)`). */
 export type RagAsymmetricMatchers = {

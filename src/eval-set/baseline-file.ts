@@ -72,7 +72,12 @@ function emptyRecord<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>
 }
 
-/** Checks a parsed baseline document and copies it into prototype-free records. */
+/**
+ * Checks a parsed baseline document (version 1, entries → metrics → `{ signature, values }` with
+ * finite numbers) and copies it into prototype-free records.
+ * @throws BaselineFileError naming `file` and the JSON path of the first problem
+ * @example validateBaselineFile({ version: 1, entries: {} }) // { version: 1, entries: {} }
+ */
 export function validateBaselineFile(data: unknown, file = '<baseline>'): BaselineFile {
   const path = (parts: string[]) => parts.map((p) => `[${JSON.stringify(p)}]`).join('')
   if (!isRecord(data)) throw new BaselineFileError(file, '', 'expected a JSON object `{ "version": 1, "entries": { … } }`')
@@ -104,6 +109,7 @@ export function validateBaselineFile(data: unknown, file = '<baseline>'): Baseli
 /**
  * Reads a baseline file; `undefined` when it does not exist.
  * @throws BaselineFileError when the file is not valid JSON or not a version-1 baseline file
+ * @example readBaselineFile('test/__rag_baselines__/qa.test.ts.json')?.entries.qa?.metrics['recall@3']?.values.heads // 1
  */
 export function readBaselineFile(file: string): BaselineFile | undefined {
   let text: string
@@ -132,6 +138,9 @@ function checkFinite(where: string, value: number): string {
  * The file's text: 2-space indentation, entries, metrics and case ids each in code-unit order, one
  * case per line, a final newline. Written by hand rather than by `JSON.stringify(obj, null, 2)`
  * because objects list integer-like keys ("2", "10") first whatever the insertion order.
+ * Numbers print as `JSON.stringify` does (the shortest text that reads back as the same double).
+ * @throws MetricInputError for a value that is not a finite number
+ * @example serializeBaselineFile({ version: 1, entries: {} }) // '{\n  "version": 1,\n  "entries": {}\n}\n'
  */
 export function serializeBaselineFile(data: BaselineFile): string {
   const q = (s: string) => JSON.stringify(s)
@@ -146,7 +155,7 @@ export function serializeBaselineFile(data: BaselineFile): string {
           const mv = entry.metrics[metric] as MetricValues
           const values = Object.keys(mv.values)
             .sort(byCodeUnit)
-            .map((id) => `          ${q(id)}: ${checkFinite(`entries.${name}.metrics.${metric}.values.${id}`, mv.values[id] as number)}`)
+            .map((id) => `            ${q(id)}: ${checkFinite(`entries.${name}.metrics.${metric}.values.${id}`, mv.values[id] as number)}`)
           return `        ${q(metric)}: {\n          "signature": ${q(mv.signature)},\n          "values": ${block('          ', values)}\n        }`
         })
       return `    ${q(name)}: {\n      "metrics": ${block('      ', metrics)}\n    }`
@@ -227,7 +236,10 @@ function writeAtomically(file: string, text: string): void {
  * current content (`undefined` when absent) and returns the new content, which is written to a
  * temporary file in the same folder and renamed over the target. Concurrent writers of other
  * entries therefore merge instead of overwriting each other, and readers never see a partial file.
- * Nothing is written when the text would not change. Returns the new content.
+ * Nothing is written when the text would not change. Returns the new content. A lock file older
+ * than `staleMs` (a crashed writer) is removed; after `timeoutMs` of waiting it throws.
+ * @example
+ * updateBaselineFile(file, (current) => ({ version: 1, entries: { ...current?.entries } }))
  */
 export function updateBaselineFile(file: string, update: (current: BaselineFile | undefined) => BaselineFile, options: BaselineLockOptions = {}): BaselineFile {
   mkdirSync(dirname(file), { recursive: true })

@@ -161,6 +161,7 @@ function jsonArrayLocations(text: string): Array<{ line: number; keyLines: Map<s
 /**
  * The offset where a JSON text stops following the grammar (RFC 8259), or undefined when it is
  * valid; only used to give a line for a syntax error.
+ * @example jsonSyntaxErrorOffset('[1,]') // 3
  */
 export function jsonSyntaxErrorOffset(text: string): number | undefined {
   let i = 0

@@ -174,12 +174,18 @@ export function computeMetric(name: string, evalCase: EvalCase): MetricValue {
   return def.compute(evalCase)
 }
 
-/** Throws {@link MetricInputError} unless `name` is a metric {@link computeMetric} knows. */
+/**
+ * Throws {@link MetricInputError} (listing the known names) unless `name` is a metric {@link computeMetric} knows.
+ * @example assertMetricName('ndcg@10') // ok; assertMetricName('ndcg') throws
+ */
 export function assertMetricName(name: unknown): asserts name is string {
   definition(name)
 }
 
-/** Whether `name` is a metric {@link computeMetric} knows. */
+/**
+ * Whether `name` is a metric {@link computeMetric} knows.
+ * @example isMetricName('hit@3') // true; isMetricName('hit@0') // false
+ */
 export function isMetricName(name: unknown): name is string {
   try {
     definition(name)
@@ -189,12 +195,18 @@ export function isMetricName(name: unknown): name is string {
   }
 }
 
-/** Full scale of a known metric (100 for `bleu` and `chrf`, else 1); 1 for names the registry does not know. */
+/**
+ * Full scale of a known metric (100 for `bleu` and `chrf`, sacrebleu's scale, else 1); 1 for names the registry does not know.
+ * @example metricScale('bleu') // 100
+ */
 export function metricScale(name: string): number {
   return isMetricName(name) ? definition(name).scale : 1
 }
 
-/** `'retrieval'` or `'generation'`: which fields of a case the metric reads. */
+/**
+ * `'retrieval'` (reads `retrieved`, `relevant`) or `'generation'` (reads `answer`, `reference`/`references`).
+ * @example metricKind('mrr') // 'retrieval'
+ */
 export function metricKind(name: string): Kind {
   return definition(name).kind
 }

@@ -95,7 +95,10 @@ class PipelineTimeoutError extends Error {
 
 const FN = 'runEvalSet'
 
-/** `CI` counts as set unless empty, `0` or `false` (what CI services and std-env accept). */
+/**
+ * `CI` counts as set unless empty, `0` or `false` (case-insensitive), as CI services and std-env read it.
+ * @example isCiEnvironment({ CI: 'true' }) // true; isCiEnvironment({ CI: 'false' }) // false
+ */
 export function isCiEnvironment(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   const ci = env.CI
   return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false'

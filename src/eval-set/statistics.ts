@@ -13,6 +13,9 @@ import { MetricInputError } from '../errors.js'
  * [0, 1) with 32 random bits each (`u32 / 2^32`). Small, fast, and identical on every platform, which
  * is all a reproducible resampling needs (it is not a cryptographic generator).
  *
+ * Parity: the sequence equals the widely used 32-bit reference formulation (checked in the tests
+ * against an independent Python implementation).
+ *
  * @example
  * const next = mulberry32(42)
  * next() // 0.6011037519201636
@@ -136,6 +139,9 @@ function percentileInterval(sums: Float64Array, n: number, confidence: number): 
  * (type-7 quantiles). Caveat: with very few cases the bootstrap has no variance to work with (n = 1
  * gives p = 1/(B+1) for any drop); prefer {@link signFlipTest} for small sets.
  *
+ * Parity: no reference library defines this exact gate; the definition above is the contract, and
+ * the tests pin it with hand-computed resamples.
+ *
  * @example
  * pairedBootstrap([-0.2, -0.2, -0.2], { resamples: 99 }) // { meanDelta: ≈ −0.2, pValue: 0.01 (1/100: no resample is as low as 2·Σd), ci: [≈ −0.2, ≈ −0.2], … }
  */
@@ -169,6 +175,7 @@ export function pairedBootstrap(diffs: readonly number[], options: PairedTestOpt
  *
  * Ties within a relative 1e-12 of Σ|d_i| count. The interval is the same paired-bootstrap percentile
  * interval as {@link pairedBootstrap} (mulberry32(seed)): a randomization test gives a p-value, not an interval.
+ * Parity: as {@link pairedBootstrap}, specified here and pinned by hand-computed tests.
  *
  * @example
  * signFlipTest([-0.3, -0.1, 0.1]).pValue // 0.375 (3 of the 8 sign vectors sum to ≤ −0.3)

@@ -2,6 +2,7 @@ import { MetricInputError } from '../errors.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
+import { checkCorpusArgs, checkSentenceArgs } from './sacrebleu-args.js'
 import { forEachNgramOrder, KeyCounts, SpanInterner } from './ngrams.js'
 import { isPyWhitespaceUnit, spanNgramText, type TokenSpans } from './tokenizers/spans.js'
 import { BLEU_TOKENIZER_NAMES, getBleuTokenizer, isBleuTokenizerName, type BleuTokenizer, type BleuTokenizerName } from './tokenizers/index.js'
@@ -62,7 +63,8 @@ export interface BleuDetails {
   /**
    * Up to {@link UNMATCHED_NGRAMS_PER_ORDER} distinct candidate n-grams per order that occur in no
    * reference (clipped n-grams that do occur are not listed), in order of first appearance, tokens
-   * joined by a space. Empty for {@link bleuFromStats}.
+   * joined by a space; over a corpus, the first ones met. Empty for {@link bleuFromStats}. A getter
+   * on the details object, built on first read (included by `JSON.stringify`).
    */
   readonly unmatchedNgrams: string[][]
 }
@@ -224,7 +226,8 @@ export function bleuStats(candidate: string, references: string | readonly strin
  * @param options see {@link BleuFromStatsOptions}
  * @throws MetricInputError for a vector of the wrong length or with negative or non-finite entries, or a bad option
  * @example
- * bleuFromStats([11, 11, 9, 7, 5, 3, 10, 8, 6, 4], { smooth: 'none' }).value // → 83.75922397086269
+ * bleuFromStats([11, 11, 9, 7, 5, 3, 10, 8, 6, 4], { smooth: 'none' }).value
+ * // → 83.7592239708627 (sacrebleu: 83.75922397086269; `Math.exp`/`Math.log` may differ from libm by 1 ulp)
  */
 export function bleuFromStats(stats: readonly number[], options?: BleuFromStatsOptions): BleuScore {
   const fn = 'bleuFromStats'
@@ -381,6 +384,7 @@ class UnmatchedNgrams {
   /** Moves the notes of the segment whose candidate is `hyp` into the lists and returns them. */
   flush(hyp: TokenSpans): string[][] {
     const lists = (this.lists ??= Array.from({ length: this.maxOrder }, () => []))
+    if (this.notes.length === 0) return lists
     const before = lists.map((list) => list.length)
     for (let i = 0; i < this.notes.length; i += 3) {
       const n = this.notes[i]!
@@ -509,57 +513,4 @@ function resolveBleuOptions(fn: string, options: BleuOptions | undefined, effect
     effectiveOrder,
     maxOrder: maxNgramOrder,
   }
-}
-
-/** Validates `(candidate, references)` of the sentence-level functions; returns the references as an array. */
-export function checkSentenceArgs(fn: string, candidate: unknown, references: unknown): readonly string[] {
-  if (typeof candidate !== 'string') throw new MetricInputError(fn, 'candidate', 'a string', candidate)
-  if (typeof references === 'string') return [references]
-  if (!Array.isArray(references)) throw new MetricInputError(fn, 'references', 'a string or a non-empty array of strings', references)
-  if (references.length === 0) throw new MetricInputError(fn, 'references', 'a string or a non-empty array of strings', references)
-  for (let i = 0; i < references.length; i++) {
-    if (typeof references[i] !== 'string') throw new MetricInputError(fn, `references[${i}]`, 'a string', references[i])
-  }
-  return references as readonly string[]
-}
-
-/** One corpus segment: its references and the stream index of each. */
-export interface CorpusSegmentRefs {
-  readonly refs: string[]
-  readonly streams: number[]
-}
-
-/**
- * Validates `(candidates, referenceStreams)` of the corpus-level functions and regroups the streams
- * per segment, dropping `null` entries (sacrebleu drops `None`).
- */
-export function checkCorpusArgs(fn: string, candidates: unknown, referenceStreams: unknown): CorpusSegmentRefs[] {
-  if (!Array.isArray(candidates) || candidates.length === 0) throw new MetricInputError(fn, 'candidates', 'a non-empty array of strings', candidates)
-  for (let i = 0; i < candidates.length; i++) {
-    if (typeof candidates[i] !== 'string') throw new MetricInputError(fn, `candidates[${i}]`, 'a string', candidates[i])
-  }
-  if (!Array.isArray(referenceStreams) || referenceStreams.length === 0) {
-    throw new MetricInputError(fn, 'referenceStreams', 'a non-empty array of reference streams (arrays of string | null)', referenceStreams)
-  }
-  const n = candidates.length
-  const segments: CorpusSegmentRefs[] = Array.from({ length: n }, () => ({ refs: [], streams: [] }))
-  for (let k = 0; k < referenceStreams.length; k++) {
-    const stream: unknown = referenceStreams[k]
-    if (!Array.isArray(stream) || stream.length !== n) {
-      throw new MetricInputError(fn, `referenceStreams[${k}]`, `an array of ${n} entries (string or null), one per candidate`, stream)
-    }
-    for (let i = 0; i < n; i++) {
-      const ref: unknown = stream[i]
-      if (ref === null) continue
-      if (typeof ref !== 'string') throw new MetricInputError(fn, `referenceStreams[${k}][${i}]`, 'a string or null', ref)
-      segments[i]!.refs.push(ref)
-      segments[i]!.streams.push(k)
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    if (segments[i]!.refs.length === 0) {
-      throw new MetricInputError(fn, `referenceStreams[*][${i}]`, 'at least one non-null reference for each candidate', null)
-    }
-  }
-  return segments
 }

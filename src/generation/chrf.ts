@@ -3,7 +3,7 @@ import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
 import { pyIsSpaceCode, pySplit } from '../text/python-string.js'
-import { checkCorpusArgs, checkSentenceArgs } from './bleu.js'
+import { checkCorpusArgs, checkSentenceArgs } from './sacrebleu-args.js'
 import { consumeMatches, countKeys, forEachNgramOrder, Interner, KeyCounts } from './ngrams.js'
 
 /** Options of the chrF functions (sacrebleu `CHRF(...)` arguments, camelCased). */
@@ -182,7 +182,7 @@ export function chrfStats(candidate: string, references: string | readonly strin
  * @param options see {@link ChrfFromStatsOptions}
  * @throws MetricInputError for a vector of the wrong length or with negative or non-finite entries, or a bad option
  * @example
- * chrfFromStats([2, 3, 2, 1, 2, 1], { charOrder: 2 }).value // → 73.17073170731707
+ * chrfFromStats([2, 3, 2, 1, 2, 1], { charOrder: 2 }).value // → 63.636363636363626
  */
 export function chrfFromStats(stats: readonly number[], options?: ChrfFromStatsOptions): ChrfScore {
   const fn = 'chrfFromStats'

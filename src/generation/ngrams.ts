@@ -208,8 +208,9 @@ export class KeyCounts {
   size = 0
 
   /**
-   * Empties the table and makes room for `expected` distinct keys, all `< bound` when a bound is
-   * given (a small bound selects direct indexing).
+   * Empties the table and makes room for about `expected` distinct keys (it grows if there are
+   * more). When `bound` is given, every key added until the next reset must be `< bound`; a small
+   * bound selects direct indexing.
    */
   reset(expected: number, bound = Number.POSITIVE_INFINITY): void {
     if (++this.stamp === 0xffffffff) {
@@ -251,6 +252,7 @@ export class KeyCounts {
   add(key: number, by = 1): void {
     if (this.direct) {
       if (this.directStamps[key] !== this.stamp) {
+        if (this.size === this.used.length) this.growUsed()
         this.directStamps[key] = this.stamp
         this.directCounts[key] = by
         this.used[this.size++] = key
@@ -259,14 +261,45 @@ export class KeyCounts {
       }
       return
     }
-    const h = this.slot(key)
+    let h = this.slot(key)
     if (this.stamps[h] !== this.stamp) {
+      // keep the table at most half full (more distinct keys than `reset` was told)
+      if (2 * (this.size + 1) > 1 << this.bits) {
+        this.rehash()
+        h = this.slot(key)
+      }
+      if (this.size === this.used.length) this.growUsed()
       this.stamps[h] = this.stamp
       this.keys[h] = key
       this.counts[h] = by
       this.used[this.size++] = h
     } else {
       this.counts[h]! += by
+    }
+  }
+
+  private growUsed(): void {
+    const used = new Int32Array(Math.max(64, 2 * this.used.length))
+    used.set(this.used)
+    this.used = used
+  }
+
+  /** Doubles the hash table and re-inserts the current keys. */
+  private rehash(): void {
+    const oldKeys = this.keys
+    const oldCounts = this.counts
+    this.bits++
+    const cap = 1 << this.bits
+    this.keys = new Int32Array(cap)
+    this.counts = new Int32Array(cap)
+    this.stamps = new Uint32Array(cap)
+    for (let i = 0; i < this.size; i++) {
+      const old = this.used[i]!
+      const h = this.slot(oldKeys[old]!)
+      this.stamps[h] = this.stamp
+      this.keys[h] = oldKeys[old]!
+      this.counts[h] = oldCounts[old]!
+      this.used[i] = h
     }
   }
 

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const repo = resolve(process.cwd())
-const underJest = typeof (globalThis as { jest?: unknown }).jest !== 'undefined'
+// Jest injects `jest` into each test module's scope (not onto globalThis); Vitest has no `jest`.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const underJest = typeof (jest as any) !== 'undefined'
 
 const fixtureTest = `
 import { describeEvalSet } from ${JSON.stringify(join(repo, 'matchers', 'eval-set'))}

@@ -79,7 +79,7 @@ describe('.toMatchMetricBaseline', () => {
     expect(stored.metrics['recall@1']).toEqual(expected.metrics['recall@1'])
     expect(stored.metrics.mrr!.signature).toBe(expected.metrics.mrr!.signature)
     // one case per line
-    expect(readFileSync(baselineFile(), 'utf8')).toContain('\n          "q07": 1,\n')
+    expect(readFileSync(baselineFile(), 'utf8')).toContain('\n            "q07": 1,\n')
   })
 
   it('announces a write on console.info when no onWrite is given', () => {

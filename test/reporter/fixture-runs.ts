@@ -13,6 +13,7 @@ const vitestBin = join(repo, 'node_modules/vitest/vitest.mjs')
 const jestBin = join(repo, 'node_modules/jest/bin/jest.js')
 
 export interface Run {
+  pid: number
   status: number | null
   stdout: string
   stderr: string
@@ -31,7 +32,7 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 function run(bin: string, args: string[], env: Record<string, string>): Run {
   const r = spawnSync(process.execPath, [bin, ...args], { cwd: repo, env: childEnv(env), encoding: 'utf8', timeout: 120_000 })
   if (r.error) throw r.error
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+  return { pid: r.pid, status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
 /** `vitest run --config <fixture>/vitest.config.ts …args`, our reporter writing to `out`. */
@@ -47,8 +48,8 @@ export function bundleJestReporter(dir: string): string {
 }
 
 /** `jest --config <fixture>/jest.config.cjs …args` with the bundled reporter writing to `out`. */
-export function runJest(args: string[], reporter: string, out: string, cache: string): Run {
-  return run(jestBin, ['--config', join(fixture, 'jest.config.cjs'), ...args], { RAG_FIXTURE_JEST_REPORTER: reporter, RAG_FIXTURE_OUT: out, RAG_FIXTURE_CACHE: cache })
+export function runJest(args: string[], reporter: string, out: string, cache: string, extraEnv: Record<string, string> = {}): Run {
+  return run(jestBin, ['--config', join(fixture, 'jest.config.cjs'), ...args], { RAG_FIXTURE_JEST_REPORTER: reporter, RAG_FIXTURE_OUT: out, RAG_FIXTURE_CACHE: cache, ...extraEnv })
 }
 
 export function readReport(out: string): RagReport {

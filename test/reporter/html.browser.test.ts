@@ -51,20 +51,23 @@ function report(): RagReport {
   return buildReport(assertions, { runner: 'vitest' })
 }
 
-let browser: Browser
+let browser: Browser | undefined
 
-beforeAll(async () => {
+/** Launched by the first test; each test FAILS (never skips) when Chromium is not installed. */
+async function launch(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: run .ci/install-chromium (as root; it runs apt-get install chromium) and re-run this test.`)
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
-}, 60_000)
+  browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  return browser
+}
 
 afterAll(async () => {
   await browser?.close()
 })
 
 async function open(html: string, name: string) {
+  const browser = await launch()
   mkdirSync(OUT, { recursive: true })
   const file = join(OUT, name)
   writeFileSync(file, html)
@@ -80,7 +83,7 @@ async function open(html: string, name: string) {
 describe('rag-report.html in headless Chromium', () => {
   it('renders the eval set, one chart per metric with one bar per case, and takes a screenshot', async () => {
     const r = report()
-    const { page, requests, url } = await open(renderHtml(r), 'rag-report.html')
+    const { page, requests, blocked, url } = await open(renderHtml(r), 'rag-report.html')
     try {
       expect(await page.title()).toBe('rag-matchers report')
       expect(await page.locator('h1').innerText()).toBe('rag-matchers report')
@@ -101,6 +104,7 @@ describe('rag-report.html in headless Chromium', () => {
       expect(box?.width).toBeGreaterThan(100)
       await page.screenshot({ path: join(repo, 'artifacts', 'rag-report.png'), fullPage: true })
       expect(requests).toEqual([url])
+      expect(blocked).toEqual([])
     } finally {
       await page.close()
     }
@@ -142,8 +146,10 @@ describe('rag-report.html in headless Chromium', () => {
     try {
       await guarded.page.waitForTimeout(300)
       expect(await guarded.page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined()
-      // The smuggled <img> is attempted and refused by the policy; nothing else loads.
-      console.log(guarded.requests, guarded.blocked)
+      // The smuggled <img> is attempted and refused by the policy ("csp"); nothing else loads.
+      const img = new URL('x', guarded.url).href
+      expect(guarded.requests).toEqual([guarded.url, img])
+      expect(guarded.blocked).toEqual([`${img} csp`])
     } finally {
       await guarded.page.close()
     }

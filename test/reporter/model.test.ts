@@ -7,7 +7,8 @@ import { runMergeReportsCli } from '../../matchers/merge-reports-cli.js'
 import { collectJestAssertions } from '../../matchers/jest-reporter.js'
 import type { RecordedAssertion } from '../../matchers/record.js'
 import { buildReport, metricLabel, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion } from '../../matchers/report-model.js'
-import { collectVitestAssertions } from '../../matchers/reporter.js'
+import RagMatchersJestReporter from '../../matchers/jest-reporter.js'
+import RagMatchersReporter, { collectVitestAssertions } from '../../matchers/reporter.js'
 
 const FIXED = new Date('2025-01-02T03:04:05.000Z')
 
@@ -334,5 +335,13 @@ describe('collecting records', () => {
       ['test/y.test.ts', ['D'], 'second', 'D > second', 1, 1, 'c'],
       ['test/y.test.ts', [], '(outside a test)', '(outside a test)', 2, 0, 'hook'],
     ])
+  })
+})
+
+describe('reporter options', () => {
+  it('refuse a bad outputDir or table option, naming it', () => {
+    expect(() => new RagMatchersReporter({ outputDir: '' })).toThrow('RagMatchersReporter: Expected `options.outputDir` to be a non-empty path string, got `""` (string)')
+    expect(() => new RagMatchersReporter({ table: 'yes' } as never)).toThrow('RagMatchersReporter: Expected `options.table` to be a boolean')
+    expect(() => new RagMatchersJestReporter({ rootDir: '/x' }, 'dir' as never)).toThrow('RagMatchersJestReporter: Expected `options` to be an object')
   })
 })

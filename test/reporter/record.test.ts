@@ -217,6 +217,14 @@ describe('toRecord: JSON-safe and bounded', () => {
     expect(toRecord({}, 'm', undefined, true, { ...base, extra: { k: 3 } }).extra).toEqual({ k: 3 })
   })
 
+  it('treats only arrays of eval cases as eval sets (not ratings, numbers or rows of other shapes)', () => {
+    expect(toRecord({}, 'm', [0.1, 0.2], true, base).setSize).toBeUndefined()
+    expect(toRecord({}, 'm', [[1, 2], [2, 1]], true, base).setSize).toBeUndefined()
+    expect(toRecord({}, 'm', [{ item: 'a', rater: 'r1', rating: 3 }], true, base).cases).toBeUndefined()
+    expect(toRecord({}, 'm', { cases: [{ answer: 'x', reference: 'y' }] }, true, base).setSize).toBe(1)
+    expect(toRecord({}, 'm', [], true, base).setSize).toBeUndefined()
+  })
+
   it('marks positional labels (#n) of cases without id or question', () => {
     const received = [{ retrieved: ['a'], relevant: ['a'] }, { id: 'named', retrieved: ['b'], relevant: ['b'] }]
     const r = toRecord({}, 'm', received, true, { ...base, perCase: [{ id: '#1', value: 1 }, { id: 'named', value: 1 }] })

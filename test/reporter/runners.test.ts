@@ -24,7 +24,8 @@ beforeAll(() => {
   jestReporter = bundleJestReporter(tmp)
   vitestRun = runVitest([], join(tmp, 'vitest'), cache)
   vitestReport = readReport(join(tmp, 'vitest'))
-  jestRun = runJest([], jestReporter, join(tmp, 'jest'), cache)
+  // Two workers and an empty cache (no timings), so Jest does not run the files in band.
+  jestRun = runJest(['--maxWorkers=2'], jestReporter, join(tmp, 'jest'), join(tmp, 'jest-cache'), { RAG_FIXTURE_PIDS: join(tmp, 'jest-pids.txt') })
   jestReport = readReport(join(tmp, 'jest'))
 }, SLOW)
 
@@ -84,6 +85,10 @@ describe('Vitest reporter (rag-matchers/reporter)', () => {
 describe('Jest reporter (rag-matchers/jest-reporter)', () => {
   it('writes the same report as the Vitest reporter from the channel files of its workers', () => {
     expect(jestRun.status).toBe(1)
+    // The files ran in worker processes, not in the reporter's process: the channel env var was inherited.
+    const pids = new Set(readFileSync(join(tmp, 'jest-pids.txt'), 'utf8').trim().split('\n').map(Number))
+    expect(pids.size).toBeGreaterThanOrEqual(1)
+    expect(pids.has(jestRun.pid)).toBe(false)
     checkReport(jestReport, 'jest')
     expect(numbers(jestReport)).toEqual(numbers(vitestReport))
   })

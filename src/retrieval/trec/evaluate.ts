@@ -83,7 +83,8 @@ const BOGUS_DOCNO = 'ceci_nest_pas_un_docno'
  * Edge cases (all as trec_eval 10.0): run topics absent from the qrels are ignored; a qrels topic absent from the
  * run throws {@link TrecEvalError} (trec_eval exits 4) unless `completeTopics` (-c), which scores it 0 and averages
  * over all qrels topics; a docno retrieved twice (or judged twice) for an evaluated topic throws; a topic with no
- * relevant documents scores 0 on every measure except bpref-like counts. Parity: every per-topic and summary value
+ * relevant documents is kept and scores 0 on the precision, recall and rank measures (it still counts in the
+ * means, as in trec_eval). Parity: every per-topic and summary value
  * of the golden `trec_cases` (trec_eval 10.0 built with %.17g printing) and of trec_eval's own test runs to 1e-12;
  * trec_eval's stock 4-decimal output byte for byte via {@link formatTrecEval}.
  *
@@ -247,6 +248,7 @@ const EMPTY_RES_RELS: ResRels = {
   numUnjudged: 0,
   numRelLevels: 0,
   levelCount: () => 0,
+  positiveLevels: [],
 }
 
 /**
@@ -265,6 +267,8 @@ class QrelsIndex {
   readonly rel: Float64Array
   /** per topic: value → count, for values ≥ 0 */
   readonly levels: Array<Map<number, number>> = []
+  /** per topic: the values > 0 present, highest first */
+  readonly positiveLevels: number[][] = []
   readonly numRelLevels: number[] = []
   readonly duplicate: Array<string | undefined> = []
 
@@ -301,6 +305,7 @@ class QrelsIndex {
       }
       this.start[e] = at
       this.levels.push(levels)
+      this.positiveLevels.push([...levels.keys()].filter((v) => v > 0).sort((a, b) => b - a))
       // trec_eval sizes its level array by the largest value; with no value ≥ 0 there are no levels
       this.numRelLevels.push(maxRel >= 0 ? maxRel + 1 : 0)
       this.duplicate.push(smallestDuplicate(topic.docnos))
@@ -408,6 +413,7 @@ class Ranker {
       numUnjudged,
       numRelLevels: this.qrels.numRelLevels[q] as number,
       levelCount: (value) => levels.get(value) ?? 0,
+      positiveLevels: this.qrels.positiveLevels[q] as number[],
     }
   }
 

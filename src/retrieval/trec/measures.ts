@@ -29,6 +29,8 @@ export interface ResRels {
   readonly numRelLevels: number
   /** number of qrels entries of the topic with exactly this value (values ≥ 0) */
   levelCount(level: number): number
+  /** the qrels values > 0 that occur for the topic, highest first */
+  readonly positiveLevels: readonly number[]
 }
 
 export interface MeasureEnv {
@@ -154,7 +156,8 @@ const calcRprec: Calc = (rr, _m, out, at, env) => {
 function bpref(rr: ResRels, env: MeasureEnv): number {
   const L = env.relevanceLevel
   let numNonrel = 0
-  for (let j = 0; j < L; j += 1) numNonrel += rr.levelCount(j)
+  // judged non-relevant: values 0 .. L-1 (values past the largest one have no judgments)
+  for (let j = 0; j < Math.min(L, rr.numRelLevels); j += 1) numNonrel += rr.levelCount(j)
   let nonrelSoFar = 0
   let sum = 0
   for (let j = 0; j < rr.numRet; j += 1) {
@@ -416,7 +419,7 @@ function setupGains(m: MeasureInstance, rr: ResRels): Gains {
   } else {
     // Levels without judgments get count 0 and never meet a document; listing only the present ones is equivalent.
     add(0)
-    for (let i = 1; i < rr.numRelLevels; i += 1) if (rr.levelCount(i) > 0) add(i)
+    for (let k = rr.positiveLevels.length - 1; k >= 0; k -= 1) add(rr.positiveLevels[k] as number)
   }
   const sorted = mergeSort(entries, (a, b) => Math.trunc(a.gain - b.gain))
   return { level: sorted.map((e) => e.level), gain: sorted.map((e) => e.gain), count: sorted.map((e) => e.count) }
@@ -641,24 +644,21 @@ const calcNdcgCut: Calc = (rr, m, out, at) => {
     if (gain > 0) sum += gain / Math.log2(i + 2)
   }
   for (; k < n; k += 1) out[at + k] = sum
-  // ideal DCG over the qrels levels > 0, highest first
+  // ideal DCG: every qrels value > 0, highest first, as often as it was judged (trec_eval walks its level array
+  // down from the top, skipping empty levels, and stops at level 0: the same sequence)
   k = 0
-  let lvl = rr.numRelLevels - 1
-  let lvlCount = 0
   let idealDcg = 0
-  for (i = 0; ; i += 1) {
-    lvlCount += 1
-    while (lvl > 0 && lvlCount > rr.levelCount(lvl)) {
-      lvl -= 1
-      lvlCount = 1
+  i = 0
+  ideal: for (const lvl of rr.positiveLevels) {
+    for (let c = rr.levelCount(lvl); c > 0; c -= 1) {
+      if (i === cutoffs[k]) {
+        if (idealDcg > 0) out[at + k] = (out[at + k] as number) / idealDcg
+        k += 1
+        if (k === n) break ideal
+      }
+      idealDcg += lvl / Math.log2(i + 2)
+      i += 1
     }
-    if (lvl <= 0) break
-    if (i === cutoffs[k]) {
-      if (idealDcg > 0) out[at + k] = (out[at + k] as number) / idealDcg
-      k += 1
-      if (k === n) break
-    }
-    idealDcg += lvl / Math.log2(i + 2)
   }
   for (; k < n; k += 1) if (idealDcg > 0) out[at + k] = (out[at + k] as number) / idealDcg
 }

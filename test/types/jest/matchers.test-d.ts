@@ -25,3 +25,36 @@ expect(cases).toScoreRougeLAbove(0.5)
 expect(answer).toScoreMeteorAbove(0.5)
 // @ts-expect-error an eval set takes only the threshold
 expect(cases).toScoreChrfAbove('ref', 30)
+
+// Human-evaluation matchers (agreement, correlation with people, pairwise wins).
+const humanRatings = [
+  { item: 'q1', rater: 'ann', dimension: 'correctness', score: 4 },
+  { item: 'q1', rater: 'bob', dimension: 'correctness', score: 5 },
+]
+expect(humanRatings).toHaveAgreementAbove(0.6, { statistic: 'cohen', weights: 'quadratic' })
+expect(humanRatings).toHaveAgreementAbove(0.6, { statistic: 'cohen', raters: ['ann', 'bob'], dimension: 'correctness' })
+expect(humanRatings).toHaveAgreementAbove(0.4, { statistic: 'fleiss' })
+expect([[1, 2, null], [1, 3, 2]]).not.toHaveAgreementAbove(0.8, { statistic: 'krippendorff', level: 'interval' })
+expect([0.9, 0.4, 0.7]).toCorrelateWith([5, 2, 4], 0.5)
+expect({ q1: 0.9, q2: 0.4 }).toCorrelateWith({ q1: 5, q2: 2 }, 0.5, { method: 'kendall' })
+expect([{ item: 'q1', a: 'v2', b: 'v1', winner: 'a' }]).toWinAgainst('v1', { minRate: 0.5, confidence: 0.9, ties: 'half', system: 'v2' })
+expect({ wins: 40, losses: 10, ties: 5 }).toWinAgainst('v1')
+expectTypeOf(expect(humanRatings).toHaveAgreementAbove(0.6, { statistic: 'fleiss' })).toBeVoid()
+// @ts-expect-error the statistic is required
+expect(humanRatings).toHaveAgreementAbove(0.6)
+// @ts-expect-error unknown statistic
+expect(humanRatings).toHaveAgreementAbove(0.6, { statistic: 'scott' })
+// @ts-expect-error weights apply to Cohen's kappa only
+expect(humanRatings).toHaveAgreementAbove(0.6, { statistic: 'fleiss', weights: 'linear' })
+// @ts-expect-error level applies to Krippendorff's alpha only
+expect(humanRatings).toHaveAgreementAbove(0.6, { statistic: 'cohen', level: 'ordinal' })
+// @ts-expect-error Cohen's kappa compares exactly two raters
+expect(humanRatings).toHaveAgreementAbove(0.6, { statistic: 'cohen', raters: ['ann', 'bob', 'carl'] })
+// @ts-expect-error humanScores come before min
+expect([0.9, 0.4]).toCorrelateWith(0.5, [5, 2])
+// @ts-expect-error unknown correlation method
+expect([0.9, 0.4]).toCorrelateWith([5, 2], 0.5, { method: 'tau' })
+// @ts-expect-error the baseline is a system name
+expect({ wins: 4, losses: 1, ties: 0 }).toWinAgainst(0.5)
+// @ts-expect-error unknown ties convention
+expect({ wins: 4, losses: 1, ties: 0 }).toWinAgainst('v1', { ties: 'drop' })

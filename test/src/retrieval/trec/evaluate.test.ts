@@ -147,6 +147,16 @@ describe('trecEval measures', () => {
     expect([at1.mean.P_3, at2.mean.P_3]).toEqual([2 / 3, 1 / 3])
   })
 
+  it('handles huge judgment values without walking every level below them', () => {
+    const big = trecEval(parseQrels('q 0 a 1000000000\nq 0 b 1\nq 0 c 0\n'), parseRun('q Q0 b 1 2 r\nq Q0 a 2 1 r\n'), ['ndcg_cut.2', 'ndcg', 'bpref'], { relevanceLevel: 2 })
+    const dcg = 1 / Math.log2(2) + 1e9 / Math.log2(3)
+    const idcg = 1e9 / Math.log2(2) + 1 / Math.log2(3)
+    expect(big.perQuery.q?.ndcg_cut_2).toBeCloseTo(dcg / idcg, 15)
+    expect(big.perQuery.q?.ndcg).toBeCloseTo(dcg / idcg, 15)
+    // -l 2: b (1) and c (0) are judged non-relevant; a comes after one of them: 1 - 1/min(2, 1)
+    expect(big.perQuery.q?.bpref).toBe(0)
+  })
+
   it('rejects unknown, unsupported and malformed measures', () => {
     const bad = (measures: string[], text: string) => expect(() => trecEval(qrels, run, measures)).toThrow(text)
     bad(['nope'], 'trecEval: Expected `measures` to be a trec_eval measure')

@@ -1,0 +1,799 @@
+import {
+  agreementReport,
+  cohenKappa,
+  fleissKappa,
+  krippendorffAlpha,
+  metricAlignment,
+  winRate,
+  type CorrelationMethod,
+  type DimensionReport,
+  type KappaWeighting,
+  type KrippendorffLevel,
+  type Label,
+  type MetricAlignmentDetails,
+  type ScoreRatingInput,
+  type TiesConvention,
+  type WinCounts,
+} from '../src/agreement/index.js'
+import { MetricInputError } from '../src/errors.js'
+import type { Score } from '../src/score.js'
+import type { MatcherContext, MatcherResult } from './context.js'
+import { buildMessage, formatNumber, list, MAX_ROWS, table, thresholdHeadline } from './message.js'
+import { matcherError, requireThreshold } from './validate.js'
+
+// ---------------------------------------------------------------- public types
+
+/** One human (or judge) score, as `loadRatings` returns them; `item` and `rater` may also be numbers. */
+export interface RatingRecord {
+  readonly item: string | number
+  readonly rater: string | number
+  /** What was rated; records without one are the dimension `'overall'`. */
+  readonly dimension?: string
+  readonly score: Label
+}
+
+/** A raters × items matrix: `matrix[r][i]` is rater r's score for item i, `null`/`undefined`/`NaN` = not rated. */
+export type RatingMatrix = ReadonlyArray<ReadonlyArray<Label | null | undefined>>
+
+interface AgreementOptionsBase {
+  /** The dimension of the rating records to use. Required when the records hold more than one. */
+  readonly dimension?: string
+}
+
+export interface CohenAgreementOptions extends AgreementOptionsBase {
+  readonly statistic: 'cohen'
+  /** Disagreement weights over the sorted scores (numeric or boolean scores only). @default 'none' */
+  readonly weights?: KappaWeighting
+  /** The two raters to compare: names for records, row indices for a matrix. Required with more than two raters. */
+  readonly raters?: readonly [string | number, string | number]
+}
+
+export interface FleissAgreementOptions extends AgreementOptionsBase {
+  readonly statistic: 'fleiss'
+  /** Only these raters (at least two). @default every rater */
+  readonly raters?: readonly (string | number)[]
+}
+
+export interface KrippendorffAgreementOptions extends AgreementOptionsBase {
+  readonly statistic: 'krippendorff'
+  /** Level of measurement. @default 'ordinal' for numeric scores, 'nominal' for labels and booleans */
+  readonly level?: KrippendorffLevel
+  /** Only these raters (names for records, row indices for a matrix). @default every rater */
+  readonly raters?: readonly (string | number)[]
+}
+
+/** Options of `toHaveAgreementAbove`: the statistic decides which other options apply. */
+export type AgreementMatcherOptions = CohenAgreementOptions | FleissAgreementOptions | KrippendorffAgreementOptions
+
+/** Scores per item: an array aligned by position, or a record / Map aligned by item id. */
+export type ItemScores = readonly number[] | Readonly<Record<string, number>> | ReadonlyMap<string, number>
+
+export interface CorrelationMatcherOptions {
+  /** @default 'spearman' */
+  readonly method?: CorrelationMethod
+}
+
+/** One pairwise judgement: on `item`, `rater` preferred system `a`, system `b`, or neither. */
+export interface PairwiseRecord {
+  readonly item: string | number
+  readonly rater?: string | number
+  readonly a: string
+  readonly b: string
+  readonly winner: 'a' | 'b' | 'tie'
+}
+
+export interface WinAgainstOptions {
+  /** The lower bound of the Wilson interval must reach this. @default 0.5 (better than the baseline) */
+  readonly minRate?: number
+  /** Two-sided confidence level of the Wilson interval. @default 0.95 */
+  readonly confidence?: number
+  /** `'exclude'`: rate = wins / (wins + losses); `'half'`: a tie counts half a win. @default 'exclude' */
+  readonly ties?: TiesConvention
+  /** The system that should win. Required when the records compare the baseline with several systems. */
+  readonly system?: string
+}
+
+/** Typed signatures of the human-evaluation matchers. Thresholds mean ≥; `.not` flips to <. */
+export interface AgreementMatchers<R = unknown> {
+  /**
+   * Inter-rater agreement of the received ratings ≥ `min` (−1…1): Cohen's kappa (two raters), Fleiss'
+   * kappa (items every rater scored) or Krippendorff's alpha (missing ratings allowed). Received: rating
+   * records `{ item, rater, dimension?, score }` (or `loadRatings()` output), or a raters × items matrix
+   * (cohen and krippendorff). An undefined statistic (NaN) fails, with or without `.not`.
+   *
+   * @example expect(ratings).toHaveAgreementAbove(0.6, { statistic: 'krippendorff', dimension: 'correctness' })
+   */
+  toHaveAgreementAbove(min: number, options: AgreementMatcherOptions): R
+  /**
+   * The correlation between the received metric scores and `humanScores` ≥ `min` (−1…1). Arrays align
+   * by position, records and Maps by item id (items on one side only are left out and listed).
+   *
+   * @example expect({ q1: 0.9, q2: 0.2, q3: 0.6 }).toCorrelateWith({ q1: 5, q2: 1, q3: 4 }, 0.8)
+   */
+  toCorrelateWith(humanScores: ItemScores, min: number, options?: CorrelationMatcherOptions): R
+  /**
+   * The received pairwise judgements show a system beating `baseline`: passes only when the LOWER bound
+   * of the Wilson interval of its win rate is ≥ `minRate` (default 0.5), so a lucky small sample fails.
+   *
+   * @example expect(judgements).toWinAgainst('v1', { system: 'v2', minRate: 0.5 })
+   */
+  toWinAgainst(baseline: string, options?: WinAgainstOptions): R
+}
+
+// ---------------------------------------------------------------- shared helpers
+
+const comparator = (ctx: MatcherContext) => (ctx.isNot ? ('<' as const) : ('>=' as const))
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** An id as records give it: a non-empty string, or a finite number (kept as its string). */
+function idOf(v: unknown): string | undefined {
+  if (typeof v === 'string' && v.trim() !== '') return v
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v)
+  return undefined
+}
+
+function kindOf(v: unknown): 'number' | 'string' | 'boolean' | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? 'number' : undefined
+  if (typeof v === 'string') return v === '' ? undefined : 'string'
+  if (typeof v === 'boolean') return 'boolean'
+  return undefined
+}
+
+const showLabel = (l: Label) => (typeof l === 'string' ? (/^[\w.+-]+$/.test(l) ? l : JSON.stringify(l)) : String(l))
+
+interface Uncomputable {
+  /** The statistic's name, e.g. `Cohen's kappa`. */
+  readonly name: string
+  /** `meta.metric`, when it differs from `name`. */
+  readonly metric?: string
+  readonly reason: string
+  readonly signature: string
+  readonly threshold: number
+  readonly sections?: () => ReadonlyArray<string | undefined>
+  readonly extra?: Record<string, unknown>
+}
+
+/** A value that cannot be computed (NaN) fails in BOTH directions: with `.not` the runner flips `pass`. */
+function uncomputable(ctx: MatcherContext, matcher: string, args: string, u: Uncomputable): MatcherResult {
+  return {
+    pass: ctx.isNot === true,
+    message: () =>
+      buildMessage(ctx, {
+        matcher,
+        args,
+        headline: `${u.name} is undefined for these data, so the assertion fails${ctx.isNot ? ' (also with .not)' : ''}.`,
+        signature: u.signature,
+        sections: [`reason: ${u.reason}`, ...(u.sections?.() ?? [])],
+      }),
+    meta: {
+      matcher,
+      metric: u.metric ?? u.name,
+      value: Number.NaN,
+      threshold: u.threshold,
+      comparator: comparator(ctx),
+      pass: false,
+      signature: u.signature,
+      extra: { ...u.extra, reason: u.reason },
+    },
+  }
+}
+
+// ---------------------------------------------------------------- toHaveAgreementAbove
+
+const AGREEMENT = 'toHaveAgreementAbove'
+const AGREEMENT_ARGS = 'min, options'
+const STATISTIC_NAMES = { cohen: "Cohen's kappa", fleiss: "Fleiss' kappa", krippendorff: "Krippendorff's alpha" } as const
+type Statistic = keyof typeof STATISTIC_NAMES
+
+/** Ratings reduced to one dimension and the chosen raters. */
+interface RatingTable {
+  readonly source: 'records' | 'matrix'
+  readonly dimension?: string
+  /** Rater names: the `raters` option's order, else sorted (records) or row order (matrix). */
+  readonly raters: string[]
+  /** Item ids in order of first appearance (matrix: column order). */
+  readonly items: string[]
+  /** item → rater → score. */
+  readonly scores: Map<string, Map<string, Label>>
+  readonly kind: 'number' | 'string' | 'boolean' | undefined
+}
+
+function isMatrix(value: unknown): value is unknown[][] {
+  return Array.isArray(value) && value.length > 0 && value.every((row) => Array.isArray(row))
+}
+
+function readAgreementOptions(ctx: MatcherContext, options: unknown): AgreementMatcherOptions {
+  const fail = (problem: string, value: unknown): never => matcherError(ctx, AGREEMENT, AGREEMENT_ARGS, problem, value)
+  if (!isObject(options)) fail("options must be an object naming the statistic: { statistic: 'cohen' | 'fleiss' | 'krippendorff' }", options)
+  const o = options as Record<string, unknown>
+  if (o.statistic !== 'cohen' && o.statistic !== 'fleiss' && o.statistic !== 'krippendorff') {
+    fail("options.statistic must be 'cohen', 'fleiss' or 'krippendorff'", o.statistic)
+  }
+  if (o.dimension !== undefined && (typeof o.dimension !== 'string' || o.dimension === '')) fail('options.dimension must be a non-empty string', o.dimension)
+  if (o.weights !== undefined) {
+    if (o.statistic !== 'cohen') fail(`options.weights applies to statistic 'cohen' only (got statistic '${String(o.statistic)}')`, o.weights)
+    if (o.weights !== 'none' && o.weights !== 'linear' && o.weights !== 'quadratic') fail("options.weights must be 'none', 'linear' or 'quadratic'", o.weights)
+  }
+  if (o.level !== undefined) {
+    if (o.statistic !== 'krippendorff') fail(`options.level applies to statistic 'krippendorff' only (got statistic '${String(o.statistic)}')`, o.level)
+    if (!['nominal', 'ordinal', 'interval', 'ratio'].includes(o.level as string)) fail("options.level must be 'nominal', 'ordinal', 'interval' or 'ratio'", o.level)
+  }
+  if (o.raters !== undefined) {
+    if (!Array.isArray(o.raters) || o.raters.some((r) => idOf(r) === undefined)) fail('options.raters must be an array of rater names (or row indices for a matrix)', o.raters)
+    const raters = o.raters as unknown[]
+    if (new Set(raters.map(String)).size !== raters.length) fail('options.raters must name distinct raters', o.raters)
+    if (o.statistic === 'cohen' && raters.length !== 2) fail("options.raters must name exactly two raters for statistic 'cohen'", o.raters)
+    if (raters.length < 2) fail('options.raters must name at least two raters', o.raters)
+  }
+  return o as unknown as AgreementMatcherOptions
+}
+
+function readRatingTable(ctx: MatcherContext, received: unknown, options: AgreementMatcherOptions): RatingTable {
+  const fail = (problem: string, value: unknown): never => matcherError(ctx, AGREEMENT, AGREEMENT_ARGS, problem, value)
+  if (isMatrix(received)) return readMatrix(ctx, received, options)
+  let records: unknown = received
+  if (isObject(received) && Array.isArray(received.scores)) {
+    records = received.scores
+    if (received.scores.length === 0 && Array.isArray(received.comparisons) && received.comparisons.length > 0) {
+      fail('the ratings hold pairwise judgements only; compare systems with toWinAgainst, or load a file of scores', received.comparisons.length)
+    }
+  }
+  if (!Array.isArray(records)) {
+    fail('received value must be rating records [{ item, rater, dimension?, score }] (or loadRatings() output), or a raters × items matrix', received)
+  }
+  const rows = records as unknown[]
+  if (rows.length === 0) fail('received value must hold at least one rating', received)
+
+  const parsed = rows.map((r, i) => {
+    if (!isObject(r)) fail(`received[${i}] must be a rating { item, rater, dimension?, score }`, r)
+    const rec = r as Record<string, unknown>
+    if ('winner' in rec && !('score' in rec)) fail(`received[${i}] is a pairwise judgement; compare systems with toWinAgainst`, r)
+    const item = idOf(rec.item) ?? fail(`received[${i}].item must be a non-empty string or a number`, rec.item)
+    const rater = idOf(rec.rater) ?? fail(`received[${i}].rater must be a non-empty string or a number`, rec.rater)
+    if (kindOf(rec.score) === undefined) fail(`received[${i}].score must be a finite number, a non-empty label or a boolean`, rec.score)
+    const dimension = rec.dimension === undefined || rec.dimension === null || rec.dimension === '' ? 'overall' : rec.dimension
+    if (typeof dimension !== 'string') fail(`received[${i}].dimension must be a string`, rec.dimension)
+    return { item, rater, dimension: dimension as string, score: rec.score as Label, index: i }
+  })
+
+  const dimensions = [...new Set(parsed.map((r) => r.dimension))]
+  const dimension: string =
+    options.dimension !== undefined
+      ? dimensions.includes(options.dimension)
+        ? options.dimension
+        : fail(`options.dimension ${JSON.stringify(options.dimension)} is not in the ratings; dimensions: ${list(dimensions)}`, options.dimension)
+      : dimensions.length > 1
+        ? fail(`the ratings have ${dimensions.length} dimensions (${list(dimensions)}); choose one with options.dimension`, dimensions)
+        : (dimensions[0] as string)
+
+  const allRaters = [...new Set(parsed.filter((r) => r.dimension === dimension).map((r) => r.rater))].sort()
+  let raters = allRaters
+  if (options.raters !== undefined) {
+    raters = options.raters.map(String)
+    const missing = raters.filter((r) => !allRaters.includes(r))
+    if (missing.length > 0) fail(`options.raters names ${list(missing.map((r) => JSON.stringify(r)))}, who did not rate ${dimension}; raters: ${list(allRaters)}`, options.raters)
+  }
+  const chosen = new Set(raters)
+  const scores = new Map<string, Map<string, Label>>()
+  let kind: RatingTable['kind']
+  for (const r of parsed) {
+    if (r.dimension !== dimension || !chosen.has(r.rater)) continue
+    let byRater = scores.get(r.item)
+    if (byRater === undefined) scores.set(r.item, (byRater = new Map()))
+    if (byRater.has(r.rater)) fail(`received[${r.index}] rates item ${JSON.stringify(r.item)} again: ${r.rater} already scored it on ${dimension}; keep one rating per item, rater and dimension`, r.score)
+    const k = kindOf(r.score)
+    if (kind !== undefined && k !== kind) fail(`received[${r.index}].score is a ${k}, but earlier scores on ${dimension} are ${kind}s; use one kind of score per dimension`, r.score)
+    kind = k
+    byRater.set(r.rater, r.score)
+  }
+  return { source: 'records', dimension, raters, items: [...scores.keys()], scores, kind }
+}
+
+function readMatrix(ctx: MatcherContext, matrix: unknown[][], options: AgreementMatcherOptions): RatingTable {
+  const fail = (problem: string, value: unknown): never => matcherError(ctx, AGREEMENT, AGREEMENT_ARGS, problem, value)
+  if (options.statistic === 'fleiss') {
+    fail("statistic 'fleiss' needs rating records { item, rater, score }: a matrix is ambiguous (statsmodels takes items × raters, this matcher raters × items); use 'krippendorff', or records", matrix)
+  }
+  if (options.dimension !== undefined) fail('options.dimension applies to rating records; a matrix has a single dimension', options.dimension)
+  const width = (matrix[0] as unknown[]).length
+  if (width === 0) fail('received matrix must be raters × items with at least one item', matrix)
+  let rows = matrix.map((row, r) => {
+    if (row.length !== width) fail(`received matrix must be raters × items: row ${r} has ${row.length} items, row 0 has ${width}`, row)
+    return { name: `row ${r}`, row }
+  })
+  if (options.raters !== undefined) {
+    rows = options.raters.map((index) => {
+      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= matrix.length) {
+        fail(`options.raters must hold row indices of the matrix (0 to ${matrix.length - 1})`, options.raters)
+      }
+      return rows[index as number] as { name: string; row: unknown[] }
+    })
+  }
+  const items = Array.from({ length: width }, (_, i) => `col ${i}`)
+  const scores = new Map<string, Map<string, Label>>(items.map((item) => [item, new Map()]))
+  let kind: RatingTable['kind']
+  for (const { name, row } of rows) {
+    row.forEach((v, i) => {
+      if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) return
+      const k = kindOf(v)
+      if (k === undefined) fail(`received matrix ${name}, column ${i} must be a score (finite number, label or boolean) or null`, v)
+      if (kind !== undefined && k !== kind) fail(`received matrix ${name}, column ${i} is a ${k}, but earlier scores are ${kind}s; use one kind of score`, v)
+      kind = k
+      scores.get(items[i] as string)!.set(name, v as Label)
+    })
+  }
+  return { source: 'matrix', raters: rows.map((r) => r.name), items, scores, kind }
+}
+
+interface AgreementOutcome {
+  readonly score?: Score<{ readonly reason?: string }>
+  /** Why there is no number, when the statistic could not be computed at all. */
+  readonly reason?: string
+  /** What the statistic was computed over, one line each. */
+  readonly summary: string[]
+  /** The raters whose ratings the breakdown covers. */
+  readonly breakdownRaters: string[]
+  readonly confusion?: { readonly rows: string; readonly columns: string; readonly labels: readonly Label[]; readonly matrix: readonly (readonly number[])[] }
+}
+
+function scopeLine(t: RatingTable): string {
+  return t.source === 'matrix' ? `raters × items matrix: ${t.raters.length} raters, ${t.items.length} items` : `dimension ${t.dimension}: ${t.raters.length} raters (${list(t.raters)}), ${t.items.length} items`
+}
+
+function computeCohen(ctx: MatcherContext, t: RatingTable, weights: KappaWeighting): AgreementOutcome {
+  if (t.raters.length > 2) {
+    matcherError(
+      ctx,
+      AGREEMENT,
+      AGREEMENT_ARGS,
+      `statistic 'cohen' compares two raters, and the ratings have ${t.raters.length} (${list(t.raters)}); pass options.raters: [first, second], or use statistic 'fleiss' or 'krippendorff' for all of them`,
+      t.raters,
+    )
+  }
+  if (t.raters.length < 2) return { reason: `Cohen's kappa needs two raters; the ratings name only ${t.raters[0] ?? 'none'}`, summary: [scopeLine(t)], breakdownRaters: t.raters }
+  const [r1, r2] = t.raters as [string, string]
+  const a: Label[] = []
+  const b: Label[] = []
+  const oneSided: string[] = []
+  for (const item of t.items) {
+    const s = t.scores.get(item)!
+    if (s.has(r1) && s.has(r2)) {
+      a.push(s.get(r1) as Label)
+      b.push(s.get(r2) as Label)
+    } else if (s.has(r1) || s.has(r2)) oneSided.push(item)
+  }
+  const pair = `${r1} × ${r2}`
+  const leftOut = oneSided.length > 0 ? `; ${oneSided.length} left out (rated by one of them only): ${list(oneSided, 5)}` : ''
+  if (a.length === 0) return { reason: `${r1} and ${r2} rated no item in common`, summary: [`${pair}: no item rated by both${leftOut}`], breakdownRaters: [r1, r2] }
+  const score = cohenKappa(a, b, { weights })
+  const d = score.details
+  const summary = [
+    `${t.source === 'matrix' ? 'matrix ' : `dimension ${t.dimension}, `}${pair}: ${d.n} items rated by both${leftOut}`,
+    `observed agreement ${formatNumber(d.observedAgreement)}, chance agreement ${formatNumber(d.expectedAgreement)}${weights === 'none' ? '' : ` (${weights} weights: disagreement observed ${formatNumber(d.observedDisagreement)}, by chance ${formatNumber(d.expectedDisagreement)})`}`,
+  ]
+  return { score, summary, breakdownRaters: [r1, r2], confusion: { rows: r1, columns: r2, labels: d.labels, matrix: d.confusionMatrix } }
+}
+
+function computeFleiss(t: RatingTable): AgreementOutcome {
+  if (t.raters.length < 2) return { reason: `Fleiss' kappa needs at least two raters; the ratings name only ${t.raters[0] ?? 'none'}`, summary: [scopeLine(t)], breakdownRaters: t.raters }
+  const complete = t.items.filter((item) => t.raters.every((r) => t.scores.get(item)!.has(r)))
+  const incomplete = t.items.filter((item) => !complete.includes(item))
+  const leftOut = incomplete.length > 0 ? `; ${incomplete.length} left out (not rated by every rater): ${list(incomplete, 5)}` : ''
+  if (complete.length === 0) return { reason: 'no item was rated by every rater', summary: [scopeLine(t) + leftOut], breakdownRaters: t.raters }
+  const rows = complete.map((item) => t.raters.map((r) => t.scores.get(item)!.get(r) as Label))
+  const score = fleissKappa(rows, { input: 'ratings' })
+  const d = score.details
+  return {
+    score,
+    summary: [
+      `dimension ${t.dimension}: ${d.items} items rated by all ${d.raters} raters (${list(t.raters)})${leftOut}`,
+      `observed agreement ${formatNumber(d.observedAgreement)}, chance agreement ${formatNumber(d.expectedAgreement)}; categories ${list(d.categories.map(showLabel))}`,
+    ],
+    breakdownRaters: t.raters,
+  }
+}
+
+function computeKrippendorff(ctx: MatcherContext, t: RatingTable, levelOption: KrippendorffLevel | undefined): AgreementOutcome {
+  const level = levelOption ?? (t.kind === 'number' ? 'ordinal' : 'nominal')
+  if (t.kind === 'string' && level !== 'nominal') {
+    matcherError(ctx, AGREEMENT, AGREEMENT_ARGS, `options.level '${level}' needs numeric scores; the scores are labels, whose order is unknown: use level 'nominal' or numeric scores`, level)
+  }
+  if (t.kind === 'boolean' && (level === 'interval' || level === 'ratio')) {
+    matcherError(ctx, AGREEMENT, AGREEMENT_ARGS, `options.level '${level}' needs numeric scores; the scores are booleans: use level 'nominal'`, level)
+  }
+  // The reference takes no booleans: pass/fail go in as the labels 'false' < 'true' (as agreementReport does).
+  const asValue = (v: Label | undefined) => (v === undefined ? null : typeof v === 'boolean' ? String(v) : v)
+  const matrix = t.raters.map((r) => t.items.map((item) => asValue(t.scores.get(item)!.get(r))))
+  const scope = `${scopeLine(t)}; level ${level}${levelOption === undefined ? ` (the default for ${t.kind === 'number' ? 'numeric scores' : 'labels'})` : ''}`
+  try {
+    const score = krippendorffAlpha(matrix, { level, ...(t.kind === 'boolean' && level === 'ordinal' ? { valueDomain: ['false', 'true'] } : {}) })
+    const d = score.details
+    return {
+      score,
+      summary: [scope, `${d.pairableUnits} of ${d.units} items rated at least twice (pairable), ${d.pairableValues} pairable ratings`, `disagreement observed ${formatNumber(d.observedDisagreement)}, expected by chance ${formatNumber(d.expectedDisagreement)} (alpha = 1 − observed / expected)`],
+      breakdownRaters: t.raters,
+    }
+  } catch (error) {
+    // What the reference refuses (one value in the domain, no unit rated twice) is a property of the data.
+    if (!(error instanceof MetricInputError)) throw error
+    return { reason: `the data need ${error.expected}`, summary: [scope], breakdownRaters: t.raters }
+  }
+}
+
+/** The per-dimension report of the agreement core, for the most disputed items and the least-agreeing pair. */
+function breakdownReport(t: RatingTable, raters: readonly string[], level: KrippendorffLevel | undefined): DimensionReport | undefined {
+  const chosen = new Set(raters)
+  const records: ScoreRatingInput[] = []
+  for (const item of t.items) for (const [rater, score] of t.scores.get(item)!) if (chosen.has(rater)) records.push({ item, rater, score })
+  if (records.length === 0) return undefined
+  try {
+    return agreementReport(records, { topItems: 5, ...(level === undefined ? {} : { level }) }).details.dimensions[0]
+  } catch {
+    return undefined
+  }
+}
+
+function confusionSection(c: NonNullable<AgreementOutcome['confusion']>, heading: string): string {
+  // Rows and columns beyond MAX_ROWS categories are cut, so a 0–100 scale cannot flood the message.
+  const k = c.labels.length
+  const shown = Math.min(k, MAX_ROWS)
+  const header = ['', ...c.labels.slice(0, shown).map(showLabel)]
+  const rows = c.matrix.slice(0, shown).map((row, i) => [showLabel(c.labels[i] as Label), ...row.slice(0, shown).map(String)])
+  const note = k > shown ? `\n  (first ${shown} of ${k} categories)` : ''
+  return `${heading}, rows ${c.rows}, columns ${c.columns}:\n${table([header, ...rows], { max: shown + 1 })}${note}`
+}
+
+function disputedSection(report: DimensionReport | undefined): string | undefined {
+  if (report === undefined) return undefined
+  if (report.disputedItems.length === 0) return 'no item has disagreeing ratings'
+  // With two raters every disputed item has share 1, so the share is only worth printing for more.
+  const shares = report.raters.length > 2
+  const rows = report.disputedItems.map((d) => [
+    d.item,
+    Object.entries(d.scores)
+      .map(([rater, score]) => `${rater}=${showLabel(score)}`)
+      .join(', '),
+    ...(shares ? [`(${formatNumber(d.disagreement, undefined, 2)} of rater pairs disagree)`] : []),
+  ])
+  return `most disagreed items:\n${table(rows)}`
+}
+
+/**
+ * `expect(ratings).toHaveAgreementAbove(min, { statistic, dimension?, weights?, level?, raters? })`.
+ *
+ * Passes when the chosen inter-rater agreement statistic is ≥ `min` (a number from −1 to 1):
+ * - `'cohen'`: Cohen's kappa of two raters over the items both rated (scikit-learn 1.2.1
+ *   `cohen_kappa_score`, `weights` none/linear/quadratic over the sorted scores). With more than two
+ *   raters, `raters: [a, b]` must name the pair (misuse otherwise: we do not average pairwise kappas).
+ * - `'fleiss'`: Fleiss' kappa (statsmodels 0.13.5) over the items EVERY rater scored; other items are left
+ *   out and listed.
+ * - `'krippendorff'`: Krippendorff's alpha over all ratings, missing ones allowed; `level` defaults to
+ *   `'ordinal'` for numeric scores and `'nominal'` for labels and booleans.
+ *
+ * Received: rating records `{ item, rater, dimension?, score }` (or the `{ scores }` that `loadRatings`
+ * returns; `dimension` is required when the records have several), or a raters × items matrix with
+ * `null` for "not rated" (cohen and krippendorff; rows are the raters, `raters` then takes row indices).
+ * Values are the core's (parity: see `src/agreement`); the message adds the signature, what was counted,
+ * the confusion matrix (the pair's for cohen, the least-agreeing pair's otherwise; at most 10 categories)
+ * and the 5 most disagreed items. An undefined statistic (NaN: a single category, no shared item) FAILS,
+ * with or without `.not`, and says why. Misuse (range, options, mixed score kinds, duplicate ratings)
+ * throws `Matcher error:`.
+ *
+ * @example
+ * expect([
+ *   { item: 'q1', rater: 'ann', score: 1 }, { item: 'q1', rater: 'bob', score: 1 },
+ *   { item: 'q2', rater: 'ann', score: 0 }, { item: 'q2', rater: 'bob', score: 0 },
+ * ]).toHaveAgreementAbove(0.8, { statistic: 'cohen' }) // kappa 1
+ */
+export function toHaveAgreementAbove(this: MatcherContext, received: unknown, min: number, options: AgreementMatcherOptions): MatcherResult {
+  const ctx = this
+  requireThreshold(ctx, AGREEMENT, AGREEMENT_ARGS, 'min', min, [-1, 1], ' (kappa and alpha lie from −1 to 1)')
+  const o = readAgreementOptions(ctx, options)
+  const t = readRatingTable(ctx, received, o)
+  const statistic: Statistic = o.statistic
+  if (statistic === 'cohen' && (o as CohenAgreementOptions).weights !== undefined && (o as CohenAgreementOptions).weights !== 'none' && t.kind === 'string') {
+    matcherError(ctx, AGREEMENT, AGREEMENT_ARGS, 'options.weights needs numeric (or boolean) scores: weights follow the order of the scores, and labels have none', (o as CohenAgreementOptions).weights)
+  }
+  const level = statistic === 'krippendorff' ? (o as KrippendorffAgreementOptions).level : undefined
+  const outcome =
+    statistic === 'cohen'
+      ? computeCohen(ctx, t, (o as CohenAgreementOptions).weights ?? 'none')
+      : statistic === 'fleiss'
+        ? computeFleiss(t)
+        : computeKrippendorff(ctx, t, level)
+
+  const name = outcome.score?.metric ?? STATISTIC_NAMES[statistic]
+  const signature = outcome.score?.signature ?? ''
+  const value = outcome.score?.value ?? Number.NaN
+  const details = () => {
+    const reportLevel = statistic === 'krippendorff' ? (level ?? (t.kind === 'number' ? 'ordinal' : 'nominal')) : undefined
+    const report = breakdownReport(t, outcome.breakdownRaters, reportLevel)
+    const pair = report?.mostDisagreeingPair
+    const confusion =
+      outcome.confusion !== undefined
+        ? confusionSection(outcome.confusion, 'confusion matrix')
+        : pair !== undefined
+          ? confusionSection(
+              { rows: pair.raters[0], columns: pair.raters[1], labels: pair.labels, matrix: pair.confusionMatrix },
+              `least-agreeing pair ${pair.raters[0]} × ${pair.raters[1]} (observed agreement ${formatNumber(pair.observedAgreement)}, kappa ${formatNumber(pair.kappa)}): confusion matrix`,
+            )
+          : undefined
+    return [outcome.summary.join('\n'), confusion, disputedSection(report)]
+  }
+  const extra = { statistic, raters: outcome.breakdownRaters, ...(t.dimension === undefined ? {} : { dimension: t.dimension }) }
+  if (Number.isNaN(value)) {
+    const reason = outcome.reason ?? outcome.score?.details.reason ?? `${name} is NaN`
+    return uncomputable(ctx, AGREEMENT, AGREEMENT_ARGS, { name, reason, signature, threshold: min, sections: details, extra })
+  }
+  const pass = value >= min
+  return {
+    pass,
+    message: () => buildMessage(ctx, { matcher: AGREEMENT, args: AGREEMENT_ARGS, headline: thresholdHeadline(ctx, { label: name, value, min }), signature, sections: details() }),
+    meta: { matcher: AGREEMENT, metric: name, value, threshold: min, comparator: comparator(ctx), pass, signature, extra },
+  }
+}
+
+// ---------------------------------------------------------------- toCorrelateWith
+
+const CORRELATE = 'toCorrelateWith'
+const CORRELATE_ARGS = 'humanScores, min'
+const METHOD_NAMES = { spearman: "Spearman's rho", kendall: "Kendall's tau-b", pearson: "Pearson's r" } as const
+
+interface ReadScores {
+  readonly positional: boolean
+  /** Array: the array itself; record or Map: a Map by item. */
+  readonly values: number[] | Map<string, number>
+  readonly size: number
+}
+
+function readScores(ctx: MatcherContext, what: string, value: unknown): ReadScores {
+  const fail = (problem: string, v: unknown): never => matcherError(ctx, CORRELATE, CORRELATE_ARGS, problem, v)
+  const check = (label: string, v: unknown) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) fail(`${what}${label} must be a finite number`, v)
+    return v as number
+  }
+  if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+    const values = Array.from(value as ArrayLike<unknown>, (v, i) => check(`[${i}]`, v))
+    if (values.length === 0) fail(`${what} must hold at least one score`, value)
+    return { positional: true, values, size: values.length }
+  }
+  let entries: Array<[unknown, unknown]>
+  if (value instanceof Map) entries = [...value.entries()]
+  else if (isObject(value)) entries = Object.entries(value)
+  else return fail(`${what} must be an array of numbers, or a record { [item]: number } (or Map) aligned by item`, value)
+  if (entries.length === 0) fail(`${what} must hold at least one score`, value)
+  const map = new Map<string, number>()
+  for (const [k, v] of entries) map.set(String(k), check(`[${JSON.stringify(String(k))}]`, v))
+  return { positional: false, values: map, size: map.size }
+}
+
+function formatP(p: number): string {
+  if (!Number.isFinite(p)) return String(p)
+  return p !== 0 && p < 1e-4 ? p.toExponential(2) : p.toFixed(4)
+}
+
+/**
+ * `expect(metricScores).toCorrelateWith(humanScores, min, { method })`: how well an automatic metric
+ * tracks human judgement on the same items.
+ *
+ * Passes when the correlation coefficient is ≥ `min` (−1…1): Spearman's rho (default), Kendall's tau-b or
+ * Pearson's r, with scipy 1.10.1 semantics (the core's `metricAlignment`). Received value and
+ * `humanScores` are either two arrays of numbers of the same length (aligned by position) or two
+ * records `{ [item]: number }` / Maps aligned by item id; items present on one side only are left out
+ * and listed in the message (the n printed is what was correlated). Mixing an array with a record is
+ * refused. The message gives the coefficient, its two-sided p-value, n and the items whose ranks differ
+ * most (rank 1 = highest score). Fewer than two shared items or a constant side gives an undefined
+ * coefficient, which FAILS with or without `.not`.
+ *
+ * @example
+ * expect({ q1: 0.9, q2: 0.2, q3: 0.6 }).toCorrelateWith({ q1: 5, q2: 1, q3: 4 }, 0.8) // rho 1
+ */
+export function toCorrelateWith(this: MatcherContext, received: unknown, humanScores: ItemScores, min: number, options?: CorrelationMatcherOptions): MatcherResult {
+  const ctx = this
+  const fail = (problem: string, v: unknown): never => matcherError(ctx, CORRELATE, CORRELATE_ARGS, problem, v)
+  if (typeof humanScores === 'number') fail('the first argument is humanScores (an array or record of numbers); min comes second', humanScores)
+  requireThreshold(ctx, CORRELATE, CORRELATE_ARGS, 'min', min, [-1, 1], ' (a correlation coefficient)')
+  if (options !== undefined && !isObject(options)) fail("options must be an object such as { method: 'kendall' }", options)
+  const methodOption: unknown = options?.method ?? 'spearman'
+  const method: CorrelationMethod =
+    methodOption === 'spearman' || methodOption === 'kendall' || methodOption === 'pearson' ? methodOption : fail("options.method must be 'spearman', 'kendall' or 'pearson'", methodOption)
+  const metric = readScores(ctx, 'received value', received)
+  const human = readScores(ctx, 'humanScores', humanScores)
+  if (metric.positional !== human.positional) {
+    fail('received value and humanScores must both be arrays (aligned by position) or both records/Maps (aligned by item id)', humanScores)
+  }
+  if (metric.positional && metric.size !== human.size) fail(`humanScores must have as many scores as the received value (${metric.size})`, humanScores)
+  let shared = metric.size
+  if (!metric.positional) {
+    const h = human.values as Map<string, number>
+    shared = [...(metric.values as Map<string, number>).keys()].filter((k) => h.has(k)).length
+    if (shared === 0) fail(`received value and humanScores share no item; received items: ${list([...(metric.values as Map<string, number>).keys()], 5)}`, humanScores)
+  }
+  const name = METHOD_NAMES[method]
+  if (shared < 2) {
+    const reason = `only ${shared} item scored on both sides: a correlation needs at least 2`
+    return uncomputable(ctx, CORRELATE, CORRELATE_ARGS, { name, reason, signature: '', threshold: min, extra: { method, n: shared } })
+  }
+  const score = metricAlignment(metric.values, human.values, { method, top: 5 })
+  const d = score.details
+  const label = (item: string) => (metric.positional ? `[${item}]` : item)
+  const sections = (): Array<string | undefined> => {
+    const leftOut =
+      d.metricOnly.length + d.humanOnly.length > 0
+        ? `left out (scored on one side only): ${[d.metricOnly.length > 0 ? `received ${list(d.metricOnly, 5)}` : '', d.humanOnly.length > 0 ? `humanScores ${list(d.humanOnly, 5)}` : ''].filter(Boolean).join('; ')}`
+        : undefined
+    return [[`p = ${formatP(d.pvalue ?? Number.NaN)} (two-sided), n = ${d.n}`, leftOut].filter(Boolean).join('\n'), rankSection(d, label)]
+  }
+  const extra = { method, n: d.n, pvalue: d.pvalue ?? null }
+  if (Number.isNaN(score.value)) {
+    const reason = d.reason ?? `${name} is NaN`
+    return uncomputable(ctx, CORRELATE, CORRELATE_ARGS, { name, reason, signature: score.signature, threshold: min, sections, extra })
+  }
+  const pass = score.value >= min
+  return {
+    pass,
+    message: () =>
+      buildMessage(ctx, { matcher: CORRELATE, args: CORRELATE_ARGS, headline: thresholdHeadline(ctx, { label: `${name} (received vs humanScores)`, value: score.value, min }), signature: score.signature, sections: sections() }),
+    meta: { matcher: CORRELATE, metric: name, value: score.value, threshold: min, comparator: comparator(ctx), pass, signature: score.signature, extra },
+  }
+}
+
+function rankSection(d: MetricAlignmentDetails, label: (item: string) => string): string | undefined {
+  const rows = d.rankDisagreements ?? []
+  if (rows.length === 0) return 'every item has the same rank on both sides'
+  const fmt = (v: number) => (Number.isInteger(v) ? String(v) : formatNumber(v))
+  return `largest rank disagreements (rank 1 = highest score):\n${table([
+    ['item', 'received', 'human', 'received rank', 'human rank'],
+    ...rows.map((r) => [label(r.item), fmt(r.metric), fmt(r.human), fmt(r.metricRank), fmt(r.humanRank)]),
+  ])}`
+}
+
+// ---------------------------------------------------------------- toWinAgainst
+
+const WIN = 'toWinAgainst'
+const WIN_ARGS = 'baseline'
+
+interface Tally extends WinCounts {
+  readonly system: string
+  readonly lost: string[]
+  readonly ignored: number
+}
+
+function isCounts(value: unknown): value is Record<string, unknown> {
+  return isObject(value) && ('wins' in value || 'losses' in value) && !('comparisons' in value)
+}
+
+function tally(ctx: MatcherContext, received: unknown, baseline: string, system: string | undefined): Tally {
+  const fail = (problem: string, v: unknown): never => matcherError(ctx, WIN, WIN_ARGS, problem, v)
+  if (isCounts(received)) {
+    const count = (key: 'wins' | 'losses' | 'ties') => {
+      const v = received[key] ?? (key === 'ties' ? 0 : undefined)
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail(`received.${key} must be a non-negative integer`, v)
+      return v as number
+    }
+    return { wins: count('wins'), losses: count('losses'), ties: count('ties'), system: system ?? 'received', lost: [], ignored: 0 }
+  }
+  let records: unknown = received
+  if (isObject(received) && Array.isArray(received.comparisons)) {
+    records = received.comparisons
+    if (received.comparisons.length === 0 && Array.isArray(received.scores) && received.scores.length > 0) {
+      fail('the ratings hold scores only; measure rater agreement with toHaveAgreementAbove, or load a file of pairwise judgements', received.scores.length)
+    }
+  }
+  if (!Array.isArray(records)) fail('received value must be pairwise judgements [{ item, a, b, winner }] (or loadRatings() output), or counts { wins, losses, ties }', received)
+  const rows = records as unknown[]
+  if (rows.length === 0) fail('received value must hold at least one pairwise judgement', received)
+  const parsed = rows.map((r, i) => {
+    if (!isObject(r)) fail(`received[${i}] must be a pairwise judgement { item, a, b, winner }`, r)
+    const rec = r as Record<string, unknown>
+    const item = idOf(rec.item) ?? fail(`received[${i}].item must be a non-empty string or a number`, rec.item)
+    const a = idOf(rec.a) ?? fail(`received[${i}].a must name a system`, rec.a)
+    const b = idOf(rec.b) ?? fail(`received[${i}].b must name a system`, rec.b)
+    if (a === b) fail(`received[${i}] compares ${a} with itself`, r)
+    if (rec.winner !== 'a' && rec.winner !== 'b' && rec.winner !== 'tie') fail(`received[${i}].winner must be 'a', 'b' or 'tie'`, rec.winner)
+    return { item, a, b, winner: rec.winner as 'a' | 'b' | 'tie' }
+  })
+  const systems = [...new Set(parsed.flatMap((p) => [p.a, p.b]))]
+  const opponents = [...new Set(parsed.flatMap((p) => (p.a === baseline ? [p.b] : p.b === baseline ? [p.a] : [])))]
+  if (opponents.length === 0) fail(`no judgement involves the baseline ${JSON.stringify(baseline)}; systems: ${list(systems)}`, baseline)
+  const candidate: string =
+    system !== undefined
+      ? opponents.includes(system)
+        ? system
+        : fail(`no judgement compares ${JSON.stringify(system)} with ${JSON.stringify(baseline)}; ${baseline} was compared with ${list(opponents)}`, system)
+      : opponents.length > 1
+        ? fail(`${baseline} was compared with several systems (${list(opponents)}); name the one that should win with options.system`, opponents)
+        : (opponents[0] as string)
+  let wins = 0
+  let losses = 0
+  let ties = 0
+  let ignored = 0
+  const lost = new Set<string>()
+  for (const p of parsed) {
+    const side = p.a === candidate && p.b === baseline ? 'a' : p.b === candidate && p.a === baseline ? 'b' : undefined
+    if (side === undefined) ignored += 1
+    else if (p.winner === 'tie') ties += 1
+    else if (p.winner === side) wins += 1
+    else {
+      losses += 1
+      lost.add(p.item)
+    }
+  }
+  return { wins, losses, ties, system: candidate, lost: [...lost], ignored }
+}
+
+/**
+ * `expect(judgements).toWinAgainst(baseline, { minRate = 0.5, confidence = 0.95, ties = 'exclude', system? })`.
+ *
+ * Counts the received pairwise judgements between `system` and `baseline` (either may be `a` or `b`;
+ * judgements between other systems are ignored and counted in the message) and computes the win rate
+ * with its Wilson score interval (the core's `winRate`, statsmodels 0.13.5 `proportion_confint(method=
+ * 'wilson')` parity): ties `'exclude'` → wins / (wins + losses), `'half'` → (wins + ties/2) / all.
+ * Passes only when the LOWER bound of the interval is ≥ `minRate` (0…1), so a lucky small sample does
+ * not pass (8 wins of 10 has a 95% lower bound of 0.49). Every judgement is one trial; several raters of
+ * the same item are not independent, so their interval is somewhat optimistic.
+ *
+ * Received: records `{ item, rater?, a, b, winner: 'a' | 'b' | 'tie' }` (or `loadRatings()` output), or
+ * counts `{ wins, losses, ties? }` (then `system` is only a label). `system` may be left out when the
+ * baseline meets one other system only. No decisive judgement (none at all, or only ties with 'exclude')
+ * FAILS with or without `.not`. Misuse (unknown baseline, bad options) throws `Matcher error:`.
+ *
+ * @example
+ * expect({ wins: 40, losses: 10, ties: 5 }).toWinAgainst('v1', { minRate: 0.6 }) // 95% interval [0.67, 0.89]
+ */
+export function toWinAgainst(this: MatcherContext, received: unknown, baseline: string, options?: WinAgainstOptions): MatcherResult {
+  const ctx = this
+  const fail = (problem: string, v: unknown): never => matcherError(ctx, WIN, WIN_ARGS, problem, v)
+  if (typeof baseline !== 'string' || baseline.trim() === '') fail('baseline must be the name of the system to beat (a non-empty string)', baseline)
+  if (options !== undefined && !isObject(options)) fail('options must be an object such as { minRate: 0.5 }', options)
+  const o = (options ?? {}) as Record<string, unknown>
+  const minRate = o.minRate === undefined ? 0.5 : requireThreshold(ctx, WIN, WIN_ARGS, 'options.minRate', o.minRate, [0, 1], ' (a win rate)')
+  const confidence: number =
+    o.confidence === undefined
+      ? 0.95
+      : typeof o.confidence === 'number' && o.confidence > 0 && o.confidence < 1
+        ? o.confidence
+        : fail('options.confidence must be a number strictly between 0 and 1, e.g. 0.95', o.confidence)
+  const ties: TiesConvention = o.ties === undefined ? 'exclude' : o.ties === 'exclude' || o.ties === 'half' ? o.ties : fail("options.ties must be 'exclude' or 'half'", o.ties)
+  const system: string | undefined =
+    o.system === undefined
+      ? undefined
+      : typeof o.system === 'string' && o.system.trim() !== '' && o.system !== baseline
+        ? o.system
+        : fail('options.system must name the system that should win (a non-empty string other than the baseline)', o.system)
+  const t = tally(ctx, received, baseline, system)
+  const score = winRate({ wins: t.wins, losses: t.losses, ties: t.ties }, { ties, confidence })
+  const d = score.details
+  const level = `${Number((confidence * 100).toPrecision(12))}%`
+  const counts = `${t.system} vs ${baseline}: ${t.wins} ${t.wins === 1 ? 'win' : 'wins'}, ${t.losses} ${t.losses === 1 ? 'loss' : 'losses'}, ${t.ties} ${t.ties === 1 ? 'tie' : 'ties'} (${ties === 'exclude' ? 'ties excluded' : 'a tie counts half a win'})`
+  const others = [
+    t.lost.length > 0 ? `lost on: ${list(t.lost)}` : undefined,
+    t.ignored > 0 ? `ignored ${t.ignored} judgement${t.ignored === 1 ? '' : 's'} between other systems` : undefined,
+  ].filter(Boolean).join('\n')
+  const extra = { system: t.system, baseline, wins: t.wins, losses: t.losses, ties: t.ties, rate: score.value, low: d.low, high: d.high, confidence }
+  const metric = `win rate (lower ${level} Wilson bound)`
+  if (Number.isNaN(score.value)) {
+    const reason = d.reason ?? 'the win rate is undefined'
+    return uncomputable(ctx, WIN, WIN_ARGS, { name: `The win rate of ${t.system} against ${baseline}`, metric, reason, signature: score.signature, threshold: minRate, sections: () => [counts, others], extra })
+  }
+  const pass = d.low >= minRate
+  return {
+    pass,
+    message: () => {
+      const interval = `win rate ${formatNumber(score.value)} over ${d.nobs} ${d.nobs === 1 ? 'judgement' : 'judgements'}, ${level} Wilson interval [${formatNumber(d.low)}, ${formatNumber(d.high)}]`
+      const lucky =
+        !ctx.isNot && !pass && score.value >= minRate
+          ? `the observed rate reaches ${formatNumber(minRate)} but the lower bound does not: too few judgements to tell the systems apart at ${level}`
+          : undefined
+      return buildMessage(ctx, {
+        matcher: WIN,
+        args: WIN_ARGS,
+        headline: thresholdHeadline(ctx, { label: `lower ${level} Wilson bound of the win rate of ${t.system} against ${baseline}`, value: d.low, min: minRate }),
+        signature: score.signature,
+        sections: [[counts, interval, lucky].filter(Boolean).join('\n'), others],
+      })
+    },
+    meta: { matcher: WIN, metric, value: d.low, threshold: minRate, comparator: comparator(ctx), pass, signature: score.signature, extra },
+  }
+}

@@ -27,8 +27,9 @@ function findReports(dir: string): string[] {
 }
 
 /**
- * Runs the command with `argv` (the arguments after `merge-reports`); returns the exit code. Errors
- * (no input, unreadable or foreign files) go to `io.error` with exit code 2; never throws.
+ * Runs the command with `argv` (the arguments after `merge-reports`); returns the exit code, following
+ * the rag-matchers CLI's codes: 0 success, 1 usage (unknown option, missing value), 2 input (no report
+ * files, an unreadable, non-JSON or foreign file). Messages go to `io.error`; never throws.
  *
  * @example
  * process.exitCode = runMergeReportsCli(['--output-dir', 'rag-report', 'shards/'])
@@ -50,7 +51,7 @@ export function runMergeReportsCli(
       const value = argv[++i]
       if (value === undefined || value === '') {
         io.error(`rag-matchers merge-reports: --output-dir needs a folder\n${MERGE_USAGE}`)
-        return 2
+        return 1
       }
       outputDir = value
     } else if (arg.startsWith('--output-dir=')) {
@@ -59,7 +60,7 @@ export function runMergeReportsCli(
       table = false
     } else if (arg.startsWith('-')) {
       io.error(`rag-matchers merge-reports: unknown option ${arg}\n${MERGE_USAGE}`)
-      return 2
+      return 1
     } else {
       inputs.push(arg)
     }
@@ -89,4 +90,16 @@ export function runMergeReportsCli(
     io.error(`rag-matchers merge-reports: ${(error as Error).message}`)
     return 2
   }
+}
+
+/**
+ * The `merge-reports` subcommand in the shape of the rag-matchers CLI's commands (`run(argv, io)` in
+ * cli/main.ts `COMMANDS`): same behaviour as {@link runMergeReportsCli}, writing to `io.stdout`/`io.stderr`.
+ *
+ * @example
+ * // cli/main.ts: 'merge-reports': { summary: '…', load: () => import('../matchers/merge-reports-cli.js') }
+ * await run(['--output-dir', 'rag-report', 'shards/'], { stdout: process.stdout, stderr: process.stderr })
+ */
+export async function run(argv: readonly string[], io: { stdout: { write(chunk: string): unknown }; stderr: { write(chunk: string): unknown } }): Promise<number> {
+  return runMergeReportsCli(argv, { log: (text) => io.stdout.write(`${text}\n`), error: (text) => io.stderr.write(`${text}\n`) })
 }

@@ -68,7 +68,12 @@ test('matchers registered from rag-matchers/jest-globals', () => {
   )
   run('npx', ['jest', '--ci'], project)
   run('npx', ['jest', '--ci', '--config', 'jest-globals.config.js'], project)
-  console.log('package smoke test: 3 passed, 0 failed')
+  // The bin: `npx rag-matchers trec` on a tiny qrels/run pair.
+  writeFileSync(join(project, 'qrels.txt'), '1 0 d1 1\n1 0 d2 0\n')
+  writeFileSync(join(project, 'run.txt'), '1 Q0 d2 1 2.0 r\n1 Q0 d1 2 1.0 r\n')
+  const out = execFileSync('npx', ['rag-matchers', 'trec', 'qrels.txt', 'run.txt', '-m', 'recip_rank'], { cwd: project, encoding: 'utf8' })
+  if (!/^recip_rank\s+all\s+0\.5000$/m.test(out)) throw new Error(`unexpected trec output:\n${out}`)
+  console.log('package smoke test: 4 passed, 0 failed')
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mergeReportFiles, mergeReports } from '../../matchers/merge-reports.js'
-import { runMergeReportsCli } from '../../matchers/merge-reports-cli.js'
+import { MERGE_USAGE, run as runMergeCommand, runMergeReportsCli } from '../../matchers/merge-reports-cli.js'
 import { collectJestAssertions } from '../../matchers/jest-reporter.js'
 import type { RecordedAssertion } from '../../matchers/record.js'
 import { buildReport, metricLabel, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion } from '../../matchers/report-model.js'
@@ -266,10 +266,24 @@ describe('rag-matchers merge-reports (runMergeReportsCli)', () => {
       const none: string[] = []
       expect(runMergeReportsCli(['empty-folder-that-does-not-exist'], { log: () => {}, error: (t) => none.push(t), cwd: dir })).toBe(2)
       expect(none.join('')).toMatch(/readable file/)
-      expect(runMergeReportsCli(['--bogus'], { log: () => {}, error: (t) => none.push(t), cwd: dir })).toBe(2)
+      expect(runMergeReportsCli(['--bogus'], { log: () => {}, error: (t) => none.push(t), cwd: dir })).toBe(1)
+      expect(runMergeReportsCli(['--output-dir'], { log: () => {}, error: (t) => none.push(t), cwd: dir })).toBe(1)
+      expect(runMergeReportsCli([], { log: () => {}, error: (t) => none.push(t), cwd: dir })).toBe(2)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('merge-reports as a rag-matchers CLI command (run(argv, io))', () => {
+  it('writes to the io streams and returns the exit code', async () => {
+    const out: string[] = []
+    const err: string[] = []
+    const io = { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } }
+    expect(await runMergeCommand(['--help'], io)).toBe(0)
+    expect(out.join('')).toBe(`${MERGE_USAGE}\n`)
+    expect(await runMergeCommand(['--nope'], io)).toBe(1)
+    expect(err.join('')).toContain('unknown option --nope')
   })
 })
 

@@ -9,7 +9,7 @@ import { whitespaceSpans, type TokenSpans } from './spans.js'
  * characters assigned later (15.1–17.0), which are unassigned (Cn) for sacrebleu. They are listed
  * here and taken out of P and S and put into "not N". (U+2FFC is the 15.1 example of the golden README.)
  * A runtime with a Unicode newer than 17.0 could add more; the all-code-point test in
- * test/src/generation/tokenizers.test.ts would then fail and name them.
+ * test/src/generation/tokenizers/bleu-tokenizers.test.ts would then fail and name them.
  */
 /** Punctuation (gc P) assigned after Unicode 15.0. */
 const P_AFTER_15 = '\\u1B4E-\\u1B4F\\u1B7F\\u{10D6E}\\u{10ED0}\\u{113D4}-\\u{113D5}\\u{113D7}-\\u{113D8}\\u{11BE1}\\u{16D6D}-\\u{16D6F}\\u{1E5FF}'

@@ -1,5 +1,5 @@
 import { assertString } from '../../errors.js'
-import { atolBytes, decodeUtf8, encodeUtf8 } from './bytes.js'
+import { atolBytes, decodeUtf8, encodeUtf8, isBlank } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { LineFeeder, type BlockHandler } from './lines.js'
 import type { TrecParseOptions } from './run.js'
@@ -111,10 +111,6 @@ export class QrelsBuilder implements BlockHandler {
     this.feeder.end()
     return new TrecQrels(this.topics)
   }
-}
-
-function isBlank(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13)
 }
 
 /**

@@ -11,8 +11,8 @@ import {
 } from '../../../../src/generation/tokenizers/index.js'
 import { spans13a, tokens13a } from '../../../../src/generation/tokenizers/tokenizer-13a.js'
 import { intlCategory } from '../../../../src/generation/tokenizers/tokenizer-intl.js'
-import { spanTokens, whitespaceSpans } from '../../../../src/generation/tokenizers/spans.js'
-import { pySplit } from '../../../../src/text/python-string.js'
+import { isPyWhitespaceUnit, spanTokens, whitespaceSpans } from '../../../../src/generation/tokenizers/spans.js'
+import { pyIsSpace, pyIsSpaceCode, pySplit } from '../../../../src/text/python-string.js'
 import { loadFixture } from '../../../parity/fixtures/load.js'
 
 describe('13a tokenizer', () => {
@@ -143,5 +143,17 @@ describe('getBleuTokenizer', () => {
   it('throws MetricInputError for an unknown name', () => {
     expect(() => getBleuTokenizer('zh' as BleuTokenizerName)).toThrow(MetricInputError)
     expect(() => getBleuTokenizer('zh' as BleuTokenizerName)).toThrow(/getBleuTokenizer: Expected `name` to be one of '13a', 'intl', 'char', 'none', got `"zh"` \(string\)/)
+  })
+})
+
+describe('Python whitespace by code', () => {
+  it('pyIsSpaceCode and isPyWhitespaceUnit agree with pyIsSpace on every BMP unit and a few astral code points', () => {
+    const wrong: number[] = []
+    for (let c = 0; c <= 0xffff; c++) {
+      const expected = c >= 0xd800 && c <= 0xdfff ? false : pyIsSpace(String.fromCharCode(c))
+      if (pyIsSpaceCode(c) !== expected || isPyWhitespaceUnit(c) !== expected) wrong.push(c)
+    }
+    expect(wrong).toEqual([])
+    for (const c of [0x10000, 0x1f600, 0xe0020, 0x10ffff]) expect(pyIsSpaceCode(c)).toBe(false)
   })
 })

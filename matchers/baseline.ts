@@ -229,7 +229,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   // For reporters: value = number of regressed metrics, which must stay below 1.
   const meta = (pass: boolean, extra: Record<string, unknown>, regressedCount = pass ? 0 : 1) => ({
     matcher: MATCHER,
-    metric: `baseline "${name}" (${o.metrics.join(', ')})`,
+    metric: `metrics regressed vs baseline "${name}"`,
     value: regressedCount,
     threshold: 1,
     comparator: '<' as const,

@@ -80,6 +80,14 @@ describe('.toHaveAgreementAbove: Cohen', () => {
     expect(message).toContain('6 items rated by both; 1 left out (rated by one of them only): q7')
   })
 
+  it('bounds the confusion matrix to 10 categories', () => {
+    const a = Array.from({ length: 12 }, (_, i) => i)
+    const b = a.map((v) => (v + 1) % 12)
+    const message = failureOf(() => expect([a, b]).toHaveAgreementAbove(0.5, { statistic: 'cohen' }))
+    expect(message).toContain('(first 10 of 12 categories)')
+    expect(message).not.toMatch(/^ {2}11 /m)
+  })
+
   it('reads a 2 × items matrix (rows are raters)', () => {
     expect([column(1), column(2)]).toHaveAgreementAbove(kappa, { statistic: 'cohen' })
     expect([column(1), column(2), column(3)]).toHaveAgreementAbove(kappa, { statistic: 'cohen', raters: [0, 1] })

@@ -25,6 +25,10 @@ interface CommandEntry {
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'merge-reports': { summary: 'merge per-shard rag-report.json files into one report', load: () => import('../matchers/merge-reports-cli.js') },
   trec: { summary: 'evaluate a TREC run against qrels (trec_eval 10.0 measures and output)', load: () => import('./trec.js') },
+  bleu: { summary: 'corpus BLEU of a hypothesis file against reference files (sacrebleu 2.6 numbers and output)', load: () => import('./bleu.js') },
+  chrf: { summary: 'corpus chrF / chrF++ (sacrebleu 2.6 numbers and output)', load: () => import('./chrf.js') },
+  rouge: { summary: 'ROUGE-N/L/Lsum per segment (rouge-score 0.1.2) and their mean', load: () => import('./rouge.js') },
+  meteor: { summary: 'METEOR per segment (NLTK 3.8, WordNet 3.0) and their mean', load: () => import('./meteor.js') },
 }
 
 function usage(): string {

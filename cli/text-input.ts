@@ -14,6 +14,7 @@
 import { readFile } from 'node:fs/promises'
 import { MetricInputError } from '../src/errors.js'
 import { formatFixed } from '../src/retrieval/trec/c-format.js'
+import { buildSignature, parseSignature } from '../src/signature.js'
 import { pyIsSpaceCode } from '../src/text/python-string.js'
 import { EXIT, writeOut, type CliIo } from './io.js'
 
@@ -241,7 +242,7 @@ export interface TextCommand<Config> {
   readonly defaultWidth: number
   /** Turns the options into settings; throws CliUsageError (or MetricInputError) for bad values. */
   readonly configure: (args: ParsedArgs) => Config
-  /** Scores and returns the whole output text. */
+  /** Scores and returns the whole output text; throws CliInputError for unusable data (exit 2). */
   readonly evaluate: (config: Config, input: TextInputs, common: CommonSettings, io: CliIo) => string
 }
 
@@ -286,6 +287,7 @@ export async function runTextCommand<Config>(command: TextCommand<Config>, argv:
   } catch (error) {
     // the inputs are well-formed strings by now, so the core can only object to an option combination
     if (error instanceof MetricInputError || error instanceof CliUsageError) return fail(EXIT.usage, `${error.message}${usageHint}`)
+    if (error instanceof CliInputError) return fail(EXIT.input, error.message)
     throw error
   }
   await writeOut(io.stdout, output)
@@ -300,6 +302,18 @@ export function signatureFields(signature: string): Record<string, string> {
     out[colon < 0 ? pair : pair.slice(0, colon)] = colon < 0 ? '' : pair.slice(colon + 1)
   }
   return out
+}
+
+/**
+ * A per-segment signature (ROUGE, METEOR; they have no `nrefs` of their own) with `nrefs` first and, for a mean
+ * over segments, `agg:mean` before `version`: `ROUGE-L|nrefs:1|tok:rouge-default|stem:no|agg:mean|version:0.1.0`.
+ */
+export function withNrefs(segmentSignature: string, nrefs: number, mean: boolean): string {
+  const { name, entries } = parseSignature(segmentSignature)
+  const pairs: Array<[string, string | number]> = [['nrefs', nrefs]]
+  for (const [key, value] of entries) if (key !== 'version' && key !== 'nrefs') pairs.push([key, value])
+  if (mean) pairs.push(['agg', 'mean'])
+  return buildSignature(name, pairs)
 }
 
 /** The help lines of the common options (appended to each command's help). */

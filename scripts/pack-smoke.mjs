@@ -29,13 +29,17 @@ try {
   writeFileSync(
     join(project, 'smoke.vitest.test.mjs'),
     `import { test, expect } from 'vitest'
-import { ndcgAtK, VERSION } from 'rag-matchers'
+import { ndcgAtK, meteorScore, VERSION } from 'rag-matchers'
 ${retrievalCases}
 test('matchers registered from rag-matchers/vitest', () => {
   expect(good).toHaveNdcgAtK(3, 0.7)
   expect(bad).not.toHitWithin(3)
   expect(() => expect(bad).toHaveNdcgAtK(3, 0.7)).toThrow(/nDCG@3 = \\S*0\\.0000/)
   expect(ndcgAtK(good, 3).signature).toContain('version:' + VERSION)
+})
+test('METEOR loads its WordNet data from the installed package (ESM)', () => {
+  expect(meteorScore('the kid is quick', 'the child is fast').details.matches.synonym).toBe(2)
+  expect('The big model scored 41.0 BLEU.').not.toStateNumbersOf('The big model scored 28.4 BLEU.')
 })
 `,
   )
@@ -45,13 +49,17 @@ test('matchers registered from rag-matchers/vitest', () => {
   writeFileSync(join(project, 'jest.config.js'), `module.exports = { testMatch: ['**/*.jest.test.js'], setupFilesAfterEnv: ['rag-matchers/jest'] }\n`)
   writeFileSync(
     join(project, 'smoke.jest.test.js'),
-    `const { ndcgAtK } = require('rag-matchers')
+    `const { ndcgAtK, meteorScore } = require('rag-matchers')
 ${retrievalCases}
 test('matchers registered from rag-matchers/jest', () => {
   expect(good).toHaveNdcgAtK(3, 0.7)
   expect(bad).not.toHitWithin(3)
   expect(() => expect(bad).toHaveNdcgAtK(3, 0.7)).toThrow(/nDCG@3 = \\S*0\\.0000/)
   expect(ndcgAtK(good, 3).value).toBeGreaterThan(0.7)
+})
+test('METEOR loads its WordNet data from the installed package (CJS)', () => {
+  expect(meteorScore('the kid is quick', 'the child is fast').details.matches.synonym).toBe(2)
+  expect('the kid is quick').toScoreMeteorAbove('the child is fast', 0.5)
 })
 `,
   )

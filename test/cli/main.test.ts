@@ -7,7 +7,7 @@ describe('rag-matchers (subcommand dispatch)', () => {
     const help = await runCli(['--help'])
     expect(help.code).toBe(EXIT.ok)
     expect(help.stdout).toContain('Usage: rag-matchers <command> [options]')
-    expect(help.stdout).toMatch(/\n {2}trec {2}evaluate a TREC run/)
+    expect(help.stdout).toMatch(/\n {2}trec +evaluate a TREC run/)
     const bare = await runCli([])
     expect([bare.code, bare.stdout]).toEqual([EXIT.usage, ''])
     expect(bare.stderr).toBe(help.stdout)

@@ -1,0 +1,135 @@
+/**
+ * `rag-matchers bleu REF [REF...] [-i HYP | < HYP]`: corpus BLEU (or `-sl` sentence BLEU) with sacrebleu 2.6's CLI
+ * options and its text output `BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:0.1.0 = 46.7
+ * 71.4/52.4/40.0/30.8 (BP = 1.000 ratio = 1.050 hyp_len = 21 ref_len = 20)`. Numbers come from
+ * `corpusBleu` / `sentenceBleu` (sacrebleu parity to 1e-9); input rules in `text-input.ts`.
+ */
+import { corpusBleu, sentenceBleu, type BleuOptions, type BleuScore, type BleuSmoothing } from '../src/generation/bleu.js'
+import { BLEU_TOKENIZER_NAMES, type BleuTokenizerName } from '../src/generation/tokenizers/index.js'
+import type { CliIo } from './io.js'
+import {
+  choiceOption,
+  COMMON_HELP,
+  numberOption,
+  pyFixed,
+  runTextCommand,
+  segmentReferences,
+  signatureFields,
+  type CommonSettings,
+  type OptionDef,
+  type TextInputs,
+} from './text-input.js'
+
+const SMOOTHINGS: readonly BleuSmoothing[] = ['exp', 'floor', 'add-k', 'none']
+
+const OPTIONS: readonly OptionDef[] = [
+  { names: ['-tok', '--tokenize'], key: 'tokenize', value: true },
+  { names: ['-s', '--smooth-method'], key: 'smooth', value: true },
+  { names: ['-sv', '--smooth-value'], key: 'smoothValue', value: true },
+  { names: ['-lc', '--lowercase'], key: 'lowercase' },
+  { names: ['-e', '--use-effective-order'], key: 'effectiveOrder' },
+  { names: ['--force'], key: 'force' },
+]
+
+const HELP = `Usage: rag-matchers bleu REF [REF...] [-i HYP] [options]      (or: ... < HYP)
+
+Corpus BLEU as sacrebleu 2.6 computes and prints it (sacrebleu's corpus_bleu; with -sl, sentence_bleu per line).
+
+BLEU options (as sacrebleu's):
+  -tok, --tokenize {13a,intl,char,none}   tokenizer (default 13a)
+  -s, --smooth-method {exp,floor,add-k,none}  smoothing (default exp)
+  -sv, --smooth-value X     value for floor (default 0.1) and add-k (default 1)
+  -lc, --lowercase          case-insensitive BLEU
+  -e, --use-effective-order  average only the n-gram orders that occur (corpus; -sl always does)
+  --force                   do not warn about input that looks tokenized
+
+${COMMON_HELP}`
+
+interface BleuConfig {
+  readonly options: BleuOptions
+  readonly force: boolean
+}
+
+/** sacrebleu warns when this many hypotheses end in a tokenized period (`' .'`) and --force is not given. */
+const TOKENIZED_PERIOD_LINES = 100
+
+/** sacrebleu's `BLEUScore` verbose part: precisions with 1 decimal, BP and ratio with 3, the lengths. */
+function verbose(score: BleuScore): string {
+  const d = score.details
+  const precisions = d.precisions.map((p) => pyFixed(p, 1)).join('/')
+  return `${precisions} (BP = ${pyFixed(d.bp, 3)} ratio = ${pyFixed(d.ratio, 3)} hyp_len = ${d.sysLen} ref_len = ${d.refLen})`
+}
+
+/** `Score.format` of sacrebleu: `SIGNATURE = SCORE VERBOSE`, or the score alone with -b. */
+function textLine(score: BleuScore, common: CommonSettings): string {
+  const value = pyFixed(score.value, common.width)
+  return common.scoreOnly ? value : `${score.signature} = ${value} ${verbose(score)}`
+}
+
+function jsonObject(score: BleuScore): Record<string, unknown> {
+  const d = score.details
+  return {
+    name: score.metric,
+    score: score.value,
+    signature: score.signature,
+    verbose_score: verbose(score),
+    ...signatureFields(score.signature),
+    precisions: d.precisions,
+    counts: d.counts,
+    totals: d.totals,
+    bp: d.bp,
+    ratio: d.ratio,
+    sys_len: d.sysLen,
+    ref_len: d.refLen,
+  }
+}
+
+function evaluate(config: BleuConfig, input: TextInputs, common: CommonSettings, io: CliIo): string {
+  if (common.sentenceLevel) {
+    // sacrebleu's CLI turns effective order on for sentence-level BLEU, whatever -e says
+    const options: BleuOptions = { ...config.options, effectiveOrder: true }
+    let out = ''
+    for (let i = 0; i < input.hypotheses.length; i++) {
+      const score = sentenceBleu(input.hypotheses[i] as string, segmentReferences(input, i), options)
+      out += `${common.json ? JSON.stringify(jsonObject(score)) : textLine(score, common)}\n`
+    }
+    return out
+  }
+  if (!config.force) {
+    const tokenized = input.hypotheses.filter((h) => h.endsWith(' .')).length
+    if (tokenized >= TOKENIZED_PERIOD_LINES) {
+      io.stderr.write(
+        `rag-matchers bleu: warning: ${tokenized} lines end in a tokenized period (' .'). BLEU expects detokenized text; ` +
+          'if your input is detokenized, or you do not mind, silence this with --force.\n',
+      )
+    }
+  }
+  const score = corpusBleu(input.hypotheses, input.referenceStreams, config.options)
+  return common.json ? `${JSON.stringify(jsonObject(score), null, 1)}\n` : `${textLine(score, common)}\n`
+}
+
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  return runTextCommand<BleuConfig>(
+    {
+      name: 'bleu',
+      help: HELP,
+      options: OPTIONS,
+      defaultWidth: 1,
+      configure: (args) => {
+        const smooth = choiceOption(args, 'smooth', 'exp', SMOOTHINGS)
+        const smoothValue = args.values.has('smoothValue') ? numberOption(args, 'smoothValue', 0, 0) : undefined
+        const options: BleuOptions = {
+          tokenize: choiceOption<BleuTokenizerName>(args, 'tokenize', '13a', BLEU_TOKENIZER_NAMES),
+          smooth,
+          lowercase: args.flags.has('lowercase'),
+          effectiveOrder: args.flags.has('effectiveOrder'),
+          ...(smoothValue === undefined ? {} : { smoothValue }),
+        }
+        return { options, force: args.flags.has('force') }
+      },
+      evaluate,
+    },
+    argv,
+    io,
+  )
+}

@@ -1,0 +1,101 @@
+/**
+ * `rag-matchers chrf REF [REF...] [-i HYP | < HYP]`: corpus chrF / chrF++ (or `-sl` per segment) with sacrebleu
+ * 2.6's CLI options and text output `chrF2|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:0.1.0 = 59.7`.
+ * Numbers come from `corpusChrf` / `sentenceChrf` (sacrebleu parity to 1e-9); input rules in `text-input.ts`.
+ */
+import { corpusChrf, sentenceChrf, type ChrfOptions, type ChrfScore } from '../src/generation/chrf.js'
+import type { CliIo } from './io.js'
+import {
+  CliUsageError,
+  COMMON_HELP,
+  intOption,
+  pyFixed,
+  runTextCommand,
+  segmentReferences,
+  signatureFields,
+  type CommonSettings,
+  type OptionDef,
+  type TextInputs,
+} from './text-input.js'
+
+const OPTIONS: readonly OptionDef[] = [
+  { names: ['-cc', '--chrf-char-order'], key: 'charOrder', value: true },
+  { names: ['-cw', '--chrf-word-order'], key: 'wordOrder', value: true },
+  { names: ['--chrf-beta'], key: 'beta', value: true },
+  { names: ['--chrf-whitespace'], key: 'whitespace' },
+  { names: ['--chrf-lowercase', '-lc', '--lowercase'], key: 'lowercase' },
+  { names: ['--chrf-eps-smoothing'], key: 'epsSmoothing' },
+]
+
+const HELP = `Usage: rag-matchers chrf REF [REF...] [-i HYP] [options]      (or: ... < HYP)
+
+Corpus chrF / chrF++ as sacrebleu 2.6 computes and prints it (corpus_chrf; with -sl, sentence_chrf per line).
+
+chrF options (as sacrebleu's):
+  -cc, --chrf-char-order N  character n-gram order (default 6)
+  -cw, --chrf-word-order N  word n-gram order (default 0; 2 is chrF++)
+  --chrf-beta N             recall weight beta, an integer (default 2)
+  --chrf-whitespace         keep whitespace inside character n-grams
+  --chrf-lowercase, -lc     case-insensitive
+  --chrf-eps-smoothing      epsilon smoothing (chrF++.py, NLTK, Moses) instead of effective order
+
+${COMMON_HELP}`
+
+function textLine(score: ChrfScore, common: CommonSettings): string {
+  const value = pyFixed(score.value, common.width)
+  // sacrebleu's CHRFScore has no verbose part
+  return common.scoreOnly ? value : `${score.signature} = ${value}`
+}
+
+function jsonObject(score: ChrfScore): Record<string, unknown> {
+  return {
+    name: score.metric,
+    score: score.value,
+    signature: score.signature,
+    ...signatureFields(score.signature),
+    precision: score.details.precision,
+    recall: score.details.recall,
+    stats: score.details.stats,
+  }
+}
+
+function evaluate(options: ChrfOptions, input: TextInputs, common: CommonSettings): string {
+  if (common.sentenceLevel) {
+    let out = ''
+    for (let i = 0; i < input.hypotheses.length; i++) {
+      const score = sentenceChrf(input.hypotheses[i] as string, segmentReferences(input, i), options)
+      out += `${common.json ? JSON.stringify(jsonObject(score)) : textLine(score, common)}\n`
+    }
+    return out
+  }
+  const score = corpusChrf(input.hypotheses, input.referenceStreams, options)
+  return common.json ? `${JSON.stringify(jsonObject(score), null, 1)}\n` : `${textLine(score, common)}\n`
+}
+
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  return runTextCommand<ChrfOptions>(
+    {
+      name: 'chrf',
+      help: HELP,
+      options: OPTIONS,
+      defaultWidth: 1,
+      configure: (args) => {
+        const charOrder = intOption(args, 'charOrder', 6, 0, 64)
+        const wordOrder = intOption(args, 'wordOrder', 0, 0, 64)
+        if (charOrder + wordOrder === 0) throw new CliUsageError('the character and word n-gram orders cannot both be 0')
+        return {
+          charOrder,
+          wordOrder,
+          // sacrebleu's --chrf-beta is an int (the metric name is chrF<beta>)
+          beta: intOption(args, 'beta', 2, 0, 1000),
+          keepWhitespace: args.flags.has('whitespace'),
+          lowercase: args.flags.has('lowercase'),
+          epsSmoothing: args.flags.has('epsSmoothing'),
+        }
+      },
+      evaluate,
+    },
+    argv,
+    io,
+  )
+}

@@ -77,7 +77,65 @@ function perCaseTable(rows: ReadonlyArray<{ id: string; value: number; note?: st
   )}`
 }
 
-// ---------------------------------------------------------------- BLEU
+// ---------------------------------------------------------------- corpus metrics (BLEU, chrF)
+
+/** A sacrebleu metric: 0–100, sentence score for an answer, corpus score (summed statistics) for a set. */
+interface CorpusSpec<O, S extends Score<unknown>> {
+  readonly matcher: string
+  readonly sentence: (answer: string, references: readonly string[], options: O | undefined) => S
+  readonly corpus: (answers: string[], streams: Array<Array<string | null>>, options: O | undefined) => S
+  readonly breakdown: (score: S) => string
+  readonly perCaseHeading: string
+}
+
+function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: CorpusSpec<O, S>, received: unknown, args: unknown[]): MatcherResult {
+  const { matcher } = spec
+  if (isEvalSet(received)) {
+    const [min, options] = args as [unknown, O | undefined]
+    const threshold = requireHundredScale(ctx, matcher, 'min', min)
+    const cases = readAnswerSet(ctx, matcher, 'min', received)
+    const score = spec.corpus(cases.map((c) => c.answer), referenceStreams(cases), options)
+    const pass = score.value >= threshold
+    return {
+      pass,
+      message: () =>
+        buildMessage(ctx, {
+          matcher,
+          args: 'min',
+          headline: thresholdHeadline(ctx, { label: `corpus ${score.metric} over ${cases.length} answers`, value: score.value, min: threshold, decimals: 2 }),
+          signature: score.signature,
+          sections: [
+            spec.breakdown(score),
+            perCaseTable(cases.map((c) => ({ id: c.id, value: spec.sentence(c.answer, c.references, options).value })), threshold, 2, spec.perCaseHeading),
+          ],
+        }),
+      meta: meta(ctx, matcher, score.metric, score.value, threshold, pass, score.signature),
+    }
+  }
+  const [references, min, options] = args as [unknown, unknown, O | undefined]
+  const argNames = 'references, min'
+  const answer = readAnswer(ctx, matcher, argNames, received)
+  const refs = readReferences(ctx, matcher, argNames, references)
+  const threshold = requireHundredScale(ctx, matcher, argNames, min)
+  const score = spec.sentence(answer, refs, options)
+  const pass = score.value >= threshold
+  return {
+    pass,
+    message: () =>
+      buildMessage(ctx, {
+        matcher,
+        args: argNames,
+        headline: thresholdHeadline(ctx, { label: score.metric, value: score.value, min: threshold, decimals: 2 }),
+        signature: score.signature,
+        sections: [spec.breakdown(score), quoteAnswer(answer, refs)],
+      }),
+    meta: meta(ctx, matcher, score.metric, score.value, threshold, pass, score.signature),
+  }
+}
+
+function quoteAnswer(answer: string, refs: readonly string[]): string {
+  return `answer:    ${quote(answer)}\n${refs.map((r, i) => `reference${refs.length > 1 ? ` ${i + 1}` : ''}: ${quote(r)}`).join('\n')}`
+}
 
 function bleuBreakdown(score: BleuScore): string {
   const d = score.details
@@ -89,125 +147,120 @@ function bleuBreakdown(score: BleuScore): string {
   return unmatched.length > 0 ? `${verbose}\ncandidate n-grams found in no reference:\n${unmatched.join('\n')}` : verbose
 }
 
-export function toScoreBleuAbove(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherResult {
-  const matcher = 'toScoreBleuAbove'
-  if (isEvalSet(received)) {
-    const [min, options] = args as [unknown, BleuOptions | undefined]
-    requireHundredScale(this, matcher, 'min', min)
-    const cases = readAnswerSet(this, matcher, 'min', received)
-    const score = corpusBleu(cases.map((c) => c.answer), referenceStreams(cases), options)
-    const pass = score.value >= (min as number)
-    return {
-      pass,
-      message: () =>
-        buildMessage(this, {
-          matcher,
-          args: 'min',
-          headline: thresholdHeadline(this, { label: `corpus BLEU over ${cases.length} answers`, value: score.value, min: min as number, decimals: 2 }),
-          signature: score.signature,
-          sections: [
-            bleuBreakdown(score),
-            perCaseTable(
-              cases.map((c) => ({ id: c.id, value: sentenceBleu(c.answer, c.references, options).value })),
-              min as number,
-              2,
-              'sentence BLEU per answer (for orientation; the corpus score is computed from summed n-gram counts)',
-            ),
-          ],
-        }),
-      meta: meta(this, matcher, 'BLEU', score.value, min as number, pass, score.signature),
-    }
-  }
-  const [references, min, options] = args as [unknown, unknown, BleuOptions | undefined]
-  const answer = readAnswer(this, matcher, 'references, min', received)
-  const refs = readReferences(this, matcher, 'references, min', references)
-  requireHundredScale(this, matcher, 'references, min', min)
-  const score = sentenceBleu(answer, refs, options)
-  const pass = score.value >= (min as number)
-  return {
-    pass,
-    message: () =>
-      buildMessage(this, {
-        matcher,
-        args: 'references, min',
-        headline: thresholdHeadline(this, { label: 'BLEU', value: score.value, min: min as number, decimals: 2 }),
-        signature: score.signature,
-        sections: [bleuBreakdown(score), `answer:    ${quote(answer)}\n${refs.map((r, i) => `reference${refs.length > 1 ? ` ${i + 1}` : ''}: ${quote(r)}`).join('\n')}`],
-      }),
-    meta: meta(this, matcher, 'BLEU', score.value, min as number, pass, score.signature),
-  }
-}
-
-// ---------------------------------------------------------------- chrF
-
 function chrfBreakdown(score: ChrfScore): string {
   const d = score.details
   return `precision ${formatNumber(d.precision * 100, undefined, 2)}  recall ${formatNumber(d.recall * 100, undefined, 2)}  (averaged over ${d.effectiveOrder} n-gram orders)`
 }
 
+const BLEU_SPEC: CorpusSpec<BleuOptions, BleuScore> = {
+  matcher: 'toScoreBleuAbove',
+  sentence: sentenceBleu,
+  corpus: corpusBleu,
+  breakdown: bleuBreakdown,
+  perCaseHeading: 'sentence BLEU per answer (for orientation; the corpus score is computed from summed n-gram counts)',
+}
+
+const CHRF_SPEC: CorpusSpec<ChrfOptions, ChrfScore> = {
+  matcher: 'toScoreChrfAbove',
+  sentence: sentenceChrf,
+  corpus: corpusChrf,
+  breakdown: chrfBreakdown,
+  perCaseHeading: 'sentence chrF per answer',
+}
+
+export function toScoreBleuAbove(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherResult {
+  return corpusMatcher(this, BLEU_SPEC, received, args)
+}
+
 export function toScoreChrfAbove(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherResult {
-  const matcher = 'toScoreChrfAbove'
+  return corpusMatcher(this, CHRF_SPEC, received, args)
+}
+
+// ---------------------------------------------------------------- mean metrics (ROUGE, METEOR)
+
+/** A 0–1 metric: the answer's score, or for a set the mean of the per-answer scores. */
+interface MeanSpec<R> {
+  readonly matcher: string
+  /** Validates and completes the options (throws a matcher error). */
+  readonly resolve: (ctx: MatcherContext, args: string, options: unknown) => R
+  readonly score: (answer: string, references: readonly string[], options: R) => { score: Score<unknown>; value: number; label: string; note: string; breakdown: () => string }
+}
+
+function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknown, args: unknown[]): MatcherResult {
+  const { matcher } = spec
   if (isEvalSet(received)) {
-    const [min, options] = args as [unknown, ChrfOptions | undefined]
-    requireHundredScale(this, matcher, 'min', min)
-    const cases = readAnswerSet(this, matcher, 'min', received)
-    const score = corpusChrf(cases.map((c) => c.answer), referenceStreams(cases), options)
-    const pass = score.value >= (min as number)
+    const [min, options] = args as [unknown, unknown]
+    const resolved = spec.resolve(ctx, 'min', options)
+    const threshold = requireThreshold(ctx, matcher, 'min', 'min', min)
+    const cases = readAnswerSet(ctx, matcher, 'min', received)
+    const results = cases.map((c) => spec.score(c.answer, c.references, resolved))
+    const value = results.reduce((a, r) => a + r.value, 0) / results.length
+    const pass = value >= threshold
+    const first = results[0] as (typeof results)[number]
+    const label = `mean ${first.label} over ${cases.length} answers`
+    const perCase = cases.map((c, i) => ({ id: c.id, value: (results[i] as (typeof results)[number]).value }))
     return {
       pass,
       message: () =>
-        buildMessage(this, {
+        buildMessage(ctx, {
           matcher,
           args: 'min',
-          headline: thresholdHeadline(this, { label: `corpus ${score.metric} over ${cases.length} answers`, value: score.value, min: min as number, decimals: 2 }),
-          signature: score.signature,
-          sections: [
-            chrfBreakdown(score),
-            perCaseTable(cases.map((c) => ({ id: c.id, value: sentenceChrf(c.answer, c.references, options).value })), min as number, 2, 'sentence chrF per answer'),
-          ],
+          headline: thresholdHeadline(ctx, { label, value, min: threshold }),
+          signature: first.score.signature,
+          sections: [perCaseTable(perCase.map((c, i) => ({ ...c, note: (results[i] as (typeof results)[number]).note })), threshold, 4, 'per answer')],
         }),
-      meta: meta(this, matcher, score.metric, score.value, min as number, pass, score.signature),
+      meta: meta(ctx, matcher, `mean ${first.label}`, value, threshold, pass, first.score.signature, perCase),
     }
   }
-  const [references, min, options] = args as [unknown, unknown, ChrfOptions | undefined]
-  const answer = readAnswer(this, matcher, 'references, min', received)
-  const refs = readReferences(this, matcher, 'references, min', references)
-  requireHundredScale(this, matcher, 'references, min', min)
-  const score = sentenceChrf(answer, refs, options)
-  const pass = score.value >= (min as number)
+  const [references, min, options] = args as [unknown, unknown, unknown]
+  const argNames = 'references, min'
+  const answer = readAnswer(ctx, matcher, argNames, received)
+  const refs = readReferences(ctx, matcher, argNames, references)
+  const threshold = requireThreshold(ctx, matcher, argNames, 'min', min)
+  const result = spec.score(answer, refs, spec.resolve(ctx, argNames, options))
+  const pass = result.value >= threshold
   return {
     pass,
     message: () =>
-      buildMessage(this, {
+      buildMessage(ctx, {
         matcher,
-        args: 'references, min',
-        headline: thresholdHeadline(this, { label: score.metric, value: score.value, min: min as number, decimals: 2 }),
-        signature: score.signature,
-        sections: [chrfBreakdown(score), `answer:    ${quote(answer)}`],
+        args: argNames,
+        headline: thresholdHeadline(ctx, { label: result.label, value: result.value, min: threshold }),
+        signature: result.score.signature,
+        sections: [result.breakdown(), `answer:    ${quote(answer)}`],
       }),
-    meta: meta(this, matcher, score.metric, score.value, min as number, pass, score.signature),
+    meta: meta(ctx, matcher, result.label, result.value, threshold, pass, result.score.signature),
   }
-}
-
-// ---------------------------------------------------------------- ROUGE
-
-function resolveRouge(ctx: MatcherContext, matcher: string, args: string, options: unknown): Required<RougeMatcherOptions> {
-  if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(ctx, matcher, args, 'options must be an object', options)
-  const o = (options ?? {}) as RougeMatcherOptions
-  const type = o.type ?? 'rougeL'
-  if (!/^rouge([1-9]|L|Lsum)$/.test(type)) matcherError(ctx, matcher, args, "options.type must be 'rouge1'…'rouge9', 'rougeL' or 'rougeLsum'", type)
-  const measure = o.measure ?? 'fmeasure'
-  if (measure !== 'precision' && measure !== 'recall' && measure !== 'fmeasure') {
-    matcherError(ctx, matcher, args, "options.measure must be 'precision', 'recall' or 'fmeasure'", measure)
-  }
-  return { type, measure, stemmer: o.stemmer ?? true }
-}
-
-function rougeOf(answer: string, refs: readonly string[], o: Required<RougeMatcherOptions>): RougeScore {
-  return rougeScore(answer, refs, { types: [o.type], stemmer: o.stemmer })[o.type] as RougeScore
 }
 
 const MEASURE_LABEL = { precision: 'P', recall: 'R', fmeasure: 'F' } as const
+
+function rougeSpec(matcher: string, fixed?: Partial<RougeMatcherOptions>): MeanSpec<Required<RougeMatcherOptions>> {
+  return {
+    matcher,
+    resolve: (ctx, args, options) => {
+      if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(ctx, matcher, args, 'options must be an object', options)
+      const o = { ...((options ?? {}) as RougeMatcherOptions), ...fixed }
+      const type = o.type ?? 'rougeL'
+      if (!/^rouge([1-9]|L|Lsum)$/.test(type)) matcherError(ctx, matcher, args, "options.type must be 'rouge1'…'rouge9', 'rougeL' or 'rougeLsum'", type)
+      const measure = o.measure ?? 'fmeasure'
+      if (measure !== 'precision' && measure !== 'recall' && measure !== 'fmeasure') {
+        matcherError(ctx, matcher, args, "options.measure must be 'precision', 'recall' or 'fmeasure'", measure)
+      }
+      return { type, measure, stemmer: o.stemmer ?? true }
+    },
+    score: (answer, refs, o) => {
+      const score = rougeScore(answer, refs, { types: [o.type], stemmer: o.stemmer })[o.type] as RougeScore
+      return {
+        score,
+        value: score.details[o.measure],
+        label: `${score.metric} ${MEASURE_LABEL[o.measure]}`,
+        note: tokensNote('missed', score.details.missedReferenceTokens),
+        breakdown: () => rougeBreakdown(score),
+      }
+    },
+  }
+}
 
 function rougeBreakdown(score: RougeScore): string {
   const d = score.details
@@ -216,73 +269,20 @@ function rougeBreakdown(score: RougeScore): string {
   return [prf, missed].filter(Boolean).join('\n')
 }
 
-function rougeMatcher(ctx: MatcherContext, matcher: string, received: unknown, args: unknown[], fixed?: Partial<RougeMatcherOptions>): MatcherResult {
-  if (isEvalSet(received)) {
-    const [min, options] = args as [unknown, unknown]
-    const o = resolveRouge(ctx, matcher, 'min', { ...((options as object) ?? {}), ...fixed })
-    requireThreshold(ctx, matcher, 'min', 'min', min)
-    const cases = readAnswerSet(ctx, matcher, 'min', received)
-    const scores = cases.map((c) => rougeOf(c.answer, c.references, o))
-    const values = scores.map((s) => s.details[o.measure])
-    const value = values.reduce((a, b) => a + b, 0) / values.length
-    const pass = value >= (min as number)
-    const label = `mean ${(scores[0] as RougeScore).metric} ${MEASURE_LABEL[o.measure]} over ${cases.length} answers`
-    return {
-      pass,
-      message: () =>
-        buildMessage(ctx, {
-          matcher,
-          args: 'min',
-          headline: thresholdHeadline(ctx, { label, value, min: min as number }),
-          signature: (scores[0] as RougeScore).signature,
-          sections: [
-            perCaseTable(
-              cases.map((c, i) => ({ id: c.id, value: values[i] as number, note: missedNote((scores[i] as RougeScore).details.missedReferenceTokens) })),
-              min as number,
-              4,
-              'per answer',
-            ),
-          ],
-        }),
-      meta: meta(ctx, matcher, label, value, min as number, pass, (scores[0] as RougeScore).signature, cases.map((c, i) => ({ id: c.id, value: values[i] as number }))),
-    }
-  }
-  const [references, min, options] = args as [unknown, unknown, unknown]
-  const argNames = 'references, min'
-  const answer = readAnswer(ctx, matcher, argNames, received)
-  const refs = readReferences(ctx, matcher, argNames, references)
-  requireThreshold(ctx, matcher, argNames, 'min', min)
-  const o = resolveRouge(ctx, matcher, argNames, { ...((options as object) ?? {}), ...fixed })
-  const score = rougeOf(answer, refs, o)
-  const value = score.details[o.measure]
-  const pass = value >= (min as number)
-  return {
-    pass,
-    message: () =>
-      buildMessage(ctx, {
-        matcher,
-        args: argNames,
-        headline: thresholdHeadline(ctx, { label: `${score.metric} ${MEASURE_LABEL[o.measure]}`, value, min: min as number }),
-        signature: score.signature,
-        sections: [rougeBreakdown(score), `answer:    ${quote(answer)}`],
-      }),
-    meta: meta(ctx, matcher, `${score.metric} ${MEASURE_LABEL[o.measure]}`, value, min as number, pass, score.signature),
-  }
+function tokensNote(label: string, tokens: readonly string[]): string {
+  return tokens.length > 0 ? `${label}: ${list(tokens.map((t) => JSON.stringify(t)), 5)}` : ''
 }
 
-function missedNote(tokens: readonly string[]): string {
-  return tokens.length > 0 ? `missed: ${list(tokens.map((t) => JSON.stringify(t)), 5)}` : ''
-}
+const ROUGE_SPEC = rougeSpec('toScoreRougeAbove')
+const ROUGE_L_SPEC = rougeSpec('toScoreRougeLAbove', { type: 'rougeL' })
 
 export function toScoreRougeAbove(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherResult {
-  return rougeMatcher(this, 'toScoreRougeAbove', received, args)
+  return meanMatcher(this, ROUGE_SPEC, received, args)
 }
 
 export function toScoreRougeLAbove(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherResult {
-  return rougeMatcher(this, 'toScoreRougeLAbove', received, args.slice(0, isEvalSet(received) ? 1 : 2), { type: 'rougeL' })
+  return meanMatcher(this, ROUGE_L_SPEC, received, args.slice(0, isEvalSet(received) ? 1 : 2))
 }
-
-// ---------------------------------------------------------------- METEOR
 
 function meteorBreakdown(score: MeteorScore): string {
   const d = score.details
@@ -295,59 +295,26 @@ function meteorBreakdown(score: MeteorScore): string {
   return [stages, frag, ...unmatched].join('\n')
 }
 
-export function toScoreMeteorAbove(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherResult {
-  const matcher = 'toScoreMeteorAbove'
-  if (isEvalSet(received)) {
-    const [min, options] = args as [unknown, MeteorOptions | undefined]
-    requireThreshold(this, matcher, 'min', 'min', min)
-    const cases = readAnswerSet(this, matcher, 'min', received)
-    const scores = cases.map((c) => meteorScore(c.answer, c.references, options))
-    const value = scores.reduce((a, s) => a + s.value, 0) / scores.length
-    const pass = value >= (min as number)
-    const first = scores[0] as MeteorScore
+const METEOR_SPEC: MeanSpec<MeteorOptions | undefined> = {
+  matcher: 'toScoreMeteorAbove',
+  resolve: (ctx, args, options) => {
+    if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(ctx, 'toScoreMeteorAbove', args, 'options must be an object', options)
+    return options as MeteorOptions | undefined
+  },
+  score: (answer, refs, options) => {
+    const score = meteorScore(answer, refs, options)
     return {
-      pass,
-      message: () =>
-        buildMessage(this, {
-          matcher,
-          args: 'min',
-          headline: thresholdHeadline(this, { label: `mean METEOR over ${cases.length} answers`, value, min: min as number }),
-          signature: first.signature,
-          sections: [
-            perCaseTable(
-              cases.map((c, i) => ({ id: c.id, value: (scores[i] as MeteorScore).value, note: unmatchedNote((scores[i] as MeteorScore).details.unmatchedReference) })),
-              min as number,
-              4,
-              'per answer',
-            ),
-          ],
-        }),
-      meta: meta(this, matcher, 'METEOR', value, min as number, pass, first.signature, cases.map((c, i) => ({ id: c.id, value: (scores[i] as MeteorScore).value }))),
+      score,
+      value: score.value,
+      label: 'METEOR',
+      note: tokensNote('unmatched reference', score.details.unmatchedReference),
+      breakdown: () => meteorBreakdown(score),
     }
-  }
-  const [references, min, options] = args as [unknown, unknown, MeteorOptions | undefined]
-  const argNames = 'references, min'
-  const answer = readAnswer(this, matcher, argNames, received)
-  const refs = readReferences(this, matcher, argNames, references)
-  requireThreshold(this, matcher, argNames, 'min', min)
-  const score = meteorScore(answer, refs, options)
-  const pass = score.value >= (min as number)
-  return {
-    pass,
-    message: () =>
-      buildMessage(this, {
-        matcher,
-        args: argNames,
-        headline: thresholdHeadline(this, { label: 'METEOR', value: score.value, min: min as number }),
-        signature: score.signature,
-        sections: [meteorBreakdown(score), `answer:    ${quote(answer)}`],
-      }),
-    meta: meta(this, matcher, 'METEOR', score.value, min as number, pass, score.signature),
-  }
+  },
 }
 
-function unmatchedNote(tokens: readonly string[]): string {
-  return tokens.length > 0 ? `unmatched reference: ${list(tokens.map((t) => JSON.stringify(t)), 5)}` : ''
+export function toScoreMeteorAbove(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherResult {
+  return meanMatcher(this, METEOR_SPEC, received, args)
 }
 
 export type { AnswerCase }

@@ -6,7 +6,7 @@ import { resolve } from 'node:path'
 import { sentenceBleu } from '../../src/generation/bleu.js'
 import { VERSION } from '../../src/version.js'
 import { runCli } from './run-cli.js'
-import { caseCorpora, close, fileCorpora, linesFile, streamsOf, tempFiles, writeCorpus, type BleuValues } from './text-fixtures.js'
+import { caseCorpora, close, fileCorpora, linesFile, pythonFixed, streamsOf, tempFiles, writeCorpus, type BleuValues } from './text-fixtures.js'
 
 const files = tempFiles('rag-bleu-cli-')
 afterAll(() => files.cleanup())
@@ -113,13 +113,12 @@ describe('rag-matchers bleu: golden sacrebleu 2.6.0 corpora', () => {
       const m = line.exec(out.stdout)
       expect(m, out.stdout).not.toBeNull()
       const want = corpus.corpus_bleu
-      // (none of these golden values sits on an exact rounding tie, so JS toFixed rounds them as Python does)
       expect(m!.slice(1)).toEqual([
         `BLEU|nrefs:${refs.length}|case:mixed|eff:no|tok:13a|smooth:exp|version:${VERSION}`,
-        want.score.toFixed(1),
-        ...want.precisions.map((p) => p.toFixed(1)),
-        want.bp.toFixed(3),
-        (want.sys_len / want.ref_len).toFixed(3),
+        pythonFixed(want.score, 1),
+        ...want.precisions.map((p) => pythonFixed(p, 1)),
+        pythonFixed(want.bp, 3),
+        pythonFixed(want.sys_len / want.ref_len, 3),
         String(want.sys_len),
         String(want.ref_len),
       ])
@@ -130,9 +129,9 @@ describe('rag-matchers bleu: golden sacrebleu 2.6.0 corpora', () => {
     const corpus = fileCorpora.find((c) => c.id === 'qa6')!
     const [hyp, refs] = writeCorpus(files, 'width', corpus.hypotheses, corpus.references)
     const w4 = await runCli(['bleu', ...refs, '-i', hyp, '-w', '4'])
-    expect(w4.stdout.startsWith(`BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:${VERSION} = ${corpus.corpus_bleu.score.toFixed(4)} `)).toBe(true)
-    expect((await runCli(['bleu', ...refs, '-i', hyp, '-w3', '-b'])).stdout).toBe(`${corpus.corpus_bleu.score.toFixed(3)}\n`)
-    expect((await runCli(['bleu', ...refs, '-i', hyp, '--width=0', '--score-only'])).stdout).toBe(`${corpus.corpus_bleu.score.toFixed(0)}\n`)
+    expect(w4.stdout.startsWith(`BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:${VERSION} = ${pythonFixed(corpus.corpus_bleu.score, 4)} `)).toBe(true)
+    expect((await runCli(['bleu', ...refs, '-i', hyp, '-w3', '-b'])).stdout).toBe(`${pythonFixed(corpus.corpus_bleu.score, 3)}\n`)
+    expect((await runCli(['bleu', ...refs, '-i', hyp, '--width=0', '--score-only'])).stdout).toBe(`${pythonFixed(corpus.corpus_bleu.score, 0)}\n`)
   })
 
   it('rounds half to even on exact binary ties, as Python (JS toFixed would round them up)', async () => {
@@ -198,7 +197,7 @@ describe('rag-matchers bleu -sl: one line per segment, equal to sentence_bleu', 
       const d = score.details
       expect(score.signature).toBe(`BLEU|nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:${VERSION}`)
       expect(lines[i]).toBe(
-        `${score.signature} = ${score.value.toFixed(2)} ${d.precisions.map((p) => p.toFixed(1)).join('/')} (BP = ${d.bp.toFixed(3)} ratio = ${d.ratio.toFixed(3)} hyp_len = ${d.sysLen} ref_len = ${d.refLen})`,
+        `${score.signature} = ${pythonFixed(score.value, 2)} ${d.precisions.map((p) => pythonFixed(p, 1)).join('/')} (BP = ${pythonFixed(d.bp, 3)} ratio = ${pythonFixed(d.ratio, 3)} hyp_len = ${d.sysLen} ref_len = ${d.refLen})`,
       )
     })
   })
@@ -284,7 +283,7 @@ describe('rag-matchers bleu as a child process', () => {
     const [hyp, refs] = writeCorpus(files, 'child', corpus.hypotheses, corpus.references)
     const ok = spawnSync(process.execPath, [built, 'bleu', ...refs], { input: readFileSync(hyp), encoding: 'utf8' })
     expect([ok.status, ok.stderr]).toEqual([0, ''])
-    expect(ok.stdout).toMatch(new RegExp(`^BLEU\\|nrefs:1\\|case:mixed\\|eff:no\\|tok:13a\\|smooth:exp\\|version:${VERSION.replace(/\./g, '\\.')} = ${corpus.corpus_bleu.score.toFixed(1)} `))
+    expect(ok.stdout).toMatch(new RegExp(`^BLEU\\|nrefs:1\\|case:mixed\\|eff:no\\|tok:13a\\|smooth:exp\\|version:${VERSION.replace(/\./g, '\\.')} = ${pythonFixed(corpus.corpus_bleu.score, 1).replace('.', '\\.')} `))
     const missing = spawnSync(process.execPath, [built, 'bleu', files.path('absent.ref')], { input: 'a\n', encoding: 'utf8' })
     expect(missing.status).toBe(2)
   })

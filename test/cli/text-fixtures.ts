@@ -108,3 +108,29 @@ export function writeCorpus(
 export function streamsOf(cases: readonly GoldenCase[], nrefs: number): string[][] {
   return Array.from({ length: nrefs }, (_, k) => cases.map((c) => c.references[k] as string))
 }
+
+/**
+ * Test oracle for Python's `f'{x:.{d}f}'` (x ≥ 0 finite), written independently of the CLI's formatter: the exact
+ * binary value `mantissa·2^exponent` is scaled by 10^d in BigInt arithmetic and rounded half to even.
+ */
+export function pythonFixed(x: number, d: number): string {
+  const view = new DataView(new ArrayBuffer(8))
+  view.setFloat64(0, x)
+  const bits = view.getBigUint64(0)
+  const biased = Number((bits >> 52n) & 0x7ffn)
+  const fraction = bits & ((1n << 52n) - 1n)
+  const mantissa = biased === 0 ? fraction : fraction | (1n << 52n)
+  const exponent = (biased === 0 ? 1 : biased) - 1075
+  let q: bigint
+  const num = mantissa * 10n ** BigInt(d)
+  if (exponent >= 0) {
+    q = num << BigInt(exponent)
+  } else {
+    const den = 1n << BigInt(-exponent)
+    q = num / den
+    const twice = 2n * (num % den)
+    if (twice > den || (twice === den && q % 2n === 1n)) q += 1n
+  }
+  const digits = q.toString().padStart(d + 1, '0')
+  return d === 0 ? digits : `${digits.slice(0, -d)}.${digits.slice(-d)}`
+}

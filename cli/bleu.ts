@@ -108,6 +108,21 @@ function evaluate(config: BleuConfig, input: TextInputs, common: CommonSettings,
   return common.json ? `${JSON.stringify(jsonObject(score), null, 1)}\n` : `${textLine(score, common)}\n`
 }
 
+/**
+ * Runs `rag-matchers bleu` (argv without the command name) and returns the exit code.
+ *
+ * Corpus BLEU = sacrebleu `corpus_bleu(hyps, refStreams)` (13a, exp smoothing, effective order off by default);
+ * `-sl` = `sentence_bleu` per line with effective order on, as sacrebleu's CLI forces it. Text output is
+ * sacrebleu's `Score.format` with `-w` decimals (default 1), numbers rounded like Python's `%.Nf`. Exit codes: 0 ok,
+ * 1 usage, 2 input (unreadable file, invalid UTF-8, line-count mismatch, no segments).
+ *
+ * Parity: equals sacrebleu 2.6.0 on the golden corpora and cases (test/cli/bleu.test.ts, 1e-9 relative).
+ *
+ * @example
+ * // the golden corpus qa6 (6 QA answers, 1 reference file)
+ * await run(['ref.txt', '-i', 'hyp.txt'], { stdout: process.stdout, stderr: process.stderr })
+ * // prints `BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:0.1.0 = 20.4 59.7/28.8/16.7/11.1 (BP = 0.858 ratio = 0.867 hyp_len = 72 ref_len = 83)`
+ */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return runTextCommand<BleuConfig>(
     {

@@ -72,6 +72,20 @@ function evaluate(options: ChrfOptions, input: TextInputs, common: CommonSetting
   return common.json ? `${JSON.stringify(jsonObject(score), null, 1)}\n` : `${textLine(score, common)}\n`
 }
 
+/**
+ * Runs `rag-matchers chrf` (argv without the command name) and returns the exit code.
+ *
+ * Corpus chrF = sacrebleu `corpus_chrf` (char order 6, word order 0, β 2, effective-order averaging); `-cw 2` gives
+ * chrF++; `-sl` = `sentence_chrf` per line. Output `SIGNATURE = SCORE` with `-w` decimals (default 1). Exit codes as
+ * `bleu`.
+ *
+ * Parity: equals sacrebleu 2.6.0 on the golden corpora and cases (test/cli/chrf.test.ts, 1e-9 relative).
+ *
+ * @example
+ * // the golden corpus qa6 (6 QA answers, 1 reference file)
+ * await run(['ref.txt', '-i', 'hyp.txt', '-cw', '2'], { stdout: process.stdout, stderr: process.stderr })
+ * // prints `chrF2++|nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:0.1.0 = 37.5`
+ */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return runTextCommand<ChrfOptions>(
     {

@@ -1,4 +1,4 @@
-/** What every subcommand shares: its I/O and the exit codes (documented in `main.ts` and `cli/README.md`). */
+/** What every subcommand shares: its I/O and the exit codes (documented in `main.ts` and `docs/cli.md`). */
 
 /** Where a command reads and writes; commands never touch `process` directly, so tests can capture everything. */
 export interface CliIo {

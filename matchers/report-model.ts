@@ -5,7 +5,7 @@
  * No metric is recomputed here: a metric row's value is the matcher's own value when one assertion
  * produced it, and otherwise the mean of the union of the recorded per-case values (the same
  * arithmetic mean the set matchers report, taken over more cases). The schema is documented in
- * matchers/REPORTER.md; `schemaVersion` changes whenever a field changes meaning or is removed.
+ * docs/reporter.md; `schemaVersion` changes whenever a field changes meaning or is removed.
  */
 import { VERSION } from '../src/version.js'
 import type { RecordedAssertion, RecordedCaseText, RecordedCaseValue } from './record.js'

@@ -1,20 +1,18 @@
 import { MetricInputError } from '../../errors.js'
-import { makeScore, type Score } from '../../score.js'
+import type { Score } from '../../score.js'
 import type { PromptSection } from '../prompt.js'
 import { completenessTemplate as T } from '../templates/completeness.js'
 import type { Judge } from '../types.js'
+import { emptyRun, extractItems, verdictPerItem } from './extract-then-verify.js'
+import { judgedScore } from './judged-score.js'
 import {
-  assertJudge,
   assertText,
-  byNumber,
-  CallRecorder,
   contextSections,
-  judgeSignature,
   normalizeContexts,
-  numberedProblems,
+  optionalSection,
+  optionalText,
   readEmptyPolicy,
-  readRepeat,
-  repeated,
+  readJudgeAndRepeat,
   type ContextInput,
   type EmptyPolicy,
   type JudgeDetailsBase,
@@ -88,50 +86,28 @@ export async function completeness(
   } else {
     throw new MetricInputError(fn, 'source', '{ contexts } or { reference } (exactly one)', source)
   }
-  assertJudge(fn, judge)
-  const repeat = readRepeat(fn, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options)
   const onEmpty = readEmptyPolicy(fn, options.onEmpty)
-  if (options.question !== undefined) assertText(fn, 'options.question', options.question)
-  const question = options.question
-  const recorder = new CallRecorder(judge)
+  const question = optionalText(fn, 'options.question', options.question)
+  const signatureExtras = [
+    ['source', kind],
+    ['q', question !== undefined],
+    ['empty', onEmpty],
+  ] as const
 
-  const once = async (seed: number): Promise<{ value: number; details: Omit<CompletenessDetails, keyof JudgeDetailsBase> }> => {
-    const pointSections = [...(question === undefined ? [] : [{ label: 'QUESTION', text: question }]), ...sourceSections]
-    const points = (await recorder.ask<{ points: string[] }>(T, 'points', pointSections, seed)).points
+  return judgedScore('completeness', T, judge, repeat, signatureExtras, async (recorder, seed): Promise<{ value: number; details: Omit<CompletenessDetails, keyof JudgeDetailsBase> }> => {
+    const points = await extractItems(recorder, T, 'points', [...optionalSection('QUESTION', question), ...sourceSections], seed)
     if (points.length === 0) {
       const details = { source: kind, points: [], total: 0, covered: 0, missing: 0, empty: true }
-      return onEmpty === 'vacuous'
-        ? { value: 1, details: { ...details, note: 'the source has no key point: vacuously complete (empty:vacuous)' } }
-        : { value: Number.NaN, details: { ...details, note: 'the source has no key point: completeness is undefined (empty:nan)' } }
+      return emptyRun(onEmpty, details, 'the source has no key point', { vacuous: 'vacuously complete', nan: 'completeness is undefined' })
     }
     type Verdict = { point: number; reason: string; verdict: 'covered' | 'missing' }
-    const reply = await recorder.ask<{ verdicts: Verdict[] }>(
-      T,
-      'cover',
-      [...points.map((text, i) => ({ label: `KEY POINT ${i + 1}`, text })), { label: 'ANSWER', text: answer }],
-      seed,
-      (v) => numberedProblems(v.verdicts, 'point', points.length),
-    )
-    const judged = byNumber(reply.verdicts, 'point').map((v) => ({ point: points[v.point - 1] as string, verdict: v.verdict, reason: v.reason }))
+    const verdicts = await verdictPerItem<Verdict>(recorder, T, 'cover', seed, points, { label: 'KEY POINT', key: 'point' }, [{ label: 'ANSWER', text: answer }])
+    const judged = verdicts.map(({ item, reply }) => ({ point: item, verdict: reply.verdict, reason: reply.reason }))
     const covered = judged.filter((p) => p.verdict === 'covered').length
     return {
       value: covered / judged.length,
       details: { source: kind, points: judged, total: judged.length, covered, missing: judged.length - covered, empty: false },
     }
-  }
-
-  const result = await repeated(judge, repeat, once)
-  const signature = judgeSignature(T, judge, repeat, [
-    ['source', kind],
-    ['q', question !== undefined],
-    ['empty', onEmpty],
-  ])
-  return makeScore('completeness', result.value, signature, {
-    ...result.details,
-    model: judge.model,
-    temperature: judge.temperature,
-    seed: judge.seed,
-    calls: recorder.stats(),
-    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
   })
 }

@@ -1,19 +1,14 @@
-import { makeScore, type Score } from '../../score.js'
+import type { Score } from '../../score.js'
 import { contextRecallTemplate as T } from '../templates/context-recall.js'
 import type { Judge } from '../types.js'
+import { attributeToContexts, emptyRun, extractItems } from './extract-then-verify.js'
+import { judgedScore } from './judged-score.js'
 import {
-  assertJudge,
   assertText,
-  byNumber,
-  CallRecorder,
-  contextRef,
-  contextSections,
-  judgeSignature,
   normalizeContexts,
-  numberedProblems,
   readEmptyPolicy,
-  readRepeat,
-  repeated,
+  readJudgeAndRepeat,
+  type CallRecorder,
   type ContextInput,
   type EmptyPolicy,
   type JudgeContext,
@@ -69,19 +64,9 @@ export async function contextRecall(
   const fn = 'contextRecall'
   assertText(fn, 'reference', reference)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)
-  assertJudge(fn, judge)
-  const repeat = readRepeat(fn, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options)
   const onEmpty = readEmptyPolicy(fn, options.onEmpty)
-  const recorder = new CallRecorder(judge)
-  const result = await repeated(judge, repeat, (seed) => recallOnce(recorder, reference, ctx, seed, onEmpty))
-  return makeScore('contextRecall', result.value, judgeSignature(T, judge, repeat, [['empty', onEmpty]]), {
-    ...result.details,
-    model: judge.model,
-    temperature: judge.temperature,
-    seed: judge.seed,
-    calls: recorder.stats(),
-    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
-  })
+  return judgedScore('contextRecall', T, judge, repeat, [['empty', onEmpty]], (recorder, seed) => recallOnce(recorder, reference, ctx, seed, onEmpty))
 }
 
 type RunDetails = Omit<ContextRecallDetails, keyof JudgeDetailsBase>
@@ -93,37 +78,27 @@ async function recallOnce(
   seed: number,
   onEmpty: EmptyPolicy,
 ): Promise<{ value: number; details: RunDetails }> {
-  const statements =
-    reference.trim() === ''
-      ? []
-      : (await recorder.ask<{ statements: string[] }>(T, 'statements', [{ label: 'REFERENCE', text: reference }], seed)).statements
+  const statements = reference.trim() === '' ? [] : await extractItems(recorder, T, 'statements', [{ label: 'REFERENCE', text: reference }], seed)
   if (statements.length === 0) {
     const details = { statements: [], total: 0, attributed: 0, empty: true }
-    return onEmpty === 'vacuous'
-      ? { value: 1, details: { ...details, note: 'the reference states nothing: vacuous recall (empty:vacuous)' } }
-      : { value: Number.NaN, details: { ...details, note: 'the reference states nothing: recall is undefined (empty:nan)' } }
+    return emptyRun(onEmpty, details, 'the reference states nothing', { vacuous: 'vacuous recall', nan: 'recall is undefined' })
   }
-  let judged: StatementAttribution[]
-  let note: string | undefined
-  if (contexts.length === 0) {
-    judged = statements.map((statement) => ({ statement, verdict: 'not_attributed', contextIndex: null, contextId: null, reason: 'no context was retrieved' }))
-    note = 'no contexts were given, so nothing can be attributed'
-  } else {
-    type Verdict = { statement: number; reason: string; verdict: 'attributed' | 'not_attributed'; context: number }
-    const reply = await recorder.ask<{ verdicts: Verdict[] }>(
-      T,
-      'attribute',
-      [...statements.map((text, i) => ({ label: `STATEMENT ${i + 1}`, text })), ...contextSections(contexts)],
-      seed,
-      (v) => numberedProblems(v.verdicts, 'statement', statements.length, contexts.length),
-    )
-    judged = byNumber(reply.verdicts, 'statement').map((v) => ({
-      statement: statements[v.statement - 1] as string,
-      verdict: v.verdict,
-      ...(v.verdict === 'attributed' ? contextRef(contexts, v.context) : { contextIndex: null, contextId: null }),
-      reason: v.reason,
-    }))
-  }
+  const { judged: attributions, note } = await attributeToContexts<StatementAttribution['verdict']>(
+    recorder,
+    T,
+    'attribute',
+    seed,
+    statements,
+    { label: 'STATEMENT', key: 'statement' },
+    contexts,
+    {
+      none: 'not_attributed',
+      noContextReason: 'no context was retrieved',
+      noContextNote: 'no contexts were given, so nothing can be attributed',
+      namesPassage: (verdict) => verdict === 'attributed',
+    },
+  )
+  const judged: StatementAttribution[] = attributions.map(({ item, ...rest }) => ({ statement: item, ...rest }))
   const attributed = judged.filter((s) => s.verdict === 'attributed').length
   return {
     value: attributed / judged.length,

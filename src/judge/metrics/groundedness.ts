@@ -1,19 +1,14 @@
-import { makeScore, type Score } from '../../score.js'
+import type { Score } from '../../score.js'
 import { groundednessTemplate as T } from '../templates/groundedness.js'
 import type { Judge } from '../types.js'
+import { attributeToContexts, emptyRun, extractItems } from './extract-then-verify.js'
+import { judgedScore } from './judged-score.js'
 import {
-  assertJudge,
   assertText,
-  byNumber,
-  CallRecorder,
-  contextRef,
-  contextSections,
-  judgeSignature,
   normalizeContexts,
-  numberedProblems,
   readEmptyPolicy,
-  readRepeat,
-  repeated,
+  readJudgeAndRepeat,
+  type CallRecorder,
   type ContextInput,
   type EmptyPolicy,
   type JudgeContext,
@@ -84,20 +79,9 @@ export async function groundedness(
   const fn = 'groundedness'
   assertText(fn, 'answer', answer)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)
-  assertJudge(fn, judge)
-  const repeat = readRepeat(fn, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options)
   const onEmpty = readEmptyPolicy(fn, options.onEmpty)
-  const recorder = new CallRecorder(judge)
-  const result = await repeated(judge, repeat, (seed) => groundednessOnce(recorder, answer, ctx, seed, onEmpty))
-  const signature = judgeSignature(T, judge, repeat, [['empty', onEmpty]])
-  return makeScore('groundedness', result.value, signature, {
-    ...result.details,
-    model: judge.model,
-    temperature: judge.temperature,
-    seed: judge.seed,
-    calls: recorder.stats(),
-    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
-  })
+  return judgedScore('groundedness', T, judge, repeat, [['empty', onEmpty]], (recorder, seed) => groundednessOnce(recorder, answer, ctx, seed, onEmpty))
 }
 
 /** Alias of {@link groundedness} (the RAGAS name). */
@@ -112,38 +96,18 @@ async function groundednessOnce(
   seed: number,
   onEmpty: EmptyPolicy,
 ): Promise<{ value: number; details: RunDetails }> {
-  const claims =
-    answer.trim() === ''
-      ? []
-      : (await recorder.ask<{ claims: string[] }>(T, 'claims', [{ label: 'ANSWER', text: answer }], seed)).claims
+  const claims = answer.trim() === '' ? [] : await extractItems(recorder, T, 'claims', [{ label: 'ANSWER', text: answer }], seed)
   if (claims.length === 0) {
     const details = { claims: [], total: 0, supported: 0, contradicted: 0, notFound: 0, empty: true }
-    return onEmpty === 'vacuous'
-      ? { value: 1, details: { ...details, note: 'the answer makes no factual claim: vacuously grounded (empty:vacuous)' } }
-      : { value: Number.NaN, details: { ...details, note: 'the answer makes no factual claim: groundedness is undefined (empty:nan)' } }
+    return emptyRun(onEmpty, details, 'the answer makes no factual claim', { vacuous: 'vacuously grounded', nan: 'groundedness is undefined' })
   }
-  let judged: ClaimJudgement[]
-  let note: string | undefined
-  if (contexts.length === 0) {
-    // Nothing to check against: asking the model would only invite it to use its own knowledge.
-    judged = claims.map((claim) => ({ claim, verdict: 'not_found', contextIndex: null, contextId: null, reason: 'no context was given' }))
-    note = 'no contexts were given, so no claim can be supported'
-  } else {
-    type Verdict = { claim: number; reason: string; verdict: ClaimVerdict; context: number }
-    const reply = await recorder.ask<{ verdicts: Verdict[] }>(
-      T,
-      'verify',
-      [...claims.map((text, i) => ({ label: `CLAIM ${i + 1}`, text })), ...contextSections(contexts)],
-      seed,
-      (v) => numberedProblems(v.verdicts, 'claim', claims.length, contexts.length),
-    )
-    judged = byNumber(reply.verdicts, 'claim').map((v) => ({
-      claim: claims[v.claim - 1] as string,
-      verdict: v.verdict,
-      ...(v.verdict === 'not_found' ? { contextIndex: null, contextId: null } : contextRef(contexts, v.context)),
-      reason: v.reason,
-    }))
-  }
+  const { judged: attributions, note } = await attributeToContexts<ClaimVerdict>(recorder, T, 'verify', seed, claims, { label: 'CLAIM', key: 'claim' }, contexts, {
+    none: 'not_found',
+    noContextReason: 'no context was given',
+    noContextNote: 'no contexts were given, so no claim can be supported',
+    namesPassage: (verdict) => verdict !== 'not_found',
+  })
+  const judged: ClaimJudgement[] = attributions.map(({ item, ...rest }) => ({ claim: item, ...rest }))
   const supported = judged.filter((c) => c.verdict === 'supported').length
   const contradicted = judged.filter((c) => c.verdict === 'contradicted').length
   return {

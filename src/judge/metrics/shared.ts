@@ -76,6 +76,18 @@ export function readRepeat(fn: string, options: JudgeMetricOptions | undefined):
   return repeat
 }
 
+/** The judge, then `options` and `options.repeat`: the checks every metric makes after its own inputs. Returns `repeat`. */
+export function readJudgeAndRepeat(fn: string, judge: unknown, options: JudgeMetricOptions | undefined): number {
+  assertJudge(fn, judge)
+  return readRepeat(fn, options)
+}
+
+/** An optional text option: `undefined` stays `undefined`, anything else must be a string. */
+export function optionalText(fn: string, argument: string, value: unknown): string | undefined {
+  if (value !== undefined) assertText(fn, argument, value)
+  return value
+}
+
 export function readEmptyPolicy(fn: string, value: unknown): EmptyPolicy {
   const policy = value ?? 'vacuous'
   if (policy !== 'vacuous' && policy !== 'nan') throw new MetricInputError(fn, 'options.onEmpty', "'vacuous' or 'nan'", value)
@@ -108,6 +120,11 @@ export function normalizeContexts(fn: string, argument: string, contexts: unknow
 /** `CONTEXT 1` … sections; the judge sees 1-based numbers, details use 0-based indices. */
 export function contextSections(contexts: readonly JudgeContext[]): PromptSection[] {
   return contexts.map((c, i) => ({ label: `CONTEXT ${i + 1}`, text: c.text }))
+}
+
+/** `[{ label, text }]` when the optional text is given, else `[]` (spread into a prompt's sections). */
+export function optionalSection(label: string, text: string | undefined): PromptSection[] {
+  return text === undefined ? [] : [{ label, text }]
 }
 
 /** Counts the calls a metric makes and which were cache hits. */

@@ -120,14 +120,22 @@ export interface JudgeMatchers<R = unknown> {
 
 type AnyScore = Score<JudgeDetailsBase & { note?: string }>
 
-interface Spec<S extends AnyScore> {
+/** A matcher's own option fields and what each must be, checked (when set) after the common ones, in this order. */
+type OptionKinds<O> = { readonly [K in Exclude<keyof O, keyof JudgeMatcherOptions>]?: 'string' | 'contexts' }
+
+interface Spec<S extends AnyScore, O extends JudgeMatcherOptions> {
   readonly matcher: string
   readonly args: string
   /** Metric name in the headline. */
   readonly label: string
-  readonly min: number
-  readonly options: JudgeMatcherOptions | undefined
-  readonly compute: (judge: Judge) => Promise<S>
+  /** The `min` argument as received; `run` checks it after the matcher's own arguments, before the options. */
+  readonly min: unknown
+  /** Appended to the message when `min` is out of range. */
+  readonly minHint?: string
+  /** The options argument as received; `run` checks the common fields, then those in `optionKinds`. */
+  readonly options: unknown
+  readonly optionKinds?: OptionKinds<O>
+  readonly compute: (judge: Judge, options: O | undefined) => Promise<S>
   readonly breakdown: (score: S) => ReadonlyArray<string | undefined>
   /** Headline label override (pairwise explains its scale). */
   readonly headlineLabel?: string
@@ -154,14 +162,28 @@ function isJudge(value: unknown): value is Judge {
   return value !== null && typeof value === 'object' && typeof (value as Judge).ask === 'function' && typeof (value as Judge).model === 'string'
 }
 
-function readOptions(ctx: MatcherContext, matcher: string, args: string, options: unknown): JudgeMatcherOptions | undefined {
+/** The options object: the common fields first, then the matcher's own `kinds`. */
+function readOptions<O extends JudgeMatcherOptions>(ctx: MatcherContext, matcher: string, args: string, options: unknown, kinds: OptionKinds<O> = {}): O | undefined {
   if (options === undefined) return undefined
   if (options === null || typeof options !== 'object' || Array.isArray(options)) matcherError(ctx, matcher, args, 'options must be an object such as { judge, repeat, passRate }', options)
-  const o = options as JudgeMatcherOptions
+  const o = options as O
   if (o.judge !== undefined && !isJudge(o.judge)) matcherError(ctx, matcher, args, 'options.judge must be a judge such as ollamaJudge({ model })', o.judge)
   if (o.repeat !== undefined && !(Number.isSafeInteger(o.repeat) && o.repeat > 0)) matcherError(ctx, matcher, args, 'options.repeat must be a positive integer', o.repeat)
   if (o.passRate !== undefined) requireThreshold(ctx, matcher, args, 'options.passRate', o.passRate)
+  for (const [key, kind] of Object.entries(kinds)) {
+    const value = (o as Record<string, unknown>)[key]
+    if (value === undefined) continue
+    if (kind === 'string') requireString(ctx, matcher, args, `options.${key}`, value)
+    else requireContexts(ctx, matcher, args, `options.${key}`, value)
+  }
   return o
+}
+
+/** The core metric's options: `repeat` when set, then each of `keys` that is defined. */
+function metricOptions<O extends JudgeMatcherOptions, K extends keyof O>(o: O | undefined, keys: readonly K[] = []): { repeat?: number } & Partial<Pick<O, K>> {
+  const picked: Partial<O> = o?.repeat ? ({ repeat: o.repeat } as Partial<O>) : {}
+  for (const key of keys) if (o?.[key] !== undefined) picked[key] = o[key]
+  return picked
 }
 
 /** The judge to use, with the default cache folder applied when it has no cache of its own. */
@@ -201,14 +223,16 @@ function uncomputable(ctx: MatcherContext, spec: { matcher: string; args: string
   }
 }
 
-async function run<S extends AnyScore>(ctx: MatcherContext, spec: Spec<S>): Promise<MatcherResult> {
+async function run<S extends AnyScore, O extends JudgeMatcherOptions = JudgeMatcherOptions>(ctx: MatcherContext, spec: Spec<S, O>): Promise<MatcherResult> {
   const { matcher, args } = spec
-  const judge = resolveJudge(ctx, matcher, args, spec.options)
+  const min = requireThreshold(ctx, matcher, args, 'min', spec.min, [0, 1], spec.minHint)
+  const options = readOptions(ctx, matcher, args, spec.options, spec.optionKinds)
+  const judge = resolveJudge(ctx, matcher, args, options)
   if (judge === undefined) return uncomputable(ctx, spec, 'No judge is configured.', [HOW_TO_CONFIGURE])
 
   let score: S
   try {
-    score = await spec.compute(judge)
+    score = await spec.compute(judge, options)
   } catch (error) {
     // Compare by name too: the ESM and CJS copies of the core each have their own classes.
     const name = (error as Error | undefined)?.name
@@ -220,8 +244,7 @@ async function run<S extends AnyScore>(ctx: MatcherContext, spec: Spec<S>): Prom
     return uncomputable(ctx, spec, score.details.note ?? `${spec.label} is undefined for this input`, [judgeLine(judge, score.details)], score.signature)
   }
 
-  const min = spec.min
-  const passRate = spec.options?.passRate
+  const passRate = options?.passRate
   const rate = repeatPassRate(score, min)
   const pass = passRate === undefined ? score.value >= min : rate >= passRate
   const runs = score.details.consistency?.n ?? 1
@@ -273,6 +296,16 @@ function reasonCell(reason: string): string {
   return `— ${quote(reason, 100)}`
 }
 
+/** A listed item (claim, statement, key point) and the judge's reason. */
+function itemRow(text: string, reason: string): string[] {
+  return [quote(text, 80), reasonCell(reason)]
+}
+
+/** `allPassed` when no row failed, else `<heading> (<failed> of <total><order>):` over the table of failures. */
+function failures(rows: ReadonlyArray<ReadonlyArray<string>>, total: number, allPassed: string, heading: string, order = ''): string {
+  return rows.length === 0 ? allPassed : `${heading} (${rows.length} of ${total}${order}):\n${table(rows)}`
+}
+
 function requireAnswer(ctx: MatcherContext, matcher: string, args: string, received: unknown): string {
   if (typeof received !== 'string') matcherError(ctx, matcher, args, 'received value must be an answer string', received)
   return received
@@ -300,15 +333,14 @@ export async function toBeGroundedIn(this: MatcherContext, received: unknown, co
   }
   const answer = requireAnswer(this, matcher, args, received)
   const chunks = requireContexts(this, matcher, args, 'contexts', contexts)
-  const threshold = requireThreshold(this, matcher, args, 'min', min ?? 1)
-  const o = readOptions(this, matcher, args, options) as GroundedMatcherOptions | undefined
   return run(this, {
     matcher,
     args,
     label: 'groundedness',
-    min: threshold,
-    options: o,
-    compute: (judge) => groundedness(answer, chunks, judge, { ...(o?.repeat ? { repeat: o.repeat } : {}), ...(o?.onEmpty ? { onEmpty: o.onEmpty } : {}) }),
+    min: min ?? 1,
+    options,
+    // A falsy onEmpty ('' too) means the core's default.
+    compute: (judge, o: GroundedMatcherOptions | undefined) => groundedness(answer, chunks, judge, { ...metricOptions(o), ...(o?.onEmpty ? { onEmpty: o.onEmpty } : {}) }),
     breakdown: (score) => {
       const d = score.details
       if (d.empty) return [d.note]
@@ -321,9 +353,7 @@ export async function toBeGroundedIn(this: MatcherContext, received: unknown, co
         reasonCell(c.reason),
       ])
       return [
-        unsupported.length === 0
-          ? `all ${d.total} claims supported`
-          : `unsupported claims (${unsupported.length} of ${d.total}, contradicted first):\n${table(rows)}`,
+        failures(rows, d.total, `all ${d.total} claims supported`, 'unsupported claims', ', contradicted first'),
         `supported: ${d.supported} of ${d.total}${d.note ? `; ${d.note}` : ''}`,
       ]
     },
@@ -341,25 +371,20 @@ export async function toBeCompleteGiven(this: MatcherContext, received: unknown,
   }
   if ('reference' in s) requireString(this, matcher, args, 'source.reference', s.reference)
   else requireContexts(this, matcher, args, 'source.contexts', s.contexts)
-  const threshold = requireThreshold(this, matcher, args, 'min', min)
-  const o = readOptions(this, matcher, args, options) as QuestionMatcherOptions | undefined
-  if (o?.question !== undefined) requireString(this, matcher, args, 'options.question', o.question)
   return run(this, {
     matcher,
     args,
     label: 'completeness',
-    min: threshold,
-    options: o,
-    compute: (judge) =>
-      completeness(answer, source as CompletenessSource, judge, { ...(o?.repeat ? { repeat: o.repeat } : {}), ...(o?.question !== undefined ? { question: o.question } : {}) }),
+    min,
+    options,
+    optionKinds: { question: 'string' },
+    compute: (judge, o: QuestionMatcherOptions | undefined) => completeness(answer, source as CompletenessSource, judge, metricOptions(o, ['question'])),
     breakdown: (score) => {
       const d = score.details
       if (d.empty) return [d.note]
       const missing = d.points.filter((p) => p.verdict === 'missing')
       return [
-        missing.length === 0
-          ? `all ${d.total} key points of the ${d.source} covered`
-          : `missing key points of the ${d.source} (${missing.length} of ${d.total}):\n${table(missing.map((p) => [quote(p.point, 80), reasonCell(p.reason)]))}`,
+        failures(missing.map((p) => itemRow(p.point, p.reason)), d.total, `all ${d.total} key points of the ${d.source} covered`, `missing key points of the ${d.source}`),
         `covered: ${d.covered} of ${d.total}`,
       ]
     },
@@ -372,16 +397,14 @@ export async function toUtilizeContext(this: MatcherContext, received: unknown, 
   const args = 'contexts, min'
   const answer = requireAnswer(this, matcher, args, received)
   const chunks = requireContexts(this, matcher, args, 'contexts', contexts)
-  const threshold = requireThreshold(this, matcher, args, 'min', min)
-  const o = readOptions(this, matcher, args, options) as QuestionMatcherOptions | undefined
-  if (o?.question !== undefined) requireString(this, matcher, args, 'options.question', o.question)
   return run(this, {
     matcher,
     args,
     label: 'context utilization',
-    min: threshold,
-    options: o,
-    compute: (judge) => contextUtilization(answer, chunks, judge, { ...(o?.repeat ? { repeat: o.repeat } : {}), ...(o?.question !== undefined ? { question: o.question } : {}) }),
+    min,
+    options,
+    optionKinds: { question: 'string' },
+    compute: (judge, o: QuestionMatcherOptions | undefined) => contextUtilization(answer, chunks, judge, metricOptions(o, ['question'])),
     breakdown: (score) => {
       const d = score.details
       const byId = new Map(d.chunks.map((c) => [c.id, c]))
@@ -393,7 +416,7 @@ export async function toUtilizeContext(this: MatcherContext, received: unknown, 
         reasonCell(byId.get(u.id)?.reason ?? ''),
       ])
       return [
-        unused.length === 0 ? `all ${d.total} chunks used` : `unused chunks (${unused.length} of ${d.total}${d.ignoredRelevant ? ', relevant first' : ''}):\n${table(rows)}`,
+        failures(rows, d.total, `all ${d.total} chunks used`, 'unused chunks', d.ignoredRelevant ? ', relevant first' : ''),
         `used: ${d.used.length === 0 ? 'none' : list(d.used)}`,
       ]
     },
@@ -406,23 +429,19 @@ export async function toHaveContextRecall(this: MatcherContext, received: unknow
   const args = 'reference, min'
   const chunks = requireContexts(this, matcher, args, 'received value (the retrieved contexts)', received)
   const ref = requireString(this, matcher, args, 'reference', reference)
-  const threshold = requireThreshold(this, matcher, args, 'min', min)
-  const o = readOptions(this, matcher, args, options)
   return run(this, {
     matcher,
     args,
     label: 'context recall',
-    min: threshold,
-    options: o,
-    compute: (judge) => contextRecall(ref, chunks, judge, o?.repeat ? { repeat: o.repeat } : {}),
+    min,
+    options,
+    compute: (judge, o) => contextRecall(ref, chunks, judge, metricOptions(o)),
     breakdown: (score) => {
       const d = score.details
       if (d.empty) return [d.note]
       const missing = d.statements.filter((s) => s.verdict === 'not_attributed')
       return [
-        missing.length === 0
-          ? `all ${d.total} reference statements found in the contexts`
-          : `reference statements not found in the contexts (${missing.length} of ${d.total}):\n${table(missing.map((s) => [quote(s.statement, 80), reasonCell(s.reason)]))}`,
+        failures(missing.map((s) => itemRow(s.statement, s.reason)), d.total, `all ${d.total} reference statements found in the contexts`, 'reference statements not found in the contexts'),
         `attributed: ${d.attributed} of ${d.total}${d.note ? `; ${d.note}` : ''}`,
       ]
     },
@@ -435,23 +454,19 @@ export async function toBeRelevantTo(this: MatcherContext, received: unknown, qu
   const args = 'question, min'
   const answer = requireAnswer(this, matcher, args, received)
   const q = requireString(this, matcher, args, 'question', question)
-  const threshold = requireThreshold(this, matcher, args, 'min', min)
-  const o = readOptions(this, matcher, args, options)
   return run(this, {
     matcher,
     args,
     label: 'answer relevance',
-    min: threshold,
-    options: o,
-    compute: (judge) => answerRelevance(q, answer, judge, o?.repeat ? { repeat: o.repeat } : {}),
+    min,
+    options,
+    compute: (judge, o) => answerRelevance(q, answer, judge, metricOptions(o)),
     breakdown: (score) => {
       const d = score.details
       if (d.empty) return [d.note]
       const off = d.statements.filter((s) => !s.relevant)
       return [
-        off.length === 0
-          ? `all ${d.total} statements address the question`
-          : `statements that do not address the question (${off.length} of ${d.total}):\n${table(off.map((s) => [quote(s.statement, 80), reasonCell(s.reason)]))}`,
+        failures(off.map((s) => itemRow(s.statement, s.reason)), d.total, `all ${d.total} statements address the question`, 'statements that do not address the question'),
         `question: ${quote(q)}`,
       ]
     },
@@ -466,24 +481,15 @@ export async function toSatisfyRubric(this: MatcherContext, received: unknown, r
   if (typeof rubric !== 'string' && (rubric === null || typeof rubric !== 'object')) {
     matcherError(this, matcher, args, 'rubric must be a string or { criteria, scale?, levels?, id? }', rubric)
   }
-  const threshold = requireThreshold(this, matcher, args, 'min', min, [0, 1], ' (the rubric score normalised to 0–1)')
-  const o = readOptions(this, matcher, args, options) as RubricMatcherOptions | undefined
-  if (o?.question !== undefined) requireString(this, matcher, args, 'options.question', o.question)
-  if (o?.reference !== undefined) requireString(this, matcher, args, 'options.reference', o.reference)
-  if (o?.contexts !== undefined) requireContexts(this, matcher, args, 'options.contexts', o.contexts)
   return run(this, {
     matcher,
     args,
     label: 'rubric score',
-    min: threshold,
-    options: o,
-    compute: (judge) =>
-      rubricScore(answer, rubric as string | Rubric, judge, {
-        ...(o?.repeat ? { repeat: o.repeat } : {}),
-        ...(o?.question !== undefined ? { question: o.question } : {}),
-        ...(o?.contexts !== undefined ? { contexts: o.contexts } : {}),
-        ...(o?.reference !== undefined ? { reference: o.reference } : {}),
-      }),
+    min,
+    minHint: ' (the rubric score normalised to 0–1)',
+    options,
+    optionKinds: { question: 'string', reference: 'string', contexts: 'contexts' },
+    compute: (judge, o: RubricMatcherOptions | undefined) => rubricScore(answer, rubric as string | Rubric, judge, metricOptions(o, ['question', 'contexts', 'reference'])),
     breakdown: (score) => {
       const d = score.details
       return [`rubric ${d.rubricId}: raw score ${d.raw} on ${d.min}…${d.max}\nreason: ${quote(d.reason, 300)}`]
@@ -500,24 +506,23 @@ export async function toBePreferredOver(this: MatcherContext, received: unknown,
   if (options === null || typeof options !== 'object' || typeof (options as { question?: unknown }).question !== 'string') {
     matcherError(this, matcher, args, 'options must include the question both answers respond to: { question: string }', options)
   }
-  const o = readOptions(this, matcher, args, options) as PreferenceMatcherOptions
-  if (o.criteria !== undefined) requireString(this, matcher, args, 'options.criteria', o.criteria)
+  const { question } = options as PreferenceMatcherOptions
   return run(this, {
     matcher,
     args,
     label: 'pairwise preference',
     headlineLabel: 'pairwise preference (1 received preferred, 0.5 tie, 0 other preferred)',
     min: 1,
-    options: o,
-    compute: (judge) =>
-      pairwiseJudge(o.question, answer, other, judge, { ...(o.repeat ? { repeat: o.repeat } : {}), ...(o.criteria !== undefined ? { criteria: o.criteria } : {}) }),
+    options,
+    optionKinds: { criteria: 'string' },
+    compute: (judge, o: PreferenceMatcherOptions | undefined) => pairwiseJudge(question, answer, other, judge, metricOptions(o, ['criteria'])),
     breakdown: (score) => {
       const d = score.details
       const name = (w: string) => (w === 'A' ? 'received' : w === 'B' ? 'other answer' : 'tie')
       const rows = d.verdicts.map((v) => [v.order === 'AB' ? 'received shown first:' : 'other shown first:', name(v.preferred), reasonCell(v.reason)])
       return [
         `winner: ${name(d.winner)}${d.consistent ? '' : ' (the two orders disagreed, so it counts as a tie; position bias?)'}\n${table(rows)}`,
-        `question: ${quote(o.question)}\nreceived: ${quote(answer, 80)}\nother:    ${quote(other, 80)}`,
+        `question: ${quote(question)}\nreceived: ${quote(answer, 80)}\nother:    ${quote(other, 80)}`,
       ]
     },
   })

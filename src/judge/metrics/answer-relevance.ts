@@ -1,7 +1,8 @@
-import { makeScore, type Score } from '../../score.js'
+import type { Score } from '../../score.js'
 import { answerRelevanceTemplate as T } from '../templates/answer-relevance.js'
 import type { Judge } from '../types.js'
-import { assertJudge, assertText, CallRecorder, judgeSignature, readRepeat, repeated, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
+import { judgedScore } from './judged-score.js'
+import { assertText, readJudgeAndRepeat, type CallRecorder, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
 
 export interface StatementRelevance {
   readonly statement: string
@@ -40,11 +41,9 @@ export async function answerRelevance(
   const fn = 'answerRelevance'
   assertText(fn, 'question', question)
   assertText(fn, 'answer', answer)
-  assertJudge(fn, judge)
-  const repeat = readRepeat(fn, options)
-  const recorder = new CallRecorder(judge)
+  const repeat = readJudgeAndRepeat(fn, judge, options)
 
-  const once = async (seed: number): Promise<{ value: number; details: Omit<AnswerRelevanceDetails, keyof JudgeDetailsBase> }> => {
+  const once = async (recorder: CallRecorder, seed: number): Promise<{ value: number; details: Omit<AnswerRelevanceDetails, keyof JudgeDetailsBase> }> => {
     const statements =
       answer.trim() === ''
         ? []
@@ -63,13 +62,5 @@ export async function answerRelevance(
     return { value: relevant / statements.length, details: { statements, total: statements.length, relevant, empty: false } }
   }
 
-  const result = await repeated(judge, repeat, once)
-  return makeScore('answerRelevance', result.value, judgeSignature(T, judge, repeat, [['empty', 'zero']]), {
-    ...result.details,
-    model: judge.model,
-    temperature: judge.temperature,
-    seed: judge.seed,
-    calls: recorder.stats(),
-    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
-  })
+  return judgedScore('answerRelevance', T, judge, repeat, [['empty', 'zero']], once)
 }

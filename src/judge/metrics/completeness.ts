@@ -3,7 +3,7 @@ import type { Score } from '../../score.js'
 import type { PromptSection } from '../prompt.js'
 import { completenessTemplate as T } from '../templates/completeness.js'
 import type { Judge } from '../types.js'
-import { emptyRun, extractItems, verdictPerItem } from './extract-then-verify.js'
+import { emptyRun, extractItems, verdictPerItem, type VerdictStep } from './extract-then-verify.js'
 import { judgedScore } from './judged-score.js'
 import {
   assertText,
@@ -13,10 +13,12 @@ import {
   optionalText,
   readEmptyPolicy,
   readJudgeAndRepeat,
+  type CallRecorder,
   type ContextInput,
   type EmptyPolicy,
   type JudgeDetailsBase,
   type JudgeMetricOptions,
+  type RunResult,
 } from './shared.js'
 
 /** What the answer should be complete against: the retrieved contexts, or a reference answer. */
@@ -89,25 +91,30 @@ export async function completeness(
   const repeat = readJudgeAndRepeat(fn, judge, options)
   const onEmpty = readEmptyPolicy(fn, options.onEmpty)
   const question = optionalText(fn, 'options.question', options.question)
-  const signatureExtras = [
-    ['source', kind],
-    ['q', question !== undefined],
-    ['empty', onEmpty],
-  ] as const
 
-  return judgedScore('completeness', T, judge, repeat, signatureExtras, async (recorder, seed): Promise<{ value: number; details: Omit<CompletenessDetails, keyof JudgeDetailsBase> }> => {
+  const once = async (recorder: CallRecorder, seed: number): Promise<RunResult<Omit<CompletenessDetails, keyof JudgeDetailsBase>>> => {
     const points = await extractItems(recorder, T, 'points', [...optionalSection('QUESTION', question), ...sourceSections], seed)
     if (points.length === 0) {
       const details = { source: kind, points: [], total: 0, covered: 0, missing: 0, empty: true }
       return emptyRun(onEmpty, details, 'the source has no key point', { vacuous: 'vacuously complete', nan: 'completeness is undefined' })
     }
-    type Verdict = { point: number; reason: string; verdict: 'covered' | 'missing' }
-    const verdicts = await verdictPerItem<Verdict>(recorder, T, 'cover', seed, points, { label: 'KEY POINT', key: 'point' }, [{ label: 'ANSWER', text: answer }])
+    const verdicts = await verdictPerItem<KeyPointVerdict>(recorder, COVER, seed, points, [{ label: 'ANSWER', text: answer }])
     const judged = verdicts.map(({ item, reply }) => ({ point: item, verdict: reply.verdict, reason: reply.reason }))
     const covered = judged.filter((p) => p.verdict === 'covered').length
     return {
       value: covered / judged.length,
       details: { source: kind, points: judged, total: judged.length, covered, missing: judged.length - covered, empty: false },
     }
-  })
+  }
+
+  const signatureExtras = [
+    ['source', kind],
+    ['q', question !== undefined],
+    ['empty', onEmpty],
+  ] as const
+  return judgedScore('completeness', T, judge, repeat, signatureExtras, once)
 }
+
+/** Each key point against the answer (no passage involved). */
+const COVER: VerdictStep = { template: T, step: 'cover', label: 'KEY POINT', key: 'point' }
+type KeyPointVerdict = { point: number; reason: string; verdict: 'covered' | 'missing' }

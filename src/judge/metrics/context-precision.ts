@@ -1,18 +1,8 @@
-import { makeScore, type Score } from '../../score.js'
+import type { Score } from '../../score.js'
 import { contextPrecisionTemplate as T } from '../templates/context-precision.js'
 import type { Judge } from '../types.js'
-import {
-  assertJudge,
-  assertText,
-  CallRecorder,
-  judgeSignature,
-  normalizeContexts,
-  readRepeat,
-  repeated,
-  type ContextInput,
-  type JudgeDetailsBase,
-  type JudgeMetricOptions,
-} from './shared.js'
+import { judgedScore } from './judged-score.js'
+import { assertText, normalizeContexts, readJudgeAndRepeat, type CallRecorder, type ContextInput, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
 
 export interface RankedChunkRelevance {
   /** 1-based rank (the order of `contexts`). */
@@ -60,11 +50,9 @@ export async function contextPrecision(
   assertText(fn, 'question', question)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)
   assertText(fn, 'reference', reference)
-  assertJudge(fn, judge)
-  const repeat = readRepeat(fn, options)
-  const recorder = new CallRecorder(judge)
+  const repeat = readJudgeAndRepeat(fn, judge, options)
 
-  const once = async (seed: number): Promise<{ value: number; details: Omit<ContextPrecisionDetails, keyof JudgeDetailsBase> }> => {
+  const once = async (recorder: CallRecorder, seed: number): Promise<{ value: number; details: Omit<ContextPrecisionDetails, keyof JudgeDetailsBase> }> => {
     const verdicts = await Promise.all(
       ctx.map((c) =>
         recorder.ask<{ reason: string; relevant: boolean }>(
@@ -91,13 +79,5 @@ export async function contextPrecision(
     return { value: sum / hits, details: { chunks, total: chunks.length, relevant: hits } }
   }
 
-  const result = await repeated(judge, repeat, once)
-  return makeScore('contextPrecision', result.value, judgeSignature(T, judge, repeat, [['agg', 'ap']]), {
-    ...result.details,
-    model: judge.model,
-    temperature: judge.temperature,
-    seed: judge.seed,
-    calls: recorder.stats(),
-    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
-  })
+  return judgedScore('contextPrecision', T, judge, repeat, [['agg', 'ap']], once)
 }

@@ -1,7 +1,7 @@
 import type { Score } from '../../score.js'
 import { contextRecallTemplate as T } from '../templates/context-recall.js'
 import type { Judge } from '../types.js'
-import { attributeToContexts, emptyRun, extractItems } from './extract-then-verify.js'
+import { attributeToContexts, emptyRun, extractItems, type ContextVerdictStep } from './extract-then-verify.js'
 import { judgedScore } from './judged-score.js'
 import {
   assertText,
@@ -71,6 +71,18 @@ export async function contextRecall(
 
 type RunDetails = Omit<ContextRecallDetails, keyof JudgeDetailsBase>
 
+/** Each reference statement against the numbered contexts; an attributed one names its passage. */
+const ATTRIBUTE: ContextVerdictStep<StatementAttribution['verdict']> = {
+  template: T,
+  step: 'attribute',
+  label: 'STATEMENT',
+  key: 'statement',
+  none: 'not_attributed',
+  noContextReason: 'no context was retrieved',
+  noContextNote: 'no contexts were given, so nothing can be attributed',
+  namesPassage: (verdict) => verdict === 'attributed',
+}
+
 async function recallOnce(
   recorder: CallRecorder,
   reference: string,
@@ -83,21 +95,7 @@ async function recallOnce(
     const details = { statements: [], total: 0, attributed: 0, empty: true }
     return emptyRun(onEmpty, details, 'the reference states nothing', { vacuous: 'vacuous recall', nan: 'recall is undefined' })
   }
-  const { judged: attributions, note } = await attributeToContexts<StatementAttribution['verdict']>(
-    recorder,
-    T,
-    'attribute',
-    seed,
-    statements,
-    { label: 'STATEMENT', key: 'statement' },
-    contexts,
-    {
-      none: 'not_attributed',
-      noContextReason: 'no context was retrieved',
-      noContextNote: 'no contexts were given, so nothing can be attributed',
-      namesPassage: (verdict) => verdict === 'attributed',
-    },
-  )
+  const { judged: attributions, note } = await attributeToContexts(recorder, ATTRIBUTE, seed, statements, contexts)
   const judged: StatementAttribution[] = attributions.map(({ item, ...rest }) => ({ statement: item, ...rest }))
   const attributed = judged.filter((s) => s.verdict === 'attributed').length
   return {

@@ -1,14 +1,13 @@
-import { makeScore, type Score } from '../../score.js'
+import type { Score } from '../../score.js'
 import { contextUtilizationTemplate as T } from '../templates/context-utilization.js'
 import type { Judge } from '../types.js'
+import { judgedScore } from './judged-score.js'
 import {
-  assertJudge,
   assertText,
-  CallRecorder,
-  judgeSignature,
   normalizeContexts,
-  readRepeat,
-  repeated,
+  optionalText,
+  readJudgeAndRepeat,
+  type CallRecorder,
   type ContextInput,
   type JudgeDetailsBase,
   type JudgeMetricOptions,
@@ -68,13 +67,10 @@ export async function contextUtilization(
   const fn = 'contextUtilization'
   assertText(fn, 'answer', answer)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)
-  assertJudge(fn, judge)
-  const repeat = readRepeat(fn, options)
-  if (options.question !== undefined) assertText(fn, 'options.question', options.question)
-  const question = options.question
-  const recorder = new CallRecorder(judge)
+  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const question = optionalText(fn, 'options.question', options.question)
 
-  const once = async (seed: number): Promise<{ value: number; details: Omit<ContextUtilizationDetails, keyof JudgeDetailsBase> }> => {
+  const once = async (recorder: CallRecorder, seed: number): Promise<{ value: number; details: Omit<ContextUtilizationDetails, keyof JudgeDetailsBase> }> => {
     if (ctx.length === 0) {
       return { value: Number.NaN, details: { chunks: [], total: 0, used: [], unused: [], note: 'no contexts were given: utilization is undefined (0/0)' } }
     }
@@ -111,13 +107,5 @@ export async function contextUtilization(
     return { value: details.used.length / chunks.length, details }
   }
 
-  const result = await repeated(judge, repeat, once)
-  return makeScore('contextUtilization', result.value, judgeSignature(T, judge, repeat, [['q', question !== undefined]]), {
-    ...result.details,
-    model: judge.model,
-    temperature: judge.temperature,
-    seed: judge.seed,
-    calls: recorder.stats(),
-    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
-  })
+  return judgedScore('contextUtilization', T, judge, repeat, [['q', question !== undefined]], once)
 }

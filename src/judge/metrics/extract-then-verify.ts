@@ -28,35 +28,38 @@ export function emptyRun<D extends object>(
     : { value: Number.NaN, details: { ...details, note: `${why}: ${outcome.nan} (empty:nan)` } }
 }
 
-/** How the items are shown and numbered: `{ label: 'CLAIM', key: 'claim' }` → sections `CLAIM 1`…, verdicts `{ claim: 1, … }`. */
-export interface ItemNumbering {
+/**
+ * A verdict step: which template step asks it, and how the items are shown and numbered
+ * (`{ label: 'CLAIM', key: 'claim' }` → sections `CLAIM 1`…, verdicts `{ claim: 1, … }`).
+ */
+export interface VerdictStep {
+  readonly template: JudgeTemplate
+  readonly step: string
   readonly label: string
   readonly key: string
 }
 
 /**
- * The verdict step: the items as numbered sections followed by `after`, a reply `{ verdicts: [...] }` with
- * exactly one verdict per item (checked by {@link numberedProblems}, `context` too when `contextCount`
+ * Asks `v` about the items: the items as numbered sections followed by `after`, a reply `{ verdicts: [...] }`
+ * with exactly one verdict per item (checked by {@link numberedProblems}, `context` too when `contextCount`
  * is given; problems go back to the model on retry), returned in item order, each with its item's text.
  */
 export async function verdictPerItem<V extends Record<string, unknown>>(
   recorder: CallRecorder,
-  template: JudgeTemplate,
-  step: string,
+  v: VerdictStep,
   seed: number,
   items: readonly string[],
-  numbering: ItemNumbering,
   after: readonly PromptSection[],
   contextCount?: number,
 ): Promise<Array<{ item: string; reply: V }>> {
   const reply = await recorder.ask<{ verdicts: V[] }>(
-    template,
-    step,
-    [...items.map((text, i) => ({ label: `${numbering.label} ${i + 1}`, text })), ...after],
+    v.template,
+    v.step,
+    [...items.map((text, i) => ({ label: `${v.label} ${i + 1}`, text })), ...after],
     seed,
-    (v) => numberedProblems(v.verdicts, numbering.key, items.length, contextCount),
+    (r) => numberedProblems(r.verdicts, v.key, items.length, contextCount),
   )
-  return byNumber(reply.verdicts, numbering.key).map((v) => ({ item: items[(v[numbering.key] as number) - 1] as string, reply: v }))
+  return byNumber(reply.verdicts, v.key).map((r) => ({ item: items[(r[v.key] as number) - 1] as string, reply: r }))
 }
 
 /** One item judged against the contexts, with the passage its verdict names (null when it names none). */
@@ -68,11 +71,10 @@ export interface ItemAttribution<Verdict extends string> {
   readonly reason: string
 }
 
-/** What a verdict against the contexts means for a metric. */
-export interface AttributionRules<Verdict extends string> {
-  /** The verdict every item gets, without a call, when there is no context. */
+/** A verdict step against the contexts, and what its verdicts mean. */
+export interface ContextVerdictStep<Verdict extends string> extends VerdictStep {
+  /** The verdict every item gets, without a call, when there is no context; and the reason and note then. */
   readonly none: Verdict
-  /** The reason and the details note for that case. */
   readonly noContextReason: string
   readonly noContextNote: string
   /** Whether a verdict names the passage in the reply's `context` (else the reference is null). */
@@ -81,32 +83,29 @@ export interface AttributionRules<Verdict extends string> {
 
 /**
  * The verdict step against the numbered `CONTEXT` passages, for items checked against retrieved text
- * (groundedness, context recall). With no context at all, no call is made: asking would only invite
- * the model to use its own knowledge, so every item gets `rules.none`, and the note says why.
+ * (groundedness, context recall). With no context at all no call is made, since asking would only
+ * invite the model to use its own knowledge: every item gets `v.none`, and the note says why.
  */
 export async function attributeToContexts<Verdict extends string>(
   recorder: CallRecorder,
-  template: JudgeTemplate,
-  step: string,
+  v: ContextVerdictStep<Verdict>,
   seed: number,
   items: readonly string[],
-  numbering: ItemNumbering,
   contexts: readonly JudgeContext[],
-  rules: AttributionRules<Verdict>,
 ): Promise<{ judged: Array<ItemAttribution<Verdict>>; note?: string }> {
   if (contexts.length === 0) {
     return {
-      judged: items.map((item) => ({ item, verdict: rules.none, contextIndex: null, contextId: null, reason: rules.noContextReason })),
-      note: rules.noContextNote,
+      judged: items.map((item) => ({ item, verdict: v.none, contextIndex: null, contextId: null, reason: v.noContextReason })),
+      note: v.noContextNote,
     }
   }
   type Reply = { reason: string; verdict: Verdict; context: number } & Record<string, unknown>
-  const verdicts = await verdictPerItem<Reply>(recorder, template, step, seed, items, numbering, contextSections(contexts), contexts.length)
+  const verdicts = await verdictPerItem<Reply>(recorder, v, seed, items, contextSections(contexts), contexts.length)
   return {
     judged: verdicts.map(({ item, reply }) => ({
       item,
       verdict: reply.verdict,
-      ...(rules.namesPassage(reply.verdict) ? contextRef(contexts, reply.context) : { contextIndex: null, contextId: null }),
+      ...(v.namesPassage(reply.verdict) ? contextRef(contexts, reply.context) : { contextIndex: null, contextId: null }),
       reason: reply.reason,
     })),
   }

@@ -1,7 +1,7 @@
 import type { Score } from '../../score.js'
 import { groundednessTemplate as T } from '../templates/groundedness.js'
 import type { Judge } from '../types.js'
-import { attributeToContexts, emptyRun, extractItems } from './extract-then-verify.js'
+import { attributeToContexts, emptyRun, extractItems, type ContextVerdictStep } from './extract-then-verify.js'
 import { judgedScore } from './judged-score.js'
 import {
   assertText,
@@ -89,6 +89,18 @@ export const faithfulness = groundedness
 
 type RunDetails = Omit<GroundednessDetails, keyof JudgeDetailsBase>
 
+/** Each claim against the numbered contexts; a supported or contradicted claim names its passage. */
+const VERIFY: ContextVerdictStep<ClaimVerdict> = {
+  template: T,
+  step: 'verify',
+  label: 'CLAIM',
+  key: 'claim',
+  none: 'not_found',
+  noContextReason: 'no context was given',
+  noContextNote: 'no contexts were given, so no claim can be supported',
+  namesPassage: (verdict) => verdict !== 'not_found',
+}
+
 async function groundednessOnce(
   recorder: CallRecorder,
   answer: string,
@@ -101,12 +113,7 @@ async function groundednessOnce(
     const details = { claims: [], total: 0, supported: 0, contradicted: 0, notFound: 0, empty: true }
     return emptyRun(onEmpty, details, 'the answer makes no factual claim', { vacuous: 'vacuously grounded', nan: 'groundedness is undefined' })
   }
-  const { judged: attributions, note } = await attributeToContexts<ClaimVerdict>(recorder, T, 'verify', seed, claims, { label: 'CLAIM', key: 'claim' }, contexts, {
-    none: 'not_found',
-    noContextReason: 'no context was given',
-    noContextNote: 'no contexts were given, so no claim can be supported',
-    namesPassage: (verdict) => verdict !== 'not_found',
-  })
+  const { judged: attributions, note } = await attributeToContexts(recorder, VERIFY, seed, claims, contexts)
   const judged: ClaimJudgement[] = attributions.map(({ item, ...rest }) => ({ claim: item, ...rest }))
   const supported = judged.filter((c) => c.verdict === 'supported').length
   const contradicted = judged.filter((c) => c.verdict === 'contradicted').length

@@ -1,8 +1,9 @@
-import { makeScore, type Score } from '../../score.js'
+import type { Score } from '../../score.js'
 import { sha256Hex } from '../hash.js'
 import { pairwiseTemplate as T } from '../templates/pairwise.js'
 import type { Judge } from '../types.js'
-import { assertJudge, assertText, CallRecorder, judgeSignature, readRepeat, repeated, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
+import { judgedScore } from './judged-score.js'
+import { assertText, optionalSection, optionalText, readJudgeAndRepeat, type CallRecorder, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
 
 export type PairwiseWinner = 'A' | 'B' | 'tie'
 
@@ -53,20 +54,17 @@ export async function pairwiseJudge(
   assertText(fn, 'question', question)
   assertText(fn, 'answerA', answerA)
   assertText(fn, 'answerB', answerB)
-  assertJudge(fn, judge)
-  const repeat = readRepeat(fn, options)
-  if (options.criteria !== undefined) assertText(fn, 'options.criteria', options.criteria)
-  const criteria = options.criteria
-  const recorder = new CallRecorder(judge)
+  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const criteria = optionalText(fn, 'options.criteria', options.criteria)
 
-  const ask = async (order: 'AB' | 'BA', seed: number): Promise<PairwiseOrderVerdict> => {
+  const ask = async (recorder: CallRecorder, order: 'AB' | 'BA', seed: number): Promise<PairwiseOrderVerdict> => {
     const [first, second] = order === 'AB' ? [answerA, answerB] : [answerB, answerA]
     const reply = await recorder.ask<{ reason: string; winner: 'first' | 'second' | 'tie' }>(
       T,
       'compare',
       [
         { label: 'QUESTION', text: question },
-        ...(criteria === undefined ? [] : [{ label: 'CRITERIA', text: criteria }]),
+        ...optionalSection('CRITERIA', criteria),
         { label: 'FIRST ANSWER', text: first },
         { label: 'SECOND ANSWER', text: second },
       ],
@@ -77,24 +75,16 @@ export async function pairwiseJudge(
     return { order, choice: reply.winner, preferred, reason: reply.reason }
   }
 
-  const once = async (seed: number) => {
-    const verdicts = (await Promise.all([ask('AB', seed), ask('BA', seed)])) as [PairwiseOrderVerdict, PairwiseOrderVerdict]
+  const once = async (recorder: CallRecorder, seed: number) => {
+    const verdicts = (await Promise.all([ask(recorder, 'AB', seed), ask(recorder, 'BA', seed)])) as [PairwiseOrderVerdict, PairwiseOrderVerdict]
     const consistent = verdicts[0].preferred === verdicts[1].preferred
     const winner: PairwiseWinner = consistent ? verdicts[0].preferred : 'tie'
     return { value: winner === 'A' ? 1 : winner === 'B' ? 0 : 0.5, details: { winner, consistent, verdicts } }
   }
 
-  const result = await repeated(judge, repeat, once)
-  const signature = judgeSignature(T, judge, repeat, [
+  const signatureExtras = [
     ['orders', 'both'],
     ['criteria', criteria === undefined ? undefined : sha256Hex(criteria).slice(0, 8)],
-  ])
-  return makeScore('pairwise', result.value, signature, {
-    ...result.details,
-    model: judge.model,
-    temperature: judge.temperature,
-    seed: judge.seed,
-    calls: recorder.stats(),
-    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
-  })
+  ] as const
+  return judgedScore('pairwise', T, judge, repeat, signatureExtras, once)
 }

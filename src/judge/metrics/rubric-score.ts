@@ -1,19 +1,18 @@
 import { MetricInputError } from '../../errors.js'
-import { makeScore, type Score } from '../../score.js'
+import type { Score } from '../../score.js'
 import { canonicalJson, sha256Hex } from '../hash.js'
 import type { PromptSection } from '../prompt.js'
 import { objectSchema, REASON } from '../templates/template.js'
 import { rubricTemplate as T } from '../templates/rubric.js'
 import type { Judge } from '../types.js'
+import { judgedScore } from './judged-score.js'
 import {
-  assertJudge,
   assertText,
-  CallRecorder,
   contextSections,
-  judgeSignature,
   normalizeContexts,
-  readRepeat,
-  repeated,
+  optionalSection,
+  optionalText,
+  readJudgeAndRepeat,
   type ContextInput,
   type JudgeDetailsBase,
   type JudgeMetricOptions,
@@ -73,10 +72,9 @@ export async function rubricScore(
   const fn = 'rubricScore'
   assertText(fn, 'answer', answer)
   const r = normalizeRubric(fn, rubric)
-  assertJudge(fn, judge)
-  const repeat = readRepeat(fn, options)
-  if (options.question !== undefined) assertText(fn, 'options.question', options.question)
-  if (options.reference !== undefined) assertText(fn, 'options.reference', options.reference)
+  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const question = optionalText(fn, 'options.question', options.question)
+  const reference = optionalText(fn, 'options.reference', options.reference)
   const contexts = options.contexts === undefined ? [] : normalizeContexts(fn, 'options.contexts', options.contexts, true)
   const [min, max] = r.scale
   const rubricHash = sha256Hex(canonicalJson({ criteria: r.criteria, scale: r.scale, levels: r.levels })).slice(0, 8)
@@ -86,36 +84,21 @@ export async function rubricScore(
   const sections: PromptSection[] = [
     { label: 'RUBRIC', text: r.criteria },
     { label: 'SCALE', text: [`Integers from ${min} (worst) to ${max} (best).`, ...levels].join('\n') },
-    ...(options.question === undefined ? [] : [{ label: 'QUESTION', text: options.question }]),
+    ...optionalSection('QUESTION', question),
     ...contextSections(contexts),
-    ...(options.reference === undefined ? [] : [{ label: 'REFERENCE', text: options.reference }]),
+    ...optionalSection('REFERENCE', reference),
     { label: 'ANSWER', text: answer },
   ]
   const schema = objectSchema({ reason: REASON, score: { type: 'integer', minimum: min, maximum: max } })
-  const recorder = new CallRecorder(judge)
-
-  const once = async (seed: number) => {
-    const reply = await recorder.ask<{ reason: string; score: number }>(T, 'score', sections, seed, undefined, schema)
-    return { value: (reply.score - min) / (max - min), details: { raw: reply.score, reason: reply.reason } }
-  }
-
-  const result = await repeated(judge, repeat, once)
-  const signature = judgeSignature(T, judge, repeat, [
+  const signatureExtras = [
     ['rubric', `${r.id}@${rubricHash}`],
     ['scale', `${min}-${max}`],
-  ])
-  return makeScore('rubricScore', result.value, signature, {
-    rubricId: r.id,
-    rubricHash,
-    raw: result.details.raw,
-    min,
-    max,
-    reason: result.details.reason,
-    model: judge.model,
-    temperature: judge.temperature,
-    seed: judge.seed,
-    calls: recorder.stats(),
-    ...(result.consistency === undefined ? {} : { consistency: result.consistency }),
+  ] as const
+
+  return judgedScore('rubricScore', T, judge, repeat, signatureExtras, async (recorder, seed) => {
+    const reply = await recorder.ask<{ reason: string; score: number }>(T, 'score', sections, seed, undefined, schema)
+    // raw and reason are the first run's (with repeat, the value is the mean of the normalised scores).
+    return { value: (reply.score - min) / (max - min), details: { rubricId: r.id, rubricHash, raw: reply.score, min, max, reason: reply.reason } }
   })
 }
 

@@ -8,42 +8,17 @@
  * is the only network traffic (to the configured host only); the Transformers.js check only looks at
  * files. The embedder it hands out is built with `allowRemoteModels: false`, so it cannot download either.
  */
+import { DEFAULT_OLLAMA_HOST, resolveOllamaHost } from '../../src/ollama-host.js'
 import { access } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ollamaEmbedder, ollamaJudge, transformersEmbedder, type Embedder, type Judge, type JudgeCache } from '../../src/index.js'
 
-export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434'
+export { DEFAULT_OLLAMA_HOST, resolveOllamaHost }
 export const DEFAULT_JUDGE_MODEL = 'llama3.1:8b'
 export const DEFAULT_OLLAMA_EMBED_MODEL = 'nomic-embed-text'
 export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/all-MiniLM-L6-v2'
 /** The whole Ollama probe (version + tags) must finish within this, so an offline run waits at most ~1 s. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 1000
-
-/**
- * `OLLAMA_HOST` as Ollama itself reads it: `host`, `host:port` or a URL; no scheme means http on port
- * 11434; `0.0.0.0` (a listen address) is reached on 127.0.0.1. Empty or unset gives the default.
- * Returns the origin (`http://127.0.0.1:11434`), or `undefined` when the value is not a host at all.
- *
- * @example resolveOllamaHost('localhost') // 'http://localhost:11434'
- * @example resolveOllamaHost('https://ollama.internal') // 'https://ollama.internal'
- */
-export function resolveOllamaHost(raw: string | undefined): string | undefined {
-  const value = raw?.trim() ?? ''
-  if (value === '') return DEFAULT_OLLAMA_HOST
-  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
-  let url: URL
-  try {
-    url = new URL(hasScheme ? value : `http://${value}`)
-  } catch {
-    return undefined
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
-  // Without a scheme Ollama defaults the port to 11434; with one, the scheme's own port applies.
-  if (!hasScheme && url.port === '') url.port = '11434'
-  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1'
-  if (url.hostname === '[::]') url.hostname = '[::1]'
-  return url.origin
-}
 
 /** Whether Ollama's model list holds `wanted`; a name without a tag means `:latest`, as in `ollama pull`. */
 export function hasModel(pulled: readonly string[], wanted: string): boolean {

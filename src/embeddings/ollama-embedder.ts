@@ -1,3 +1,4 @@
+import { defaultOllamaHost } from '../ollama-host.js'
 import { MetricInputError, assertPositiveInteger } from '../errors.js'
 import { buildSignature } from '../signature.js'
 import { checkVectors } from './cache.js'
@@ -7,7 +8,7 @@ import type { Embedder } from './types.js'
 export interface OllamaEmbedderOptions {
   /** An embedding model pulled into Ollama. @default 'nomic-embed-text' */
   model?: string
-  /** Server address. @default 'http://127.0.0.1:11434' */
+  /** Server address. @default `OLLAMA_HOST` when set (as Ollama reads it), else 'http://127.0.0.1:11434' */
   host?: string
   /** Texts per `/api/embed` request. @default 32 */
   batchSize?: number
@@ -42,7 +43,7 @@ export function ollamaEmbedder(options: OllamaEmbedderOptions = {}): Embedder {
   if (typeof options !== 'object' || options === null) throw new MetricInputError(fn, 'options', 'an options object', options)
   const model = options.model ?? 'nomic-embed-text'
   if (typeof model !== 'string' || model.trim() === '') throw new MetricInputError(fn, 'model', 'an Ollama model name such as "nomic-embed-text"', model)
-  const host = options.host ?? 'http://127.0.0.1:11434'
+  const host = options.host ?? defaultOllamaHost()
   if (typeof host !== 'string' || host === '') throw new MetricInputError(fn, 'host', 'a URL such as "http://127.0.0.1:11434"', host)
   const batchSize = options.batchSize ?? 32
   assertPositiveInteger(fn, 'batchSize', batchSize)

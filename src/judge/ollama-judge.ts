@@ -1,3 +1,4 @@
+import { defaultOllamaHost } from '../ollama-host.js'
 import { Ollama } from 'ollama'
 import { MetricInputError } from '../errors.js'
 import type { JudgeCache, JudgeCacheEntry } from './cache.js'
@@ -7,12 +8,12 @@ import { canonicalJson, sha256Hex } from './hash.js'
 import { validateJson } from './schema.js'
 import type { JsonSchema, Judge, JudgeReply, JudgeRequest } from './types.js'
 
-export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434'
+export { DEFAULT_OLLAMA_HOST } from '../ollama-host.js'
 
 export interface OllamaJudgeOptions {
   /** Model tag as `ollama list` prints it, e.g. `llama3.1:8b`. */
   readonly model: string
-  /** @default 'http://127.0.0.1:11434' (the core never reads `OLLAMA_HOST`; the matcher config may pass it) */
+  /** @default `OLLAMA_HOST` when set (as Ollama reads it), else 'http://127.0.0.1:11434' */
   readonly host?: string
   /** @default 0 */
   readonly temperature?: number
@@ -63,7 +64,7 @@ export function ollamaJudge(options: OllamaJudgeOptions): Judge {
   if (options === null || typeof options !== 'object') throw new MetricInputError(fn, 'options', 'an object with `model`', options)
   const {
     model,
-    host = DEFAULT_OLLAMA_HOST,
+    host = defaultOllamaHost(),
     temperature = 0,
     seed = 42,
     numCtx,
@@ -92,7 +93,7 @@ function createJudge(
   limit: <T>(task: () => Promise<T>) => Promise<T>,
   cache: JudgeCache | undefined,
 ): Judge {
-  const { model, host = DEFAULT_OLLAMA_HOST, temperature = 0, seed = 42, numCtx, timeoutMs = 120_000, retries = 2 } = options
+  const { model, host = defaultOllamaHost(), temperature = 0, seed = 42, numCtx, timeoutMs = 120_000, retries = 2 } = options
   const baseFetch = options.fetch ?? globalThis.fetch
   const hostLabel = host.replace(/\/+$/, '')
   const inflight = new Map<string, Promise<JudgeReply<unknown>>>()
@@ -299,7 +300,7 @@ function createJudge(
     return new JudgeError(
       'unreachable',
       `Cannot reach Ollama at ${hostLabel}${code === undefined ? '' : ` (${code})`}: ${e?.message ?? String(error)}. ` +
-        'Start it with `ollama serve`, or point the judge at the right host (e.g. OLLAMA_HOST in the matcher config).',
+        'Start it with `ollama serve`, or point the judge at the right host (`host`, or OLLAMA_HOST).',
       { host: hostLabel, code },
     )
   }

@@ -1,8 +1,54 @@
 // Test-only helpers for scripting judge replies on the fake Ollama server.
-import type { FakeReply } from '../../helpers/fake-ollama.js'
+import { ollamaJudge, type OllamaJudgeOptions } from '../../../src/judge/ollama-judge.js'
+import { startFakeOllama, type FakeOllama, type FakeReply } from '../../helpers/fake-ollama.js'
+
+/** The model the judge tests ask for and the fake answers as. */
+const MODEL = 'llama3.1:8b'
+
+/**
+ * Registers hooks that start a fresh fake Ollama before each test and, after it, check that every
+ * request was scripted and close it. The returned handle stands for the current test's server (a
+ * describe body runs before any server exists), so tests keep writing `fake.on(…)`, `fake.requests`.
+ */
+export function useFakeOllama(): FakeOllama {
+  let current: FakeOllama | undefined
+  const live = (): FakeOllama => {
+    if (current === undefined) throw new Error('useFakeOllama: the fake server only runs inside a test')
+    return current
+  }
+  beforeEach(async () => {
+    current = await startFakeOllama()
+  })
+  afterEach(async () => {
+    expect(live().unhandled).toEqual([])
+    await live().close()
+  })
+  return {
+    get host() {
+      return live().host
+    },
+    on: (...args: Parameters<FakeOllama['on']>) => live().on(...args),
+    get requests() {
+      return live().requests
+    },
+    get unhandled() {
+      return live().unhandled
+    },
+    close: () => live().close(),
+  }
+}
+
+/** {@link useFakeOllama} plus the metric tests' judge on it (`llama3.1:8b`, optional seed/temperature…). */
+export function useFakeJudge(): {
+  fake: FakeOllama
+  judge: (options?: Omit<OllamaJudgeOptions, 'model' | 'host'>) => ReturnType<typeof ollamaJudge>
+} {
+  const fake = useFakeOllama()
+  return { fake, judge: (options = {}) => ollamaJudge({ model: MODEL, host: fake.host, ...options }) }
+}
 
 /** A non-streamed /api/chat reply whose message content is `value` (JSON-encoded unless already a string). */
-export function chatReply(value: unknown, model = 'llama3.1:8b'): FakeReply {
+export function chatReply(value: unknown, model = MODEL): FakeReply {
   const content = typeof value === 'string' ? value : JSON.stringify(value)
   return { body: { model, created_at: '2024-01-01T00:00:00Z', message: { role: 'assistant', content }, done: true, done_reason: 'stop' } }
 }

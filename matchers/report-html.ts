@@ -5,7 +5,7 @@
  * a Content-Security-Policy that allows no script at all, so a missed escape still cannot run code.
  */
 import type { CaseRow, EvalSetSection, MetricRow, RagReport, ReportAssertion } from './report-model.js'
-import { baselineRow, decimalsFor, formatDelta, formatThreshold, formatValue, rowResult } from './report-table.js'
+import { baselineRow, decimalsFor, formatDelta, formatThreshold, formatValue, metricName, rowResult } from './report-table.js'
 
 /** The page's policy: nothing may load or run; only the inline stylesheet applies. */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
@@ -117,14 +117,18 @@ function resultCell(pass: boolean, text: string): string {
   return `<td class="${pass ? 'pass' : 'fail'}">${escapeHtml(text)}</td>`
 }
 
+/** The pass/FAIL badge after a section heading (eval sets and per-file singles alike). */
+function resultBadge(pass: boolean): string {
+  return `<span class="${pass ? 'pass' : 'fail'}">${pass ? 'pass' : 'FAIL'}</span>`
+}
+
 function metricsTable(set: EvalSetSection): string {
   const withBaseline = set.metrics.some((m) => m.baseline !== undefined)
   const head = `<tr><th>metric</th><th>value</th><th>threshold</th><th>n</th><th>result</th>${withBaseline ? '<th>Δ baseline</th>' : ''}<th>signature</th></tr>`
   const rows = set.metrics.map((m) => {
     const d = decimalsFor(m)
-    const name = `${m.metric}${m.isNot ? ' (.not)' : ''}${m.aggregate === 'weighted-mean' ? ' (weighted)' : ''}`
     return (
-      `<tr data-metric="${escapeHtml(m.key)}"><td>${escapeHtml(name)}</td><td class="num">${escapeHtml(formatValue(m.value, d, m.threshold))}</td>` +
+      `<tr data-metric="${escapeHtml(m.key)}"><td>${escapeHtml(metricName(m))}</td><td class="num">${escapeHtml(formatValue(m.value, d, m.threshold))}</td>` +
       `<td class="num">${escapeHtml(formatThreshold(m, d))}</td><td class="num">${m.n}</td>${resultCell(m.pass, rowResult(m))}` +
       `${withBaseline ? `<td class="num">${escapeHtml(formatDelta(m.baseline, d))}</td>` : ''}<td><code class="sig">${escapeHtml(m.signature)}</code></td></tr>`
     )
@@ -173,7 +177,7 @@ function evalSetSection(set: EvalSetSection): string {
   const charts = set.metrics.filter((m) => m.values !== undefined && m.values.length > 0).map(renderChart)
   const where = set.files.map((f) => `<code>${escapeHtml(f)}</code>`).join(', ')
   return (
-    `<section class="eval-set" data-set="${escapeHtml(set.key)}"><h2>Eval set: ${escapeHtml(set.name)} <span class="${set.pass ? 'pass' : 'fail'}">${set.pass ? 'pass' : 'FAIL'}</span></h2>` +
+    `<section class="eval-set" data-set="${escapeHtml(set.key)}"><h2>Eval set: ${escapeHtml(set.name)} ${resultBadge(set.pass)}</h2>` +
     `<p class="muted">${plural(set.cases.length, 'case')} · ${where}${set.source === 'set' ? ' · named set' : ''}</p>` +
     metricsTable(set) +
     baselinesTable(set) +
@@ -211,7 +215,7 @@ export function renderHtml(report: RagReport): string {
         report.singles
           .map(
             (f) =>
-              `<section class="singles" data-file="${escapeHtml(f.file)}"><h2>Assertions in <code>${escapeHtml(f.file)}</code> <span class="${f.pass ? 'pass' : 'fail'}">${f.pass ? 'pass' : 'FAIL'}</span></h2>` +
+              `<section class="singles" data-file="${escapeHtml(f.file)}"><h2>Assertions in <code>${escapeHtml(f.file)}</code> ${resultBadge(f.pass)}</h2>` +
               `<table class="assertions"><tr><th>test</th><th>matcher</th><th>metric</th><th>value</th><th>threshold</th><th>result</th><th>signature</th></tr>${f.assertions.map(singleRow).join('')}</table></section>`,
           )
           .join('')

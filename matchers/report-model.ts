@@ -268,14 +268,16 @@ function buildRow(key: string, parts: readonly ReportAssertion[]): { row: Metric
   return { row, keys }
 }
 
+/** Adds `item` to the list under `key`; a Map keeps its keys in first-seen order, which the report relies on. */
+function append<T>(groups: Map<string, T[]>, key: string, item: T): void {
+  const list = groups.get(key)
+  if (list) list.push(item)
+  else groups.set(key, [item])
+}
+
 function buildEvalSet(key: string, name: string, source: 'set' | 'describe', parts: readonly ReportAssertion[]): EvalSetSection {
   const rows = new Map<string, ReportAssertion[]>()
-  for (const p of parts) {
-    const k = rowKey(p)
-    const list = rows.get(k)
-    if (list) list.push(p)
-    else rows.set(k, [p])
-  }
+  for (const p of parts) append(rows, rowKey(p), p)
   const metrics: MetricRow[] = []
   const caseRows = new Map<string, { text: RecordedCaseText | undefined; values: Record<string, CaseValue>; failing: string[]; id: string }>()
   const ensureCase = (k: string, id: string) => {
@@ -373,9 +375,7 @@ export function buildReport(assertions: readonly ReportAssertion[], options: Bui
       if (entry) entry.parts.push(a)
       else sets.set(g.key, { name: g.name, source: g.source, parts: [a] })
     } else {
-      const list = singles.get(a.file)
-      if (list) list.push(a)
-      else singles.set(a.file, [a])
+      append(singles, a.file, a)
     }
   }
   const evalSets = [...sets.entries()].map(([key, g]) => buildEvalSet(key, g.name, g.source, g.parts))

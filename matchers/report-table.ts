@@ -34,7 +34,8 @@ export function rowResult(row: Pick<MetricRow, 'pass' | 'assertions' | 'failedAs
   return row.pass ? `pass (${row.assertions} assertions)` : `FAIL (${row.failedAssertions} of ${row.assertions} assertions)`
 }
 
-function metricName(row: MetricRow): string {
+/** A metric row's label with its `(.not)` and `(weighted)` marks; the HTML table shows the same. */
+export function metricName(row: MetricRow): string {
   const parts = [row.metric]
   if (row.isNot) parts.push('(.not)')
   if (row.aggregate === 'weighted-mean') parts.push('(weighted)')

@@ -36,7 +36,6 @@ export interface RetrievalMatchers<R = unknown> {
 interface Spec {
   readonly matcher: string
   readonly args: string
-  readonly label: (k: number | undefined) => string
   readonly compute: (c: RetrievalCase, k: number | undefined, options: NdcgOptions) => RetrievalScore
   readonly k: boolean
 }
@@ -126,12 +125,12 @@ function setBreakdown(perCase: ReadonlyArray<{ id: string; value: number; pass: 
 }
 
 const SPECS = {
-  precision: { matcher: 'toHavePrecisionAtK', args: 'k, min', label: (k) => `P@${k}`, compute: (c, k, o) => precisionAtK(c, k as number, o), k: true },
-  recall: { matcher: 'toHaveRecallAtK', args: 'k, min', label: (k) => `R@${k}`, compute: (c, k, o) => recallAtK(c, k as number, o), k: true },
-  mrr: { matcher: 'toHaveMrrAbove', args: 'min', label: () => 'RR', compute: (c, _k, o) => reciprocalRank(c, o), k: false },
-  ndcg: { matcher: 'toHaveNdcgAtK', args: 'k, min', label: (k) => `nDCG@${k}`, compute: (c, k, o) => ndcgAtK(c, k as number, o), k: true },
-  map: { matcher: 'toHaveMapAtK', args: 'k, min', label: (k) => `AP@${k}`, compute: (c, k, o) => averagePrecision(c, k as number, o), k: true },
-  hitRate: { matcher: 'toHaveHitRateAtK', args: 'k, min', label: (k) => `HitRate@${k}`, compute: (c, k, o) => hitRateAtK(c, k as number, o), k: true },
+  precision: { matcher: 'toHavePrecisionAtK', args: 'k, min', compute: (c, k, o) => precisionAtK(c, k as number, o), k: true },
+  recall: { matcher: 'toHaveRecallAtK', args: 'k, min', compute: (c, k, o) => recallAtK(c, k as number, o), k: true },
+  mrr: { matcher: 'toHaveMrrAbove', args: 'min', compute: (c, _k, o) => reciprocalRank(c, o), k: false },
+  ndcg: { matcher: 'toHaveNdcgAtK', args: 'k, min', compute: (c, k, o) => ndcgAtK(c, k as number, o), k: true },
+  map: { matcher: 'toHaveMapAtK', args: 'k, min', compute: (c, k, o) => averagePrecision(c, k as number, o), k: true },
+  hitRate: { matcher: 'toHaveHitRateAtK', args: 'k, min', compute: (c, k, o) => hitRateAtK(c, k as number, o), k: true },
 } satisfies Record<string, Spec>
 
 export function toHavePrecisionAtK(this: MatcherContext, received: unknown, k: number, min: number): MatcherResult {

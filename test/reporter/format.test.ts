@@ -2,32 +2,12 @@
 import { escapeHtml, renderChart, renderHtml, REPORT_CSP } from '../../matchers/report-html.js'
 import { buildReport, type ReportAssertion } from '../../matchers/report-model.js'
 import { formatDelta, renderTable } from '../../matchers/report-table.js'
+import { assertionMaker } from './assertions.js'
 
 const INJECTED_ANSWER = '<script>window.__pwned=1</script>'
 const INJECTED_ATTR = '"><img src=x onerror="window.__pwned=2">'
 
-let n = 0
-function a(over: Partial<ReportAssertion> = {}): ReportAssertion {
-  n += 1
-  return {
-    file: 'test/a.test.ts',
-    describe: ['retrieval'],
-    test: 'set-level',
-    fullName: 'retrieval > set-level',
-    testIndex: 0,
-    index: n,
-    matcher: 'toHaveRecallAtK',
-    metric: 'mean R@3',
-    value: 0.5,
-    threshold: 0.4,
-    comparator: '>=',
-    pass: true,
-    isNot: false,
-    outcome: true,
-    signature: 'R@k|k:3|version:0.1.0',
-    ...over,
-  }
-}
+const a = assertionMaker({ describe: ['retrieval'], test: 'set-level', fullName: 'retrieval > set-level' })
 
 function evalSet(over: Partial<ReportAssertion> = {}): ReportAssertion {
   return a({

@@ -9,31 +9,11 @@ import type { RecordedAssertion } from '../../matchers/record.js'
 import { buildReport, metricLabel, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion } from '../../matchers/report-model.js'
 import RagMatchersJestReporter from '../../matchers/jest-reporter.js'
 import RagMatchersReporter, { collectVitestAssertions } from '../../matchers/reporter.js'
+import { assertionMaker } from './assertions.js'
 
 const FIXED = new Date('2025-01-02T03:04:05.000Z')
 
-let counter = 0
-function a(over: Partial<ReportAssertion> = {}): ReportAssertion {
-  counter += 1
-  return {
-    file: 'test/a.test.ts',
-    describe: ['set A'],
-    test: 't',
-    fullName: 'set A > t',
-    testIndex: 0,
-    index: counter,
-    matcher: 'toHaveRecallAtK',
-    metric: 'mean R@3',
-    value: 0.5,
-    threshold: 0.4,
-    comparator: '>=',
-    pass: true,
-    isNot: false,
-    outcome: true,
-    signature: 'R@k|k:3|version:0.1.0',
-    ...over,
-  }
-}
+const a = assertionMaker({ describe: ['set A'], test: 't', fullName: 'set A > t' })
 
 function setAssertion(ids: string[], values: number[], over: Partial<ReportAssertion> = {}): ReportAssertion {
   const perCase = ids.map((id, i) => ({ id, value: values[i] as number, pass: (values[i] as number) >= (over.threshold ?? 0.4) }))

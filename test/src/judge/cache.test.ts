@@ -8,26 +8,26 @@ import { judgeCache, JUDGE_CACHE_FORMAT, type JudgeCacheEntry } from '../../../s
 import { JudgeError } from '../../../src/judge/errors.js'
 import { ollamaJudge } from '../../../src/judge/ollama-judge.js'
 import type { JsonSchema, JudgeRequest } from '../../../src/judge/types.js'
-import { startFakeOllama, type FakeOllama } from '../../helpers/fake-ollama.js'
-import { chatReply } from './helpers.js'
+import { startFakeOllama } from '../../helpers/fake-ollama.js'
+import { chatReply, useFakeOllama } from './helpers.js'
 
 const schema: JsonSchema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false }
 const request = (prompt = 'Is it?'): JudgeRequest => ({ template: 'test.step@00000000', system: 'You judge.', prompt, schema })
 
 describe('judgeCache with ollamaJudge', () => {
-  let fake: FakeOllama
   let dir: string
   let warnings: string[]
   beforeEach(async () => {
-    fake = await startFakeOllama()
-    fake.on('/api/chat', () => true, chatReply({ ok: true }))
     dir = await mkdtemp(join(tmpdir(), 'rag-judge-cache-'))
     warnings = []
   })
   afterEach(async () => {
-    expect(fake.unhandled).toEqual([])
-    await fake.close()
     await rm(dir, { recursive: true, force: true })
+  })
+  // Registered after the folder hooks: after-hooks run in reverse, so the server is checked and closed first, as before.
+  const fake = useFakeOllama()
+  beforeEach(() => {
+    fake.on('/api/chat', () => true, chatReply({ ok: true }))
   })
   const cache = (mode?: 'readwrite' | 'read' | 'off' | 'replay') =>
     judgeCache({ dir, ...(mode === undefined ? {} : { mode }), onWarning: (m) => warnings.push(m) })

@@ -6,8 +6,8 @@ import { judgeCache } from '../../../src/judge/cache.js'
 import { JudgeError } from '../../../src/judge/errors.js'
 import { ollamaJudge } from '../../../src/judge/ollama-judge.js'
 import type { JsonSchema, JudgeRequest } from '../../../src/judge/types.js'
-import { startFakeOllama, type FakeOllama } from '../../helpers/fake-ollama.js'
-import { chatReply } from './helpers.js'
+import { startFakeOllama } from '../../helpers/fake-ollama.js'
+import { chatReply, useFakeOllama } from './helpers.js'
 
 const schema: JsonSchema = {
   type: 'object',
@@ -21,14 +21,7 @@ function request(prompt = 'Is it?', extra: Partial<JudgeRequest> = {}): JudgeReq
 }
 
 describe('ollamaJudge', () => {
-  let fake: FakeOllama
-  beforeEach(async () => {
-    fake = await startFakeOllama()
-  })
-  afterEach(async () => {
-    expect(fake.unhandled).toEqual([])
-    await fake.close()
-  })
+  const fake = useFakeOllama()
 
   it('sends one non-streamed /api/chat request with the schema as format and temperature/seed options', async () => {
     fake.on('/api/chat', () => true, chatReply({ verdict: 'yes', n: 1 }))

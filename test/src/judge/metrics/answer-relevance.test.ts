@@ -1,18 +1,8 @@
 import { answerRelevance } from '../../../../src/judge/metrics/answer-relevance.js'
-import { ollamaJudge } from '../../../../src/judge/ollama-judge.js'
-import { startFakeOllama, type FakeOllama } from '../../../helpers/fake-ollama.js'
-import { chatReply, dataOf, step } from '../helpers.js'
+import { chatReply, dataOf, step, useFakeJudge } from '../helpers.js'
 
 describe('answerRelevance', () => {
-  let fake: FakeOllama
-  beforeEach(async () => {
-    fake = await startFakeOllama()
-  })
-  afterEach(async () => {
-    expect(fake.unhandled).toEqual([])
-    await fake.close()
-  })
-  const judge = () => ollamaJudge({ model: 'llama3.1:8b', host: fake.host })
+  const { fake, judge } = useFakeJudge()
 
   it('is relevant statements / statements', async () => {
     fake.on('/api/chat', step('statements'), chatReply({

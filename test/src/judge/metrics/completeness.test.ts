@@ -1,18 +1,8 @@
 import { completeness } from '../../../../src/judge/metrics/completeness.js'
-import { ollamaJudge } from '../../../../src/judge/ollama-judge.js'
-import { startFakeOllama, type FakeOllama } from '../../../helpers/fake-ollama.js'
-import { chatReply, dataOf, labelsOf, step } from '../helpers.js'
+import { chatReply, dataOf, labelsOf, step, useFakeJudge } from '../helpers.js'
 
 describe('completeness', () => {
-  let fake: FakeOllama
-  beforeEach(async () => {
-    fake = await startFakeOllama()
-  })
-  afterEach(async () => {
-    expect(fake.unhandled).toEqual([])
-    await fake.close()
-  })
-  const judge = () => ollamaJudge({ model: 'llama3.1:8b', host: fake.host })
+  const { fake, judge } = useFakeJudge()
 
   it('is covered key points / key points of a reference answer', async () => {
     fake.on('/api/chat', step('points'), chatReply({ points: ['Paris is the capital of France', 'Paris lies on the Seine', 'Paris has 2.1 million people'] }))

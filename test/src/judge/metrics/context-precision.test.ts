@@ -1,20 +1,12 @@
 import { contextPrecision } from '../../../../src/judge/metrics/context-precision.js'
-import { ollamaJudge } from '../../../../src/judge/ollama-judge.js'
-import { startFakeOllama, type FakeOllama } from '../../../helpers/fake-ollama.js'
-import { chatReply, dataOf, step } from '../helpers.js'
+import { chatReply, dataOf, step, useFakeJudge } from '../helpers.js'
 
 describe('contextPrecision', () => {
-  let fake: FakeOllama
-  beforeEach(async () => {
-    fake = await startFakeOllama()
+  const { fake, judge } = useFakeJudge()
+  beforeEach(() => {
     // A chunk is relevant when its text starts with "yes".
     fake.on('/api/chat', step('reason', 'relevant'), (req) => chatReply({ reason: 'r', relevant: (dataOf(req.body, 'CONTEXT') ?? '').startsWith('yes') }))
   })
-  afterEach(async () => {
-    expect(fake.unhandled).toEqual([])
-    await fake.close()
-  })
-  const judge = () => ollamaJudge({ model: 'llama3.1:8b', host: fake.host })
   const run = (chunks: string[]) => contextPrecision('Capital of France?', chunks, 'Paris', judge())
 
   it.each([

@@ -1,7 +1,5 @@
 import { contextUtilization } from '../../../../src/judge/metrics/context-utilization.js'
-import { ollamaJudge } from '../../../../src/judge/ollama-judge.js'
-import { startFakeOllama, type FakeOllama } from '../../../helpers/fake-ollama.js'
-import { chatReply, dataOf, step } from '../helpers.js'
+import { chatReply, dataOf, step, useFakeJudge } from '../helpers.js'
 
 const CONTEXTS = [
   { id: 'capital', text: 'Paris is the capital of France.' },
@@ -15,15 +13,7 @@ const VERDICTS: Record<string, { used: boolean; relevant: boolean }> = {
 }
 
 describe('contextUtilization', () => {
-  let fake: FakeOllama
-  beforeEach(async () => {
-    fake = await startFakeOllama()
-  })
-  afterEach(async () => {
-    expect(fake.unhandled).toEqual([])
-    await fake.close()
-  })
-  const judge = () => ollamaJudge({ model: 'llama3.1:8b', host: fake.host })
+  const { fake, judge } = useFakeJudge()
 
   it('is used chunks / chunks, one call per chunk, and splits unused chunks into ignored-good and ignored-noise', async () => {
     fake.on('/api/chat', step('reason', 'relevant', 'used'), (req) => {

@@ -2,10 +2,8 @@ import { parseSignature } from '../../../../src/signature.js'
 import { JudgeError } from '../../../../src/judge/errors.js'
 import { faithfulness, groundedness } from '../../../../src/judge/metrics/groundedness.js'
 import { repeatPassRate } from '../../../../src/judge/metrics/shared.js'
-import { ollamaJudge } from '../../../../src/judge/ollama-judge.js'
 import { groundednessTemplate, templateHash } from '../../../../src/judge/templates/index.js'
-import { startFakeOllama, type FakeOllama } from '../../../helpers/fake-ollama.js'
-import { chatReply, dataOf, labelsOf, step } from '../helpers.js'
+import { chatReply, dataOf, labelsOf, step, useFakeJudge } from '../helpers.js'
 
 const CONTEXTS = [
   { id: 'doc-a', text: 'Paris is the capital and largest city of France.' },
@@ -15,15 +13,7 @@ const ANSWER = 'Paris is the capital of France. France uses the franc. Paris has
 const CLAIMS = ['Paris is the capital of France.', 'France uses the franc.', 'Paris has 80 million people.']
 
 describe('groundedness', () => {
-  let fake: FakeOllama
-  beforeEach(async () => {
-    fake = await startFakeOllama()
-  })
-  afterEach(async () => {
-    expect(fake.unhandled).toEqual([])
-    await fake.close()
-  })
-  const judge = (options: { seed?: number; temperature?: number } = {}) => ollamaJudge({ model: 'llama3.1:8b', host: fake.host, ...options })
+  const { fake, judge } = useFakeJudge()
 
   function scriptThreeClaims(): void {
     fake.on('/api/chat', step('claims'), (req) => chatReply({ claims: dataOf(req.body, 'ANSWER') === ANSWER ? CLAIMS : [] }))

@@ -1,18 +1,8 @@
 import { pairwiseJudge } from '../../../../src/judge/metrics/pairwise.js'
-import { ollamaJudge } from '../../../../src/judge/ollama-judge.js'
-import { startFakeOllama, type FakeOllama } from '../../../helpers/fake-ollama.js'
-import { chatReply, dataOf, step } from '../helpers.js'
+import { chatReply, dataOf, step, useFakeJudge } from '../helpers.js'
 
 describe('pairwiseJudge', () => {
-  let fake: FakeOllama
-  beforeEach(async () => {
-    fake = await startFakeOllama()
-  })
-  afterEach(async () => {
-    expect(fake.unhandled).toEqual([])
-    await fake.close()
-  })
-  const judge = () => ollamaJudge({ model: 'llama3.1:8b', host: fake.host })
+  const { fake, judge } = useFakeJudge()
   const Q = 'What is the capital of France?'
 
   it('asks in both orders, with the answers swapped', async () => {

@@ -1,18 +1,8 @@
 import { rubricScore } from '../../../../src/judge/metrics/rubric-score.js'
-import { ollamaJudge } from '../../../../src/judge/ollama-judge.js'
-import { startFakeOllama, type FakeOllama } from '../../../helpers/fake-ollama.js'
-import { chatReply, dataOf, labelsOf, step } from '../helpers.js'
+import { chatReply, dataOf, labelsOf, step, useFakeJudge } from '../helpers.js'
 
 describe('rubricScore', () => {
-  let fake: FakeOllama
-  beforeEach(async () => {
-    fake = await startFakeOllama()
-  })
-  afterEach(async () => {
-    expect(fake.unhandled).toEqual([])
-    await fake.close()
-  })
-  const judge = () => ollamaJudge({ model: 'llama3.1:8b', host: fake.host })
+  const { fake, judge } = useFakeJudge()
 
   it('normalises the raw score to 0…1 and keeps it', async () => {
     fake.on('/api/chat', step('reason', 'score'), chatReply({ reason: 'Cites one of two sources.', score: 4 }))

@@ -7,18 +7,8 @@
 import { corpusBleu, sentenceBleu, type BleuOptions, type BleuScore, type BleuSmoothing } from '../src/generation/bleu.js'
 import { BLEU_TOKENIZER_NAMES, type BleuTokenizerName } from '../src/generation/tokenizers/index.js'
 import type { CliIo } from './io.js'
-import {
-  choiceOption,
-  COMMON_HELP,
-  numberOption,
-  pyFixed,
-  runTextCommand,
-  segmentReferences,
-  signatureFields,
-  type CommonSettings,
-  type OptionDef,
-  type TextInputs,
-} from './text-input.js'
+import { sacrebleuOutput, type SacrebleuFormat } from './sacrebleu-output.js'
+import { choiceOption, COMMON_HELP, numberOption, pyFixed, runTextCommand, type CommonSettings, type OptionDef, type TextInputs } from './text-input.js'
 
 const SMOOTHINGS: readonly BleuSmoothing[] = ['exp', 'floor', 'add-k', 'none']
 
@@ -53,27 +43,14 @@ interface BleuConfig {
 /** sacrebleu warns when this many hypotheses end in a tokenized period (`' .'`) and --force is not given. */
 const TOKENIZED_PERIOD_LINES = 100
 
-/** sacrebleu's `BLEUScore` verbose part: precisions with 1 decimal, BP and ratio with 3, the lengths. */
-function verbose(score: BleuScore): string {
-  const d = score.details
-  const precisions = d.precisions.map((p) => pyFixed(p, 1)).join('/')
-  return `${precisions} (BP = ${pyFixed(d.bp, 3)} ratio = ${pyFixed(d.ratio, 3)} hyp_len = ${d.sysLen} ref_len = ${d.refLen})`
-}
-
-/** `Score.format` of sacrebleu: `SIGNATURE = SCORE VERBOSE`, or the score alone with -b. */
-function textLine(score: BleuScore, common: CommonSettings): string {
-  const value = pyFixed(score.value, common.width)
-  return common.scoreOnly ? value : `${score.signature} = ${value} ${verbose(score)}`
-}
-
-function jsonObject(score: BleuScore): Record<string, unknown> {
-  const d = score.details
-  return {
-    name: score.metric,
-    score: score.value,
-    signature: score.signature,
-    verbose_score: verbose(score),
-    ...signatureFields(score.signature),
+/** sacrebleu's `BLEUScore`: the verbose part (precisions with 1 decimal, BP and ratio with 3, the lengths), the JSON. */
+const BLEU_FORMAT: SacrebleuFormat<BleuScore> = {
+  verbose: (score) => {
+    const d = score.details
+    const precisions = d.precisions.map((p) => pyFixed(p, 1)).join('/')
+    return `${precisions} (BP = ${pyFixed(d.bp, 3)} ratio = ${pyFixed(d.ratio, 3)} hyp_len = ${d.sysLen} ref_len = ${d.refLen})`
+  },
+  jsonFields: ({ details: d }) => ({
     precisions: d.precisions,
     counts: d.counts,
     totals: d.totals,
@@ -81,31 +58,33 @@ function jsonObject(score: BleuScore): Record<string, unknown> {
     ratio: d.ratio,
     sys_len: d.sysLen,
     ref_len: d.refLen,
-  }
+  }),
 }
 
 function evaluate(config: BleuConfig, input: TextInputs, common: CommonSettings, io: CliIo): string {
-  if (common.sentenceLevel) {
-    // sacrebleu's CLI turns effective order on for sentence-level BLEU, whatever -e says
-    const options: BleuOptions = { ...config.options, effectiveOrder: true }
-    let out = ''
-    for (let i = 0; i < input.hypotheses.length; i++) {
-      const score = sentenceBleu(input.hypotheses[i] as string, segmentReferences(input, i), options)
-      out += `${common.json ? JSON.stringify(jsonObject(score)) : textLine(score, common)}\n`
-    }
-    return out
+  // sacrebleu's CLI turns effective order on for sentence-level BLEU, whatever -e says
+  const sentenceOptions: BleuOptions = { ...config.options, effectiveOrder: true }
+  return sacrebleuOutput(
+    BLEU_FORMAT,
+    input,
+    common,
+    (hypothesis, references) => sentenceBleu(hypothesis, references, sentenceOptions),
+    () => {
+      if (!config.force) warnIfTokenized(input.hypotheses, io)
+      return corpusBleu(input.hypotheses, input.referenceStreams, config.options)
+    },
+  )
+}
+
+/** sacrebleu's warning about input that looks tokenized (corpus BLEU only, as there). */
+function warnIfTokenized(hypotheses: readonly string[], io: CliIo): void {
+  const tokenized = hypotheses.filter((h) => h.endsWith(' .')).length
+  if (tokenized >= TOKENIZED_PERIOD_LINES) {
+    io.stderr.write(
+      `rag-matchers bleu: warning: ${tokenized} lines end in a tokenized period (' .'). BLEU expects detokenized text; ` +
+        'if your input is detokenized, or you do not mind, silence this with --force.\n',
+    )
   }
-  if (!config.force) {
-    const tokenized = input.hypotheses.filter((h) => h.endsWith(' .')).length
-    if (tokenized >= TOKENIZED_PERIOD_LINES) {
-      io.stderr.write(
-        `rag-matchers bleu: warning: ${tokenized} lines end in a tokenized period (' .'). BLEU expects detokenized text; ` +
-          'if your input is detokenized, or you do not mind, silence this with --force.\n',
-      )
-    }
-  }
-  const score = corpusBleu(input.hypotheses, input.referenceStreams, config.options)
-  return common.json ? `${JSON.stringify(jsonObject(score), null, 1)}\n` : `${textLine(score, common)}\n`
 }
 
 /**

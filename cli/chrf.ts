@@ -5,18 +5,8 @@
  */
 import { corpusChrf, sentenceChrf, type ChrfOptions, type ChrfScore } from '../src/generation/chrf.js'
 import type { CliIo } from './io.js'
-import {
-  CliUsageError,
-  COMMON_HELP,
-  intOption,
-  pyFixed,
-  runTextCommand,
-  segmentReferences,
-  signatureFields,
-  type CommonSettings,
-  type OptionDef,
-  type TextInputs,
-} from './text-input.js'
+import { sacrebleuOutput, type SacrebleuFormat } from './sacrebleu-output.js'
+import { CliUsageError, COMMON_HELP, intOption, runTextCommand, type CommonSettings, type OptionDef, type TextInputs } from './text-input.js'
 
 const OPTIONS: readonly OptionDef[] = [
   { names: ['-cc', '--chrf-char-order'], key: 'charOrder', value: true },
@@ -41,35 +31,19 @@ chrF options (as sacrebleu's):
 
 ${COMMON_HELP}`
 
-function textLine(score: ChrfScore, common: CommonSettings): string {
-  const value = pyFixed(score.value, common.width)
-  // sacrebleu's CHRFScore has no verbose part
-  return common.scoreOnly ? value : `${score.signature} = ${value}`
-}
-
-function jsonObject(score: ChrfScore): Record<string, unknown> {
-  return {
-    name: score.metric,
-    score: score.value,
-    signature: score.signature,
-    ...signatureFields(score.signature),
-    precision: score.details.precision,
-    recall: score.details.recall,
-    stats: score.details.stats,
-  }
+/** sacrebleu's `CHRFScore`: no verbose part; the JSON adds precision, recall and the summed statistics. */
+const CHRF_FORMAT: SacrebleuFormat<ChrfScore> = {
+  jsonFields: ({ details: d }) => ({ precision: d.precision, recall: d.recall, stats: d.stats }),
 }
 
 function evaluate(options: ChrfOptions, input: TextInputs, common: CommonSettings): string {
-  if (common.sentenceLevel) {
-    let out = ''
-    for (let i = 0; i < input.hypotheses.length; i++) {
-      const score = sentenceChrf(input.hypotheses[i] as string, segmentReferences(input, i), options)
-      out += `${common.json ? JSON.stringify(jsonObject(score)) : textLine(score, common)}\n`
-    }
-    return out
-  }
-  const score = corpusChrf(input.hypotheses, input.referenceStreams, options)
-  return common.json ? `${JSON.stringify(jsonObject(score), null, 1)}\n` : `${textLine(score, common)}\n`
+  return sacrebleuOutput(
+    CHRF_FORMAT,
+    input,
+    common,
+    (hypothesis, references) => sentenceChrf(hypothesis, references, options),
+    () => corpusChrf(input.hypotheses, input.referenceStreams, options),
+  )
 }
 
 /**

@@ -1,4 +1,7 @@
-/** What every subcommand shares: its I/O and the exit codes (documented in `main.ts` and `docs/cli.md`). */
+/**
+ * What every subcommand shares: its I/O, the exit codes and how a failure is reported (documented in `main.ts` and
+ * `docs/cli.md`).
+ */
 
 /** Where a command reads and writes; commands never touch `process` directly, so tests can capture everything. */
 export interface CliIo {
@@ -17,4 +20,15 @@ export async function writeOut(out: CliIo['stdout'], text: string): Promise<void
   if (out.write(text) === false && typeof out.once === 'function') {
     await new Promise<void>((resolve) => out.once?.('drain', resolve))
   }
+}
+
+/** Reports a failure on stderr as `rag-matchers COMMAND: MESSAGE` and returns its exit code. */
+export function reportFailure(io: CliIo, command: string, code: number, message: string): number {
+  io.stderr.write(`rag-matchers ${command}: ${message}\n`)
+  return code
+}
+
+/** The message for a file that cannot be read: `cannot read 'PATH': ENOENT (open)`. */
+export function cannotRead(path: string, error: NodeJS.ErrnoException): string {
+  return `cannot read '${path}': ${error.code}${error.syscall ? ` (${error.syscall})` : ''}`
 }

@@ -16,7 +16,7 @@ import { MetricInputError } from '../src/errors.js'
 import { formatFixed } from '../src/retrieval/trec/c-format.js'
 import { buildSignature, parseSignature } from '../src/signature.js'
 import { pyIsSpaceCode } from '../src/text/python-string.js'
-import { EXIT, writeOut, type CliIo } from './io.js'
+import { cannotRead, EXIT, reportFailure, writeOut, type CliIo } from './io.js'
 
 /** A bad command line: unknown option, missing or bad value, wrong file count (exit 1). */
 export class CliUsageError extends Error {}
@@ -218,7 +218,7 @@ async function readSource(path: string, io: CliIo): Promise<Uint8Array> {
     return await readFile(path)
   } catch (error) {
     const e = error as NodeJS.ErrnoException
-    if (typeof e?.code === 'string') throw new CliInputError(`cannot read '${path}': ${e.code}${e.syscall ? ` (${e.syscall})` : ''}`)
+    if (typeof e?.code === 'string') throw new CliInputError(cannotRead(path, e))
     throw error
   }
 }
@@ -304,10 +304,7 @@ export interface TextCommand<Config> {
  * export const run: CommandRun = (argv, io) => runTextCommand(myCommand, argv, io)
  */
 export async function runTextCommand<Config>(command: TextCommand<Config>, argv: readonly string[], io: CliIo): Promise<number> {
-  const fail = (code: number, message: string): number => {
-    io.stderr.write(`rag-matchers ${command.name}: ${message}\n`)
-    return code
-  }
+  const fail = (code: number, message: string): number => reportFailure(io, command.name, code, message)
   const usageHint = `\nRun 'rag-matchers ${command.name} --help' for the options.`
   let args: ParsedArgs
   let config: Config

@@ -20,7 +20,7 @@ import {
   type TrecRun,
   type TrecSource,
 } from '../src/retrieval/trec/index.js'
-import { EXIT, writeOut, type CliIo } from './io.js'
+import { cannotRead, EXIT, reportFailure, writeOut, type CliIo } from './io.js'
 
 const HELP = `Usage: rag-matchers trec QRELS RUN [options]
 
@@ -169,7 +169,7 @@ class ReadError extends Error {
     readonly path: string,
     errno: NodeJS.ErrnoException,
   ) {
-    super(`cannot read '${path}': ${errno.code} (${errno.syscall})`, { cause: errno })
+    super(cannotRead(path, errno), { cause: errno })
   }
 }
 
@@ -196,10 +196,7 @@ function jsonValue(_key: string, value: unknown): unknown {
 }
 
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  const fail = (code: number, message: string): number => {
-    io.stderr.write(`rag-matchers trec: ${message}\n`)
-    return code
-  }
+  const fail = (code: number, message: string): number => reportFailure(io, 'trec', code, message)
   let parsed: Parsed
   try {
     parsed = parseArgs(argv)

@@ -5,8 +5,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { sentenceBleu } from '../../src/generation/bleu.js'
 import { VERSION } from '../../src/version.js'
+import { bleuMismatches, goldenSentenceBleu, type BleuValues } from '../parity/golden-generation.js'
 import { runCli } from './run-cli.js'
-import { caseCorpora, close, fileCorpora, linesFile, pythonFixed, streamsOf, tempFiles, writeCorpus, type BleuValues } from './text-fixtures.js'
+import { tempFiles } from './temp-files.js'
+import { caseCorpora, fileCorpora, linesFile, pythonFixed, streamsOf, writeCorpus } from './text-fixtures.js'
 
 const files = tempFiles('rag-bleu-cli-')
 afterAll(() => files.cleanup())
@@ -23,44 +25,13 @@ const CORPUS_VARIANTS: Record<string, string[]> = {
   smooth_add_k: ['--smooth-method=add-k'],
 }
 
-interface BleuJson {
+/** sacrebleu's JSON of a BLEU score: the values, the signature, its fields, the verbose part. */
+interface BleuJson extends BleuValues {
   name: string
-  score: number
   signature: string
   verbose_score: string
-  precisions: number[]
-  counts: number[]
-  totals: number[]
-  bp: number
   ratio: number
-  sys_len: number
-  ref_len: number
   [key: string]: unknown
-}
-
-/** Mismatches of one JSON result against sacrebleu's values (lengths, counts and totals exactly; the rest 1e-9). */
-function mismatches(label: string, got: BleuJson, want: BleuValues, tally: { values: number }): string[] {
-  const bad: string[] = []
-  const exact: Array<[string, number | undefined, number]> = [
-    ['sys_len', got.sys_len, want.sys_len],
-    ['ref_len', got.ref_len, want.ref_len],
-    ...want.counts.map((c, i): [string, number | undefined, number] => [`counts[${i}]`, got.counts[i], c]),
-    ...want.totals.map((t, i): [string, number | undefined, number] => [`totals[${i}]`, got.totals[i], t]),
-  ]
-  const approx: Array<[string, number | undefined, number]> = [
-    ['score', got.score, want.score],
-    ['bp', got.bp, want.bp],
-    ...want.precisions.map((p, i): [string, number | undefined, number] => [`precisions[${i}]`, got.precisions[i], p]),
-  ]
-  for (const [name, a, e] of exact) {
-    tally.values++
-    if (a !== e) bad.push(`${label} ${name}: ${a} vs ${e}`)
-  }
-  for (const [name, a, e] of approx) {
-    tally.values++
-    if (a === undefined || !close(a, e)) bad.push(`${label} ${name}: ${a} vs ${e}`)
-  }
-  return bad
 }
 
 describe('rag-matchers bleu: golden sacrebleu 2.6.0 corpora', () => {
@@ -85,7 +56,7 @@ describe('rag-matchers bleu: golden sacrebleu 2.6.0 corpora', () => {
           bad.push(`${corpus.id} ${name}: exit ${out.code} ${out.stderr}`)
           continue
         }
-        bad.push(...mismatches(`${corpus.id} ${name}`, JSON.parse(out.stdout) as BleuJson, want, tally))
+        bad.push(...bleuMismatches(`${corpus.id} ${name}`, JSON.parse(out.stdout) as BleuJson, want, tally))
       }
     }
     console.log(`bleu CLI parity: ${runs} corpus runs, ${tally.values - bad.length}/${tally.values} values equal to sacrebleu 2.6.0 (1e-9 relative)`)
@@ -169,14 +140,10 @@ describe('rag-matchers bleu -sl: one line per segment, equal to sentence_bleu', 
         expect(lines.pop()).toBe('')
         expect(lines).toHaveLength(cases.length)
         cases.forEach((c, i) => {
-          const s = c.sacrebleu
-          const want: BleuValues =
-            name === 'default'
-              ? { score: s.bleu, precisions: s.bleu_precisions, bp: s.bp, sys_len: s.sys_len, ref_len: s.ref_len, counts: s.bleu_counts, totals: s.bleu_totals }
-              : (s.bleu_variants[name] as BleuValues)
+          const want = name === 'default' ? goldenSentenceBleu(c) : (c.sacrebleu.bleu_variants[name] as BleuValues)
           const got = JSON.parse(lines[i] as string) as BleuJson
           if (got.eff !== 'yes' || got.nrefs !== String(nrefs)) bad.push(`${c.id} ${name}: signature ${got.signature}`)
-          bad.push(...mismatches(`${c.id} ${name}`, got, want, tally))
+          bad.push(...bleuMismatches(`${c.id} ${name}`, got, want, tally))
           segments++
         })
       }

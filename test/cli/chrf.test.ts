@@ -3,8 +3,10 @@
 import { sentenceChrf } from '../../src/generation/chrf.js'
 import { pyRstrip } from '../../src/text/python-string.js'
 import { VERSION } from '../../src/version.js'
+import { close, type GoldenCase } from '../parity/golden-generation.js'
 import { runCli } from './run-cli.js'
-import { caseCorpora, close, fileCorpora, pythonFixed, streamsOf, tempFiles, writeCorpus, type GoldenCase } from './text-fixtures.js'
+import { tempFiles } from './temp-files.js'
+import { caseCorpora, fileCorpora, pythonFixed, streamsOf, writeCorpus } from './text-fixtures.js'
 
 const files = tempFiles('rag-chrf-cli-')
 afterAll(() => files.cleanup())

@@ -2,8 +2,10 @@
 // as line files, per segment (-sl) and as the mean over segments; options and errors.
 import { meteorScore } from '../../src/generation/meteor.js'
 import { VERSION } from '../../src/version.js'
+import { close } from '../parity/golden-generation.js'
 import { runCli } from './run-cli.js'
-import { caseCorpora, close, pythonFixed, streamsOf, tempFiles, writeCorpus } from './text-fixtures.js'
+import { tempFiles } from './temp-files.js'
+import { caseCorpora, pythonFixed, streamsOf, writeCorpus } from './text-fixtures.js'
 
 const files = tempFiles('rag-meteor-cli-')
 afterAll(() => files.cleanup())

@@ -1,8 +1,10 @@
 // `rag-matchers rouge` in process: the golden rouge-score 0.1.2 cases (fixtures/generation.json) written as line
 // files, per segment (-sl) and as the mean over segments; output format, options and errors.
 import { VERSION } from '../../src/version.js'
+import { close } from '../parity/golden-generation.js'
 import { runCli } from './run-cli.js'
-import { caseCorpora, close, pythonFixed, streamsOf, tempFiles, writeCorpus } from './text-fixtures.js'
+import { tempFiles } from './temp-files.js'
+import { caseCorpora, pythonFixed, streamsOf, writeCorpus } from './text-fixtures.js'
 
 const files = tempFiles('rag-rouge-cli-')
 afterAll(() => files.cleanup())

@@ -1,53 +1,7 @@
-// Shared by the bleu/chrf/rouge/meteor CLI tests: temp files, the golden generation data (fixtures/generation.json,
-// see fixtures/PROVENANCE.md) turned into line files, and the 1e-9 relative comparison.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { loadFixture } from '../parity/fixtures/load.js'
-
-export interface BleuValues {
-  score: number
-  precisions: number[]
-  bp: number
-  sys_len: number
-  ref_len: number
-  counts: number[]
-  totals: number[]
-}
-
-export interface GoldenCase {
-  id: string
-  hypothesis: string
-  references: string[]
-  sacrebleu: {
-    bleu: number
-    bleu_precisions: number[]
-    bp: number
-    sys_len: number
-    ref_len: number
-    bleu_counts: number[]
-    bleu_totals: number[]
-    chrf: number
-    chrfpp: number
-    bleu_variants: Record<string, BleuValues>
-    chrf_variants: Record<string, number>
-  }
-  rouge: Record<'stem' | 'nostem', Record<string, { p: number; r: number; f: number }>>
-  meteor: number
-}
-
-export interface GoldenCorpus {
-  id: string
-  hypotheses: string[]
-  references: Array<Array<string | null>>
-  corpus_bleu: BleuValues
-  corpus_chrf: number
-  corpus_chrfpp: number
-  corpus_bleu_variants: Record<string, BleuValues>
-  corpus_chrf_variants: Record<string, number>
-}
-
-export const golden = loadFixture<{ cases: GoldenCase[]; corpora: GoldenCorpus[] }>('generation.json')
+// Shared by the bleu/chrf/rouge/meteor CLI tests: the golden generation data (test/parity/golden-generation.ts) turned into line
+// files, and an independent oracle for Python's number formatting.
+import { golden, type GoldenCase } from '../parity/golden-generation.js'
+import type { TempFiles } from './temp-files.js'
 
 /** A segment with a newline cannot be one line of a file. */
 const oneLine = (s: string | null) => s === null || !s.includes('\n')
@@ -67,26 +21,6 @@ export function caseCorpora(): Array<{ nrefs: number; cases: GoldenCase[] }> {
   return [...groups.entries()].sort(([a], [b]) => a - b).map(([nrefs, cases]) => ({ nrefs, cases }))
 }
 
-/** Relative 1e-9 (exact when the reference is 0). */
-export function close(actual: number, expected: number): boolean {
-  if (expected === 0) return actual === 0
-  return Math.abs(actual - expected) <= 1e-9 * Math.abs(expected)
-}
-
-/** A temp folder for one test file; `write` puts a file in it and returns its path. */
-export function tempFiles(prefix: string): { write: (name: string, text: string | Uint8Array) => string; path: (name: string) => string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix))
-  return {
-    write: (name, text) => {
-      const path = join(dir, name)
-      writeFileSync(path, text)
-      return path
-    },
-    path: (name) => join(dir, name),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
-  }
-}
-
 /** Lines as a file: one segment per line, each ending with "\n". */
 export function linesFile(lines: ReadonlyArray<string | null>): string {
   return lines.map((l) => `${l as string}\n`).join('')
@@ -94,7 +28,7 @@ export function linesFile(lines: ReadonlyArray<string | null>): string {
 
 /** Writes the hypotheses and the k reference streams of a corpus; returns [hypPath, refPaths]. */
 export function writeCorpus(
-  files: ReturnType<typeof tempFiles>,
+  files: TempFiles,
   name: string,
   hypotheses: readonly string[],
   streams: ReadonlyArray<ReadonlyArray<string | null>>,

@@ -4,7 +4,7 @@ import { corpusBleu } from '../../src/generation/bleu.js'
 import { corpusChrf } from '../../src/generation/chrf.js'
 import { CliUsageError, parseCliArgs, splitSegments, COMMON_OPTIONS } from '../../cli/text-input.js'
 import { runCli } from './run-cli.js'
-import { tempFiles } from './text-fixtures.js'
+import { tempFiles } from './temp-files.js'
 
 const files = tempFiles('rag-text-input-')
 afterAll(() => files.cleanup())

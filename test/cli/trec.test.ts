@@ -1,29 +1,20 @@
 // `rag-matchers trec` in process (main(argv, io) with captured output), plus one child-process smoke test of the
 // built CLI. The golden and peer byte-for-byte comparisons live in test/parity/trec-eval*.parity.test.ts.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseQrels, parseRun, trecEval } from '../../src/retrieval/trec/index.js'
 import { fixturePath, loadFixture } from '../parity/fixtures/load.js'
 import { runCli } from './run-cli.js'
+import { tempFiles } from './temp-files.js'
 
 const QRELS = fixturePath('trec_eval/qrels.test')
 const RESULTS = fixturePath('trec_eval/results.test')
 const OUT_TEST = readFileSync(fixturePath('trec_eval/expected/out.test'), 'utf8')
 
-let dir: string
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'rag-trec-cli-'))
-})
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true })
-})
-function write(name: string, text: string): string {
-  const path = join(dir, name)
-  writeFileSync(path, text)
-  return path
-}
+const files = tempFiles('rag-trec-cli-')
+afterAll(() => files.cleanup())
+const write = files.write
 
 describe('rag-matchers trec: options', () => {
   it('defaults to the official measures (= out.test)', async () => {
@@ -99,9 +90,9 @@ describe('rag-matchers trec: errors and exit codes', () => {
   })
 
   it('2 for input errors, naming the file and the line', async () => {
-    const missing = await runCli(['trec', join(dir, 'nope.qrels'), RESULTS])
+    const missing = await runCli(['trec', files.path('nope.qrels'), RESULTS])
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toBe(`rag-matchers trec: cannot read '${join(dir, 'nope.qrels')}': ENOENT (open)\n`)
+    expect(missing.stderr).toBe(`rag-matchers trec: cannot read '${files.path('nope.qrels')}': ENOENT (open)\n`)
     const badRun = write('bad.run', '301 Q0 A 1 1.0 r\n# fine\n301 Q0 B 2 0.5\n')
     const out = await runCli(['trec', QRELS, badRun])
     expect(out.code).toBe(2)

@@ -4,50 +4,9 @@ import { bleuFromStats, corpusBleu, sentenceBleu, type BleuOptions, type BleuSco
 import { corpusChrf, sentenceChrf, type ChrfOptions } from '../../src/generation/chrf.js'
 import { getBleuTokenizer, BLEU_TOKENIZER_NAMES } from '../../src/generation/tokenizers/index.js'
 import { pyRstrip } from '../../src/text/python-string.js'
+import { bleuMismatches, close, golden, goldenSentenceBleu, type BleuValues } from './golden-generation.js'
 import { loadFixture } from './fixtures/load.js'
 
-interface BleuValues {
-  score: number
-  precisions: number[]
-  bp: number
-  sys_len: number
-  ref_len: number
-  counts: number[]
-  totals: number[]
-}
-
-interface GoldenCase {
-  id: string
-  hypothesis: string
-  references: string[]
-  sacrebleu: {
-    bleu: number
-    bleu_precisions: number[]
-    bp: number
-    sys_len: number
-    ref_len: number
-    bleu_counts: number[]
-    bleu_totals: number[]
-    chrf: number
-    chrfpp: number
-    bleu_variants: Record<string, BleuValues>
-    chrf_variants: Record<string, number>
-    tokenized: Record<string, { hyp: string; refs: string[] }>
-  }
-}
-
-interface GoldenCorpus {
-  id: string
-  hypotheses: string[]
-  references: Array<Array<string | null>>
-  corpus_bleu: BleuValues
-  corpus_chrf: number
-  corpus_chrfpp: number
-  corpus_bleu_variants: Record<string, BleuValues>
-  corpus_chrf_variants: Record<string, number>
-}
-
-const golden = loadFixture<{ cases: GoldenCase[]; corpora: GoldenCorpus[] }>('generation.json')
 const peers = loadFixture<{ cases: any[] }>('sacrebleu.json')
 
 /** The golden variant names, as the generator's `calls` describe them, in our options. */
@@ -69,36 +28,52 @@ const CHRF_VARIANTS: Record<string, ChrfOptions> = {
   chrf_lowercase: { lowercase: true },
 }
 
-const REL = 1e-9
-
-/** Relative 1e-9 (exact when the reference is 0). */
-function close(actual: number, expected: number): boolean {
-  if (expected === 0) return actual === 0
-  return Math.abs(actual - expected) <= REL * Math.abs(expected)
+/** One of our BLEU scores laid out like sacrebleu's values. */
+function bleuValuesOf(score: BleuScore): BleuValues {
+  const d = score.details
+  return { score: score.value, precisions: d.precisions, bp: d.bp, sys_len: d.sysLen, ref_len: d.refLen, counts: d.counts, totals: d.totals }
 }
 
-/** Compares one BLEU result with sacrebleu's; counts, totals and lengths exactly. Returns the mismatches. */
-function bleuMismatches(label: string, ours: BleuScore, want: BleuValues, tally: { values: number }): string[] {
-  const bad: string[] = []
-  const d = ours.details
-  const exact: Array<[string, number, number]> = [
-    ['sys_len', d.sysLen, want.sys_len],
-    ['ref_len', d.refLen, want.ref_len],
-    ...want.counts.map((c, i): [string, number, number] => [`counts[${i}]`, d.counts[i]!, c]),
-    ...want.totals.map((t, i): [string, number, number] => [`totals[${i}]`, d.totals[i]!, t]),
-  ]
-  const approx: Array<[string, number, number]> = [
-    ['score', ours.value, want.score],
-    ['bp', d.bp, want.bp],
-    ...want.precisions.map((p, i): [string, number, number] => [`precisions[${i}]`, d.precisions[i]!, p]),
-  ]
-  if (d.counts.length !== want.counts.length || d.precisions.length !== want.precisions.length) bad.push(`${label}: order count`)
-  for (const [name, a, e] of exact) {
-    tally.values++
-    if (a !== e) bad.push(`${label} ${name}: ${a} vs ${e}`)
+/** Default BLEU and every golden BLEU variant of one case or corpus; `score(options)` is ours. */
+function bleuVariantMismatches(
+  label: string,
+  score: (options?: BleuOptions) => BleuScore,
+  base: BleuValues,
+  variants: Record<string, BleuValues>,
+  tally: { values: number; variants: number },
+): string[] {
+  const bad = bleuMismatches(label, bleuValuesOf(score()), base, tally)
+  for (const [name, want] of Object.entries(variants)) {
+    const options = BLEU_VARIANTS[name]
+    if (options === undefined) {
+      bad.push(`${label}: unknown variant ${name}`)
+      continue
+    }
+    tally.variants++
+    bad.push(...bleuMismatches(`${label} ${name}`, bleuValuesOf(score(options)), want, tally))
   }
-  for (const [name, a, e] of approx) {
-    tally.values++
+  return bad
+}
+
+/** chrF, chrF++ and every golden chrF variant of one case or corpus to 1e-9; `score(options)` is ours. */
+function chrfMismatches(
+  label: string,
+  score: (options?: ChrfOptions) => number,
+  want: { chrf: number; chrfpp: number; variants: Record<string, number> },
+  tally: { compared: number },
+): string[] {
+  const bad: string[] = []
+  const checks: Array<[string, number, number]> = [
+    ['chrF', score(), want.chrf],
+    ['chrF++', score({ wordOrder: 2 }), want.chrfpp],
+  ]
+  for (const [name, value] of Object.entries(want.variants)) {
+    const options = CHRF_VARIANTS[name]
+    if (options === undefined) bad.push(`${label}: unknown variant ${name}`)
+    else checks.push([name, score(options), value])
+  }
+  for (const [name, a, e] of checks) {
+    tally.compared++
     if (!close(a, e)) bad.push(`${label} ${name}: ${a} vs ${e}`)
   }
   return bad
@@ -138,68 +113,34 @@ describe('sacrebleu 2.6.0 parity: golden generation cases', () => {
 
   it('matches sentence BLEU (defaults) and every BLEU variant: score, precisions, bp, lengths, counts, totals', () => {
     const bad: string[] = []
-    const tally = { values: 0 }
-    let variants = 0
+    const tally = { values: 0, variants: 0 }
     for (const c of golden.cases) {
-      const s = c.sacrebleu
-      const base: BleuValues = {
-        score: s.bleu,
-        precisions: s.bleu_precisions,
-        bp: s.bp,
-        sys_len: s.sys_len,
-        ref_len: s.ref_len,
-        counts: s.bleu_counts,
-        totals: s.bleu_totals,
-      }
-      bad.push(...bleuMismatches(c.id, sentenceBleu(c.hypothesis, c.references), base, tally))
-      for (const [name, want] of Object.entries(s.bleu_variants)) {
-        const options = BLEU_VARIANTS[name]
-        if (options === undefined) {
-          bad.push(`${c.id}: unknown variant ${name}`)
-          continue
-        }
-        variants++
-        bad.push(...bleuMismatches(`${c.id} ${name}`, sentenceBleu(c.hypothesis, c.references, options), want, tally))
-      }
+      const score = (options?: BleuOptions) => sentenceBleu(c.hypothesis, c.references, options)
+      bad.push(...bleuVariantMismatches(c.id, score, goldenSentenceBleu(c), c.sacrebleu.bleu_variants, tally))
     }
     expect(bad).toEqual([])
-    expect(variants).toBe(300 * 8)
+    expect(tally.variants).toBe(300 * 8)
     expect(tally.values).toBe(300 * 9 * 16)
   })
 
   it('matches sentence chrF, chrF++ and every chrF variant', () => {
     const bad: string[] = []
-    let compared = 0
+    const tally = { compared: 0 }
     for (const c of golden.cases) {
       const s = c.sacrebleu
-      const checks: Array<[string, number, number]> = [
-        ['chrF', sentenceChrf(c.hypothesis, c.references).value, s.chrf],
-        ['chrF++', sentenceChrf(c.hypothesis, c.references, { wordOrder: 2 }).value, s.chrfpp],
-      ]
-      for (const [name, want] of Object.entries(s.chrf_variants)) {
-        const options = CHRF_VARIANTS[name]
-        if (options === undefined) bad.push(`${c.id}: unknown variant ${name}`)
-        else checks.push([name, sentenceChrf(c.hypothesis, c.references, options).value, want])
-      }
-      for (const [name, a, e] of checks) {
-        compared++
-        if (!close(a, e)) bad.push(`${c.id} ${name}: ${a} vs ${e}`)
-      }
+      const score = (options?: ChrfOptions) => sentenceChrf(c.hypothesis, c.references, options).value
+      bad.push(...chrfMismatches(c.id, score, { chrf: s.chrf, chrfpp: s.chrfpp, variants: s.chrf_variants }, tally))
     }
     expect(bad).toEqual([])
-    expect(compared).toBe(300 * 6)
+    expect(tally.compared).toBe(300 * 6)
   })
 
   it('matches corpus BLEU and its variants on all 11 corpora', () => {
     const bad: string[] = []
-    const tally = { values: 0 }
+    const tally = { values: 0, variants: 0 }
     for (const corpus of golden.corpora) {
-      bad.push(...bleuMismatches(corpus.id, corpusBleu(corpus.hypotheses, corpus.references), corpus.corpus_bleu, tally))
-      for (const [name, want] of Object.entries(corpus.corpus_bleu_variants)) {
-        const options = BLEU_VARIANTS[name]
-        if (options === undefined) bad.push(`${corpus.id}: unknown variant ${name}`)
-        else bad.push(...bleuMismatches(`${corpus.id} ${name}`, corpusBleu(corpus.hypotheses, corpus.references, options), want, tally))
-      }
+      const score = (options?: BleuOptions) => corpusBleu(corpus.hypotheses, corpus.references, options)
+      bad.push(...bleuVariantMismatches(corpus.id, score, corpus.corpus_bleu, corpus.corpus_bleu_variants, tally))
     }
     expect(bad).toEqual([])
     expect(tally.values).toBe(11 * 9 * 16)
@@ -207,24 +148,14 @@ describe('sacrebleu 2.6.0 parity: golden generation cases', () => {
 
   it('matches corpus chrF, chrF++ and their variants on all 11 corpora', () => {
     const bad: string[] = []
-    let compared = 0
+    const tally = { compared: 0 }
     for (const corpus of golden.corpora) {
-      const checks: Array<[string, number, number]> = [
-        ['chrF', corpusChrf(corpus.hypotheses, corpus.references).value, corpus.corpus_chrf],
-        ['chrF++', corpusChrf(corpus.hypotheses, corpus.references, { wordOrder: 2 }).value, corpus.corpus_chrfpp],
-      ]
-      for (const [name, want] of Object.entries(corpus.corpus_chrf_variants)) {
-        const options = CHRF_VARIANTS[name]
-        if (options === undefined) bad.push(`${corpus.id}: unknown variant ${name}`)
-        else checks.push([name, corpusChrf(corpus.hypotheses, corpus.references, options).value, want])
-      }
-      for (const [name, a, e] of checks) {
-        compared++
-        if (!close(a, e)) bad.push(`${corpus.id} ${name}: ${a} vs ${e}`)
-      }
+      const score = (options?: ChrfOptions) => corpusChrf(corpus.hypotheses, corpus.references, options).value
+      const want = { chrf: corpus.corpus_chrf, chrfpp: corpus.corpus_chrfpp, variants: corpus.corpus_chrf_variants }
+      bad.push(...chrfMismatches(corpus.id, score, want, tally))
     }
     expect(bad).toEqual([])
-    expect(compared).toBe(11 * 4)
+    expect(tally.compared).toBe(11 * 4)
   })
 
   it('reproduces the documented corner: corpus "short" has no 4-gram (0 without effective order)', () => {
@@ -308,14 +239,7 @@ describe("sacrebleu's own BLEU and chrF tests (peers/sacrebleu.json)", () => {
     // the peer's own assertion, on its own scale and tolerance
     expect(peerAssertionHolds(c, actual)).toBe(true)
     // and bit-for-bit (to 1e-9) what sacrebleu itself returns, with its whole breakdown
-    const want = c.actual_detail
-    expect(close(ours.value, want.score)).toBe(true)
-    expect(close(ours.details.bp, want.bp)).toBe(true)
-    expect(ours.details.counts).toEqual(want.counts)
-    expect(ours.details.totals).toEqual(want.totals)
-    expect(ours.details.sysLen).toBe(want.sys_len)
-    expect(ours.details.refLen).toBe(want.ref_len)
-    ours.details.precisions.forEach((p, i) => expect(close(p, want.precisions[i])).toBe(true))
+    expect(bleuMismatches(c.id, bleuValuesOf(ours), c.actual_detail, { values: 0 })).toEqual([])
   })
 
   it.each(chrfCases.map((c) => [c.id, c]))('chrF %s', (_id, c) => {

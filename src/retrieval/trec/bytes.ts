@@ -78,6 +78,23 @@ export const EXACT_POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10
 export function atofBytes(buf: Uint8Array, start: number, end: number): number {
   let p = start
   while (p < end && isBlank(buf[p] as number)) p += 1
+  scanPlainDecimal(buf, p, end)
+  return Number.isNaN(plainDecimal.value) ? atofSlow(decodeUtf8(buf, start, end)) : plainDecimal.value
+}
+
+/**
+ * Where {@link scanPlainDecimal} leaves the value it read. A reused slot rather than a returned pair: the run reader
+ * scans one score per line, and an object per line would cost more than the conversion.
+ */
+export const plainDecimal = { value: 0 }
+
+/**
+ * `atof`'s exact fast path, shared by {@link atofBytes} and the run reader's hot loop: reads `[-+]digits[.digits]`
+ * from `buf[p]` and returns the index after it. With 1 to 15 digits the value is `m / 10^k` (both exact doubles, so
+ * correctly rounded) and goes to `plainDecimal.value`; NaN there (which no plain decimal gives) when there are no
+ * digits, too many, or the text goes on into what this path does not read (an exponent, hex, a second `.`).
+ */
+export function scanPlainDecimal(buf: Uint8Array, p: number, end: number): number {
   let neg = false
   let c = buf[p]
   if (c === 45 || c === 43) {
@@ -87,9 +104,8 @@ export function atofBytes(buf: Uint8Array, start: number, end: number): number {
   let m = 0
   let digits = 0
   let frac = -1
-  let q = p
-  for (; q < end; q += 1) {
-    c = buf[q] as number
+  for (; p < end; p += 1) {
+    c = buf[p] as number
     if (c >= 48 && c <= 57) {
       m = m * 10 + (c - 48)
       digits += 1
@@ -100,12 +116,13 @@ export function atofBytes(buf: Uint8Array, start: number, end: number): number {
       break
     }
   }
-  const simpleEnd = q === end || !isNumberTail(buf[q] as number)
-  if (digits > 0 && digits <= 15 && simpleEnd) {
+  if (digits === 0 || digits > 15 || (p < end && isNumberTail(buf[p] as number))) {
+    plainDecimal.value = Number.NaN
+  } else {
     const v = frac > 0 ? m / (EXACT_POW10[frac] as number) : m
-    return neg ? -v : v
+    plainDecimal.value = neg ? -v : v
   }
-  return atofSlow(decodeUtf8(buf, start, end))
+  return p
 }
 
 /** Characters after a plain decimal that could extend it into something the fast path does not handle. */

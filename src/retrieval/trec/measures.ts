@@ -233,8 +233,8 @@ const calc11ptAvg: Calc = (rr, m, out, at, env) => {
 }
 
 /**
- * The cutoff loop shared by P, recall, map_cut, relative_P, success and unj: `value(k, i, acc)` is called for
- * cutoff k when i documents have been seen; `acc` is updated per document by `step`.
+ * The cutoff loop shared by P, recall, map_cut, relative_P, success, unj and ndcg_cut: `step(rel, i)` is called per
+ * document, and `value(i)` gives cutoff k's value once i = cutoffs[k] documents have been seen.
  */
 function atCutoffs(
   rr: ResRels,
@@ -257,21 +257,29 @@ function atCutoffs(
   for (; k < n; k += 1) out[at + k] = value(cutoffs[k] as number)
 }
 
-const calcP: Calc = (rr, m, out, at, env) => {
+/** {@link atCutoffs} for the measures that count relevant documents: `value(i, relSoFar)` at each cutoff. */
+function relevantAtCutoffs(
+  rr: ResRels,
+  m: MeasureInstance,
+  out: Float64Array,
+  at: number,
+  env: MeasureEnv,
+  value: (i: number, relSoFar: number) => number,
+): void {
   let relSoFar = 0
   const L = env.relevanceLevel
   atCutoffs(rr, m.params, out, at, (r) => {
     if (r >= L) relSoFar += 1
-  }, (i) => relSoFar / i)
+  }, (i) => value(i, relSoFar))
+}
+
+const calcP: Calc = (rr, m, out, at, env) => {
+  relevantAtCutoffs(rr, m, out, at, env, (i, relSoFar) => relSoFar / i)
 }
 
 const calcRecall: Calc = (rr, m, out, at, env) => {
   if (rr.numRel === 0) return
-  let relSoFar = 0
-  const L = env.relevanceLevel
-  atCutoffs(rr, m.params, out, at, (r) => {
-    if (r >= L) relSoFar += 1
-  }, () => relSoFar / rr.numRel)
+  relevantAtCutoffs(rr, m, out, at, env, (_i, relSoFar) => relSoFar / rr.numRel)
 }
 
 const calcMapCut: Calc = (rr, m, out, at, env) => {
@@ -289,19 +297,11 @@ const calcMapCut: Calc = (rr, m, out, at, env) => {
 
 const calcRelativeP: Calc = (rr, m, out, at, env) => {
   if (rr.numRel === 0) return
-  let relSoFar = 0
-  const L = env.relevanceLevel
-  atCutoffs(rr, m.params, out, at, (r) => {
-    if (r >= L) relSoFar += 1
-  }, (i) => relSoFar / (i > rr.numRel ? rr.numRel : i))
+  relevantAtCutoffs(rr, m, out, at, env, (i, relSoFar) => relSoFar / (i > rr.numRel ? rr.numRel : i))
 }
 
 const calcSuccess: Calc = (rr, m, out, at, env) => {
-  let relSoFar = 0
-  const L = env.relevanceLevel
-  atCutoffs(rr, m.params, out, at, (r) => {
-    if (r >= L) relSoFar += 1
-  }, () => (relSoFar ? 1 : 0))
+  relevantAtCutoffs(rr, m, out, at, env, (_i, relSoFar) => (relSoFar ? 1 : 0))
 }
 
 const calcUnj: Calc = (rr, m, out, at) => {
@@ -445,50 +445,42 @@ function getGain(rel: number, g: Gains): number {
   return 0
 }
 
-/** Walks the ideal ranking: gains from the highest level down, each repeated as often as it was judged. */
-class IdealWalk {
-  private cur: number
-  private atLevel = 0
-  gain: number
-
-  constructor(private readonly g: Gains) {
-    this.cur = g.gain.length - 1
-    this.gain = this.cur >= 0 ? (g.gain[this.cur] as number) : 0
-  }
-
-  /** Advance one rank; returns the ideal gain at that rank. */
-  next(): number {
-    this.atLevel += 1
-    while (this.cur >= 0 && this.atLevel > (this.g.count[this.cur] as number)) {
-      this.atLevel = 1
-      this.cur -= 1
-      this.gain = this.cur >= 0 ? (this.g.gain[this.cur] as number) : 0
+/**
+ * The ideal ranking's gain at each rank: the gains from the highest level down, each repeated as often as it was
+ * judged. trec_eval steps through it while the current level's gain is > 0, so the list ends with the first gain ≤ 0
+ * it reaches (if any). m_ndcg.c and its siblings walk it beside the run in three loops (both rankings, the rest of the
+ * run, the rest of the ideal ranking); each measure here does the same in one loop over `max(numRet, ideal.length)`
+ * ranks, with 0 as the gain past the end of either ranking.
+ */
+function idealGains(g: Gains): number[] {
+  const out: number[] = []
+  let level = g.gain.length - 1
+  let gain = level >= 0 ? (g.gain[level] as number) : 0
+  let atLevel = 0
+  while (gain > 0) {
+    // one more rank at this level; past its count, down to the next level that has one
+    atLevel += 1
+    while (level >= 0 && atLevel > (g.count[level] as number)) {
+      atLevel = 1
+      level -= 1
+      gain = level >= 0 ? (g.gain[level] as number) : 0
     }
-    return this.gain
+    out.push(gain)
   }
+  return out
 }
 
 /** ndcg, dcg and ideal_dcg (m_ndcg.c): gains per level (default: the level), discount log2(rank + 1). */
 function dcgPair(rr: ResRels, m: MeasureInstance): [number, number] {
   const g = setupGains(m, rr)
-  const ideal = new IdealWalk(g)
+  const ideal = idealGains(g)
   let resultsDcg = 0
   let idealDcg = 0
-  let i = 0
-  for (; i < rr.numRet && ideal.gain > 0; i += 1) {
-    const gain = getGain(rr.rel[i] as number, g)
+  for (let i = 0, n = Math.max(rr.numRet, ideal.length); i < n; i += 1) {
+    const gain = i < rr.numRet ? getGain(rr.rel[i] as number, g) : 0
+    const ig = i < ideal.length ? (ideal[i] as number) : 0
     if (gain !== 0) resultsDcg += gain / Math.log2(i + 2)
-    const ig = ideal.next()
     if (ig > 0) idealDcg += ig / Math.log2(i + 2)
-  }
-  for (; i < rr.numRet; i += 1) {
-    const gain = getGain(rr.rel[i] as number, g)
-    if (gain !== 0) resultsDcg += gain / Math.log2(i + 2)
-  }
-  while (ideal.gain > 0) {
-    const ig = ideal.next()
-    if (ig > 0) idealDcg += ig / Math.log2(i + 2)
-    i += 1
   }
   return [resultsDcg, idealDcg]
 }
@@ -508,17 +500,16 @@ const calcIdealDcg: Calc = (rr, m, out, at) => {
 
 const calcNdcgRel: Calc = (rr, m, out, at) => {
   const g = setupGains(m, rr)
-  const ideal = new IdealWalk(g)
+  const ideal = idealGains(g)
   let resultsDcg = 0
   let idealDcg = 0
   let sum = 0
   let numRelRet = 0
   let numRel = 0
-  let i = 0
-  for (; i < rr.numRet && ideal.gain > 0; i += 1) {
-    const gain = getGain(rr.rel[i] as number, g)
+  for (let i = 0, n = Math.max(rr.numRet, ideal.length); i < n; i += 1) {
+    const gain = i < rr.numRet ? getGain(rr.rel[i] as number, g) : 0
+    const ig = i < ideal.length ? (ideal[i] as number) : 0
     if (gain !== 0) resultsDcg += gain / Math.log2(i + 2)
-    const ig = ideal.next()
     if (ig > 0) {
       numRel += 1
       idealDcg += ig / Math.log2(i + 2)
@@ -527,22 +518,6 @@ const calcNdcgRel: Calc = (rr, m, out, at) => {
       sum += resultsDcg / idealDcg
       numRelRet += 1
     }
-  }
-  for (; i < rr.numRet; i += 1) {
-    const gain = getGain(rr.rel[i] as number, g)
-    if (gain !== 0) resultsDcg += gain / Math.log2(i + 2)
-    if (gain > 0) {
-      sum += resultsDcg / idealDcg
-      numRelRet += 1
-    }
-  }
-  while (ideal.gain > 0) {
-    const ig = ideal.next()
-    if (ig > 0) {
-      numRel += 1
-      idealDcg += ig / Math.log2(i + 2)
-    }
-    i += 1
   }
   sum += ((numRel - numRelRet) * resultsDcg) / idealDcg
   if (sum > 0) out[at] = sum / numRel
@@ -551,17 +526,17 @@ const calcNdcgRel: Calc = (rr, m, out, at) => {
 const calcRndcg: Calc = (rr, m, out, at) => {
   const g = setupGains(m, rr)
   if (rr.numRel === 0) return
-  const ideal = new IdealWalk(g)
-  let oldIdealGain = ideal.gain
+  const ideal = idealGains(g)
+  // the ideal gain before the first rank: the highest level's
+  let oldIdealGain = g.gain.length > 0 ? (g.gain[g.gain.length - 1] as number) : 0
   let resultsDcg = 0
   let idealDcg = 0
   let sum = 0
   let changes = 0
-  let i = 0
-  for (; i < rr.numRet && ideal.gain > 0; i += 1) {
-    const gain = getGain(rr.rel[i] as number, g)
-    const ig = ideal.next()
-    if (oldIdealGain !== ig) {
+  for (let i = 0, n = Math.max(rr.numRet, ideal.length); i < n; i += 1) {
+    const gain = i < rr.numRet ? getGain(rr.rel[i] as number, g) : 0
+    const ig = i < ideal.length ? (ideal[i] as number) : 0
+    if (i < ideal.length && oldIdealGain !== ig) {
       if (idealDcg > 0) {
         sum += resultsDcg / idealDcg
         changes += 1
@@ -571,58 +546,31 @@ const calcRndcg: Calc = (rr, m, out, at) => {
     if (gain !== 0) resultsDcg += gain / Math.log2(i + 2)
     if (ig > 0) idealDcg += ig / Math.log2(i + 2)
   }
-  if (i < rr.numRet) {
-    for (; i < rr.numRet; i += 1) {
-      const gain = getGain(rr.rel[i] as number, g)
-      if (gain !== 0) resultsDcg += gain / Math.log2(i + 2)
-    }
-    if (idealDcg > 0) {
-      sum += resultsDcg / idealDcg
-      changes += 1
-    }
-  }
-  while (ideal.gain > 0) {
-    const ig = ideal.next()
-    if (oldIdealGain !== ig) {
-      if (idealDcg > 0) {
-        sum += resultsDcg / idealDcg
-        changes += 1
-      }
-      oldIdealGain = ig
-    }
-    if (ig > 0) idealDcg += ig / Math.log2(i + 2)
-    i += 1
+  // m_rndcg.c counts the end of a run that outlasts the ideal ranking as one more change
+  if (rr.numRet > ideal.length && idealDcg > 0) {
+    sum += resultsDcg / idealDcg
+    changes += 1
   }
   out[at] = sum / changes
 }
 
 const calcG: Calc = (rr, m, out, at) => {
   const g = setupGains(m, rr)
-  const ideal = new IdealWalk(g)
+  const ideal = idealGains(g)
   let resultsG = 0
   let sumResults = 0
   let sumIdeal = 0
   let sumCost = 0
   const minCost = 1
-  let i = 0
-  for (; i < rr.numRet && ideal.gain > 0; i += 1) {
+  for (let i = 0, n = Math.max(rr.numRet, ideal.length); i < n; i += 1) {
+    const ig = i < ideal.length ? (ideal[i] as number) : 0
+    if (ig > 0) sumIdeal += ig
+    if (i >= rr.numRet) continue
     const gain = getGain(rr.rel[i] as number, g)
     sumResults += gain
-    const ig = ideal.next()
-    if (ig > 0) sumIdeal += ig
-    if (ig >= minCost) sumCost += ig
-    else sumCost += minCost
+    // a rank costs its ideal gain, at least minCost (so minCost past the ideal ranking)
+    sumCost += ig >= minCost ? ig : minCost
     if (gain !== 0) resultsG += gain / Math.log2(2 + sumCost - sumResults)
-  }
-  for (; i < rr.numRet; i += 1) {
-    const gain = getGain(rr.rel[i] as number, g)
-    sumResults += gain
-    sumCost += minCost
-    if (gain !== 0) resultsG += gain / Math.log2(2 + sumCost - sumResults)
-  }
-  while (ideal.gain > 0) {
-    const ig = ideal.next()
-    if (ig > 0) sumIdeal += ig
   }
   if (sumIdeal > 0) out[at] = resultsG / sumIdeal
 }
@@ -631,24 +579,15 @@ const calcG: Calc = (rr, m, out, at) => {
 const calcNdcgCut: Calc = (rr, m, out, at) => {
   const cutoffs = m.params
   const n = cutoffs.length
-  let k = 0
   let sum = 0
-  let i = 0
-  for (; i < rr.numRet; i += 1) {
-    if (i === cutoffs[k]) {
-      out[at + k] = sum
-      k += 1
-      if (k === n) break
-    }
-    const gain = rr.rel[i] as number
+  atCutoffs(rr, cutoffs, out, at, (gain, i) => {
     if (gain > 0) sum += gain / Math.log2(i + 2)
-  }
-  for (; k < n; k += 1) out[at + k] = sum
+  }, () => sum)
   // ideal DCG: every qrels value > 0, highest first, as often as it was judged (trec_eval walks its level array
   // down from the top, skipping empty levels, and stops at level 0: the same sequence)
-  k = 0
+  let k = 0
   let idealDcg = 0
-  i = 0
+  let i = 0
   ideal: for (const lvl of rr.positiveLevels) {
     for (let c = rr.levelCount(lvl); c > 0; c -= 1) {
       if (i === cutoffs[k]) {

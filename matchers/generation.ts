@@ -5,7 +5,7 @@ import type { Score } from '../src/score.js'
 import { rougeScore, type RougeScore, type RougeType } from '../src/generation/rouge.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { readAnswer, readAnswerSet, readReferences, referenceStreams, isEvalSet, type AnswerCase } from './generation-received.js'
-import { buildMessage, formatNumber, list, quote, table, thresholdHeadline } from './message.js'
+import { formatNumber, list, quote, table, thresholdResult } from './message.js'
 import type { ByReceived } from './received-types.js'
 import { matcherError, requireThreshold } from './validate.js'
 
@@ -55,19 +55,6 @@ function requireHundredScale(ctx: MatcherContext, matcher: string, args: string,
   return value
 }
 
-function meta(ctx: MatcherContext, matcher: string, metric: string, value: number, min: number, pass: boolean, signature: string, perCase?: Array<{ id: string; value: number }>) {
-  return {
-    matcher,
-    metric,
-    value,
-    threshold: min,
-    comparator: ctx.isNot ? ('<' as const) : ('>=' as const),
-    pass,
-    signature,
-    ...(perCase ? { perCase: perCase.map((c) => ({ ...c, pass: c.value >= min })) } : {}),
-  }
-}
-
 /** Lowest per-answer values first, with a note per case. */
 function perCaseTable(rows: ReadonlyArray<{ id: string; value: number; note?: string }>, min: number, decimals: number, heading: string): string {
   const ordered = rows.map((r, i) => ({ ...r, i })).sort((a, b) => a.value - b.value || a.i - b.i)
@@ -95,22 +82,20 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
     const threshold = requireHundredScale(ctx, matcher, 'min', min)
     const cases = readAnswerSet(ctx, matcher, 'min', received)
     const score = spec.corpus(cases.map((c) => c.answer), referenceStreams(cases), options)
-    const pass = score.value >= threshold
-    return {
-      pass,
-      message: () =>
-        buildMessage(ctx, {
-          matcher,
-          args: 'min',
-          headline: thresholdHeadline(ctx, { label: `corpus ${score.metric} over ${cases.length} answers`, value: score.value, min: threshold, decimals: 2 }),
-          signature: score.signature,
-          sections: [
-            spec.breakdown(score),
-            perCaseTable(cases.map((c) => ({ id: c.id, value: spec.sentence(c.answer, c.references, options).value })), threshold, 2, spec.perCaseHeading),
-          ],
-        }),
-      meta: meta(ctx, matcher, score.metric, score.value, threshold, pass, score.signature),
-    }
+    return thresholdResult(ctx, {
+      matcher,
+      args: 'min',
+      label: `corpus ${score.metric} over ${cases.length} answers`,
+      metric: score.metric,
+      value: score.value,
+      min: threshold,
+      decimals: 2,
+      signature: score.signature,
+      sections: () => [
+        spec.breakdown(score),
+        perCaseTable(cases.map((c) => ({ id: c.id, value: spec.sentence(c.answer, c.references, options).value })), threshold, 2, spec.perCaseHeading),
+      ],
+    })
   }
   const [references, min, options] = args as [unknown, unknown, O | undefined]
   const argNames = 'references, min'
@@ -118,19 +103,16 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
   const refs = readReferences(ctx, matcher, argNames, references)
   const threshold = requireHundredScale(ctx, matcher, argNames, min)
   const score = spec.sentence(answer, refs, options)
-  const pass = score.value >= threshold
-  return {
-    pass,
-    message: () =>
-      buildMessage(ctx, {
-        matcher,
-        args: argNames,
-        headline: thresholdHeadline(ctx, { label: score.metric, value: score.value, min: threshold, decimals: 2 }),
-        signature: score.signature,
-        sections: [spec.breakdown(score), quoteAnswer(answer, refs)],
-      }),
-    meta: meta(ctx, matcher, score.metric, score.value, threshold, pass, score.signature),
-  }
+  return thresholdResult(ctx, {
+    matcher,
+    args: argNames,
+    label: score.metric,
+    value: score.value,
+    min: threshold,
+    decimals: 2,
+    signature: score.signature,
+    sections: () => [spec.breakdown(score), quoteAnswer(answer, refs)],
+  })
 }
 
 function quoteAnswer(answer: string, refs: readonly string[]): string {
@@ -195,22 +177,19 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
     const cases = readAnswerSet(ctx, matcher, 'min', received)
     const results = cases.map((c) => spec.score(c.answer, c.references, resolved))
     const value = results.reduce((a, r) => a + r.value, 0) / results.length
-    const pass = value >= threshold
     const first = results[0] as (typeof results)[number]
-    const label = `mean ${first.label} over ${cases.length} answers`
     const perCase = cases.map((c, i) => ({ id: c.id, value: (results[i] as (typeof results)[number]).value }))
-    return {
-      pass,
-      message: () =>
-        buildMessage(ctx, {
-          matcher,
-          args: 'min',
-          headline: thresholdHeadline(ctx, { label, value, min: threshold }),
-          signature: first.score.signature,
-          sections: [perCaseTable(perCase.map((c, i) => ({ ...c, note: (results[i] as (typeof results)[number]).note })), threshold, 4, 'per answer')],
-        }),
-      meta: meta(ctx, matcher, `mean ${first.label}`, value, threshold, pass, first.score.signature, perCase),
-    }
+    return thresholdResult(ctx, {
+      matcher,
+      args: 'min',
+      label: `mean ${first.label} over ${cases.length} answers`,
+      metric: `mean ${first.label}`,
+      value,
+      min: threshold,
+      signature: first.score.signature,
+      sections: () => [perCaseTable(perCase.map((c, i) => ({ ...c, note: (results[i] as (typeof results)[number]).note })), threshold, 4, 'per answer')],
+      perCase,
+    })
   }
   const [references, min, options] = args as [unknown, unknown, unknown]
   const argNames = 'references, min'
@@ -218,19 +197,15 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
   const refs = readReferences(ctx, matcher, argNames, references)
   const threshold = requireThreshold(ctx, matcher, argNames, 'min', min)
   const result = spec.score(answer, refs, spec.resolve(ctx, argNames, options))
-  const pass = result.value >= threshold
-  return {
-    pass,
-    message: () =>
-      buildMessage(ctx, {
-        matcher,
-        args: argNames,
-        headline: thresholdHeadline(ctx, { label: result.label, value: result.value, min: threshold }),
-        signature: result.score.signature,
-        sections: [result.breakdown(), `answer:    ${quote(answer)}`],
-      }),
-    meta: meta(ctx, matcher, result.label, result.value, threshold, pass, result.score.signature),
-  }
+  return thresholdResult(ctx, {
+    matcher,
+    args: argNames,
+    label: result.label,
+    value: result.value,
+    min: threshold,
+    signature: result.score.signature,
+    sections: () => [result.breakdown(), `answer:    ${quote(answer)}`],
+  })
 }
 
 const MEASURE_LABEL = { precision: 'P', recall: 'R', fmeasure: 'F' } as const

@@ -1,4 +1,4 @@
-import type { MatcherContext } from './context.js'
+import type { MatcherContext, MatcherResult } from './context.js'
 
 /**
  * Shared failure-message building. Every threshold matcher prints the same block:
@@ -110,4 +110,49 @@ export function list(items: readonly string[], max = MAX_ROWS): string {
 export function quote(text: string, max = 120): string {
   const flat = text.replace(/\r?\n/g, ' ⏎ ')
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat)
+}
+
+export interface ThresholdOutcome {
+  readonly matcher: string
+  readonly args: string
+  /** The headline label, e.g. `BLEU` or `mean ROUGE-L F over 8 answers`. */
+  readonly label: string
+  /** The metric name for reporters, e.g. `BLEU` or `mean ROUGE-L F`. */
+  readonly metric?: string
+  readonly value: number
+  readonly min: number
+  readonly decimals?: number
+  readonly signature: string
+  /** Built only when the message is shown. */
+  readonly sections: () => ReadonlyArray<string | undefined>
+  readonly perCase?: ReadonlyArray<{ readonly id: string; readonly value: number }>
+}
+
+/**
+ * The result of a threshold matcher: the one comparator (`value ≥ min`, never flipped for `.not`), the
+ * lazy message, and the meta the reporter reads.
+ */
+export function thresholdResult(ctx: MatcherContext, o: ThresholdOutcome): MatcherResult {
+  const pass = o.value >= o.min
+  return {
+    pass,
+    message: () =>
+      buildMessage(ctx, {
+        matcher: o.matcher,
+        args: o.args,
+        headline: thresholdHeadline(ctx, { label: o.label, value: o.value, min: o.min, ...(o.decimals === undefined ? {} : { decimals: o.decimals }) }),
+        signature: o.signature,
+        sections: o.sections(),
+      }),
+    meta: {
+      matcher: o.matcher,
+      metric: o.metric ?? o.label,
+      value: o.value,
+      threshold: o.min,
+      comparator: ctx.isNot ? '<' : '>=',
+      pass,
+      signature: o.signature,
+      ...(o.perCase ? { perCase: o.perCase.map((c) => ({ id: c.id, value: c.value, pass: c.value >= o.min })) } : {}),
+    },
+  }
 }

@@ -11,7 +11,7 @@ import {
   type RetrievalScore,
 } from '../src/index.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import { buildMessage, formatNumber, list, MAX_ROWS, table, thresholdHeadline } from './message.js'
+import { formatNumber, list, MAX_ROWS, table, thresholdResult } from './message.js'
 import { readRetrievalReceived } from './retrieval-received.js'
 import { matcherError, requirePositiveInteger, requireThreshold } from './validate.js'
 
@@ -49,48 +49,33 @@ function run(ctx: MatcherContext, spec: Spec, received: unknown, k: number | und
 
   if (input.kind === 'case') {
     const score = spec.compute(input.case, k, options)
-    const pass = score.value >= min
-    return {
-      pass,
-      message: () =>
-        buildMessage(ctx, {
-          matcher,
-          args,
-          headline: thresholdHeadline(ctx, { label: score.metric, value: score.value, min }),
-          signature: score.signature,
-          sections: caseBreakdown(score.details, k, spec.matcher === 'toHaveMrrAbove'),
-        }),
-      meta: { matcher, metric: score.metric, value: score.value, threshold: min, comparator: ctx.isNot ? '<' : '>=', pass, signature: score.signature },
-    }
+    return thresholdResult(ctx, {
+      matcher,
+      args,
+      label: score.metric,
+      value: score.value,
+      min,
+      signature: score.signature,
+      sections: () => caseBreakdown(score.details, k, spec.matcher === 'toHaveMrrAbove'),
+    })
   }
 
   const scores = input.cases.map((c) => spec.compute(c, k, options))
   const value = scores.reduce((s, x) => s + x.value, 0) / scores.length
-  const pass = value >= min
   const first = scores[0] as RetrievalScore
   const perCase = scores.map((s, i) => ({ id: input.labels[i] as string, value: s.value, pass: s.value >= min, details: s.details }))
   const metric = spec.matcher === 'toHaveMrrAbove' ? 'MRR' : `mean ${first.metric}`
-  return {
-    pass,
-    message: () =>
-      buildMessage(ctx, {
-        matcher,
-        args,
-        headline: thresholdHeadline(ctx, { label: `${metric} over ${scores.length} ${scores.length === 1 ? 'query' : 'queries'}`, value, min }),
-        signature: first.signature,
-        sections: [setBreakdown(perCase, min, k)],
-      }),
-    meta: {
-      matcher,
-      metric,
-      value,
-      threshold: min,
-      comparator: ctx.isNot ? '<' : '>=',
-      pass,
-      signature: first.signature,
-      perCase: perCase.map(({ id, value: v, pass: p }) => ({ id, value: v, pass: p })),
-    },
-  }
+  return thresholdResult(ctx, {
+    matcher,
+    args,
+    label: `${metric} over ${scores.length} ${scores.length === 1 ? 'query' : 'queries'}`,
+    metric,
+    value,
+    min,
+    signature: first.signature,
+    sections: () => [setBreakdown(perCase, min, k)],
+    perCase,
+  })
 }
 
 function caseBreakdown(d: RankingDetails, k: number | undefined, wholeList: boolean): string[] {

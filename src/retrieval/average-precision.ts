@@ -1,3 +1,4 @@
+import { averagePrecisionValue } from './kernels.js'
 import { hitsAtK, prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
 
@@ -13,21 +14,8 @@ import type { RetrievalCase, RetrievalOptions } from './types.js'
  */
 export function averagePrecision(input: RetrievalCase, k?: number, options: RetrievalOptions = {}): RetrievalScore {
   const norm = prepare('averagePrecision', input, k, options)
-  let sum = 0
-  const details = rankingDetails(norm, k, (rank, relevant, _grade, hitsSoFar) => {
-    if (!relevant) return 0
-    return hitsSoFar / rank
-  })
-  // rankingDetails keeps only 100 rows; the sum must cover the whole cut.
-  const cut = k === undefined ? norm.ids.length : Math.min(k, norm.ids.length)
-  let hits = 0
-  for (let i = 0; i < cut; i += 1) {
-    if ((norm.grades.get(norm.ids[i] as string) ?? 0) > 0) {
-      hits += 1
-      sum += hits / (i + 1)
-    }
-  }
-  const value = norm.relevantCount === 0 ? 0 : sum / norm.relevantCount
+  const details = rankingDetails(norm, k, (rank, relevant, _grade, hitsSoFar) => (relevant ? hitsSoFar / rank : 0))
+  const value = averagePrecisionValue(norm, k)
   const metric = k === undefined ? 'AP' : `AP@${k}`
   return retrievalScore(metric, 'AP', value, norm, [['k', k ?? 'none'], ['empty', 'zero']], details)
 }

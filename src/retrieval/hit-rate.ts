@@ -1,4 +1,5 @@
-import { hitsAtK, prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
+import { hitRateValue } from './kernels.js'
+import { prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
 
 /**
@@ -9,7 +10,7 @@ import type { RetrievalCase, RetrievalOptions } from './types.js'
  */
 export function hitRateAtK(input: RetrievalCase, k: number, options: RetrievalOptions = {}): RetrievalScore {
   const norm = prepare('hitRateAtK', input, k, options)
-  const value = hitsAtK(norm, k) > 0 ? 1 : 0
+  const value = hitRateValue(norm, k)
   const details = rankingDetails(norm, k, (_rank, relevant) => (relevant ? 1 : 0))
   return retrievalScore(`HitRate@${k}`, 'HitRate', value, norm, [['k', k]], details)
 }

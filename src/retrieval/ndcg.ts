@@ -1,4 +1,5 @@
 import { MetricInputError } from '../errors.js'
+import { gainFunction, ndcgValue, type NdcgGain } from './kernels.js'
 import { prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RankingDetails } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
@@ -8,7 +9,7 @@ export interface NdcgDetails extends RankingDetails {
   readonly idcg: number
 }
 
-export type NdcgGain = 'linear' | 'exponential'
+export type { NdcgGain }
 
 export interface NdcgOptions extends RetrievalOptions {
   /**
@@ -37,14 +38,8 @@ export function ndcgAtK(input: RetrievalCase, k: number, options: NdcgOptions = 
   if (gainName !== 'linear' && gainName !== 'exponential') {
     throw new MetricInputError('ndcgAtK', 'options.gain', "'linear' or 'exponential'", gainName)
   }
-  const gain = gainName === 'linear' ? (g: number) => (g > 0 ? g : 0) : (g: number) => (g > 0 ? 2 ** g - 1 : 0)
-  let dcg = 0
-  const cut = Math.min(k, norm.ids.length)
-  for (let i = 0; i < cut; i += 1) dcg += gain(norm.grades.get(norm.ids[i] as string) ?? 0) / Math.log2(i + 2)
-  const ideal = [...norm.grades.values()].filter((g) => g > 0).sort((a, b) => b - a)
-  let idcg = 0
-  for (let i = 0; i < Math.min(k, ideal.length); i += 1) idcg += gain(ideal[i] as number) / Math.log2(i + 2)
-  const value = idcg === 0 ? 0 : dcg / idcg
+  const gain = gainFunction(gainName)
+  const { value, dcg, idcg } = ndcgValue(norm, k, gainName)
   const details = rankingDetails(norm, k, (rank, _relevant, grade) => gain(grade) / Math.log2(rank + 1))
   return retrievalScore(`nDCG@${k}`, 'nDCG', value, norm, [['k', k], ['gain', gainName], ['empty', 'zero']], { ...details, dcg, idcg })
 }

@@ -1,4 +1,5 @@
-import { hitsAtK, prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
+import { precisionValue } from './kernels.js'
+import { prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
 
 /**
@@ -13,7 +14,7 @@ import type { RetrievalCase, RetrievalOptions } from './types.js'
  */
 export function precisionAtK(input: RetrievalCase, k: number, options: RetrievalOptions = {}): RetrievalScore {
   const norm = prepare('precisionAtK', input, k, options)
-  const value = hitsAtK(norm, k) / k
+  const value = precisionValue(norm, k)
   const details = rankingDetails(norm, k, (_rank, relevant) => (relevant ? 1 : 0))
   return retrievalScore(`P@${k}`, 'P', value, norm, [['k', k]], details)
 }

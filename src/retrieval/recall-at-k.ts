@@ -1,4 +1,5 @@
-import { hitsAtK, prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
+import { recallValue } from './kernels.js'
+import { prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
 
 /**
@@ -10,7 +11,7 @@ import type { RetrievalCase, RetrievalOptions } from './types.js'
  */
 export function recallAtK(input: RetrievalCase, k: number, options: RetrievalOptions = {}): RetrievalScore {
   const norm = prepare('recallAtK', input, k, options)
-  const value = norm.relevantCount === 0 ? 0 : hitsAtK(norm, k) / norm.relevantCount
+  const value = recallValue(norm, k)
   const details = rankingDetails(norm, k, (_rank, relevant) => (relevant ? 1 : 0))
   return retrievalScore(`R@${k}`, 'R', value, norm, [['k', k], ['empty', 'zero']], details)
 }

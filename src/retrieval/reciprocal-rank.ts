@@ -1,3 +1,4 @@
+import { reciprocalRankValue } from './kernels.js'
 import { firstRelevantRank, prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
 
@@ -10,7 +11,7 @@ import type { RetrievalCase, RetrievalOptions } from './types.js'
 export function reciprocalRank(input: RetrievalCase, options: RetrievalOptions = {}): RetrievalScore {
   const norm = prepare('reciprocalRank', input, undefined, options)
   const first = firstRelevantRank(norm)
-  const value = first === null ? 0 : 1 / first
+  const value = reciprocalRankValue(norm)
   const details = rankingDetails(norm, undefined, (rank) => (rank === first ? 1 / rank : 0))
   return retrievalScore('RR', 'RR', value, norm, [], details)
 }

@@ -1,10 +1,8 @@
 import { assertPositiveInteger, MetricInputError } from '../errors.js'
-import { averagePrecision } from './average-precision.js'
-import { hitRateAtK } from './hit-rate.js'
-import { ndcgAtK, type NdcgOptions } from './ndcg.js'
-import { precisionAtK } from './precision-at-k.js'
-import { recallAtK } from './recall-at-k.js'
-import { reciprocalRank } from './reciprocal-rank.js'
+import { averagePrecisionValue, hitRateValue, ndcgValue, precisionValue, recallValue, reciprocalRankValue } from './kernels.js'
+import type { NdcgOptions } from './ndcg.js'
+import type { NormalizedCase } from './normalize.js'
+import { prepare } from './ranking.js'
 import type { RetrievalCase } from './types.js'
 
 export interface RetrievalMetrics {
@@ -26,13 +24,24 @@ export function retrievalMetrics(
   k: number,
   options: NdcgOptions = {},
 ): RetrievalMetrics {
-  const input = { retrieved, relevant }
+  return metricsOf(normalizeFor('retrievalMetrics', { retrieved, relevant }, k, options), k, options)
+}
+
+// One normalisation per case feeds every metric (the kernels hold the formulas).
+function normalizeFor(fn: string, input: RetrievalCase, k: number, options: NdcgOptions): NormalizedCase {
+  if (options.gain !== undefined && options.gain !== 'linear' && options.gain !== 'exponential') {
+    throw new MetricInputError(fn, 'options.gain', "'linear' or 'exponential'", options.gain)
+  }
+  return prepare(fn, input, k, options)
+}
+
+function metricsOf(norm: NormalizedCase, k: number, options: NdcgOptions): RetrievalMetrics {
   return {
-    precision: precisionAtK(input, k, options).value,
-    recall: recallAtK(input, k, options).value,
-    reciprocalRank: reciprocalRank(input, options).value,
-    ndcg: ndcgAtK(input, k, options).value,
-    hitRate: hitRateAtK(input, k, options).value,
+    precision: precisionValue(norm, k),
+    recall: recallValue(norm, k),
+    reciprocalRank: reciprocalRankValue(norm),
+    ndcg: ndcgValue(norm, k, options.gain ?? 'linear').value,
+    hitRate: hitRateValue(norm, k),
   }
 }
 
@@ -80,11 +89,10 @@ export function evaluateRetrieval(cases: readonly RetrievalCase[], options: Eval
   if (cases.length === 0) throw new MetricInputError('evaluateRetrieval', 'cases', 'a non-empty array (a mean over no queries is undefined)', cases)
   const k = options?.k
   assertPositiveInteger('evaluateRetrieval', 'options.k', k)
-  const perQuery = cases.map((c, i) => ({
-    id: caseLabel(c, i),
-    ...retrievalMetrics(c.retrieved, c.relevant, k, options),
-    averagePrecision: averagePrecision(c, k, options).value,
-  }))
+  const perQuery = cases.map((c, i) => {
+    const norm = normalizeFor('evaluateRetrieval', c, k, options)
+    return { id: caseLabel(c, i), ...metricsOf(norm, k, options), averagePrecision: averagePrecisionValue(norm, k) }
+  })
   const mean = (pick: (q: PerQueryRetrieval) => number) => perQuery.reduce((s, q) => s + pick(q), 0) / perQuery.length
   return {
     k,

@@ -1,0 +1,50 @@
+import { firstRelevantRank, hitsAtK } from './ranking.js'
+import type { NormalizedCase } from './normalize.js'
+
+/**
+ * The metric values over a normalised case. The public metric functions and `evaluateRetrieval`
+ * both call these, so a set is normalised once per case and every formula lives in one place.
+ * Formulas and conventions are documented on the public functions.
+ */
+export const precisionValue = (norm: NormalizedCase, k: number): number => hitsAtK(norm, k) / k
+
+export const recallValue = (norm: NormalizedCase, k: number): number => (norm.relevantCount === 0 ? 0 : hitsAtK(norm, k) / norm.relevantCount)
+
+export function reciprocalRankValue(norm: NormalizedCase): number {
+  const first = firstRelevantRank(norm)
+  return first === null ? 0 : 1 / first
+}
+
+export const hitRateValue = (norm: NormalizedCase, k: number): number => (hitsAtK(norm, k) > 0 ? 1 : 0)
+
+export type NdcgGain = 'linear' | 'exponential'
+
+export function gainFunction(gain: NdcgGain): (grade: number) => number {
+  return gain === 'linear' ? (g) => (g > 0 ? g : 0) : (g) => (g > 0 ? 2 ** g - 1 : 0)
+}
+
+/** DCG and IDCG summed in rank order, as trec_eval does; nDCG is 0 when IDCG is 0. */
+export function ndcgValue(norm: NormalizedCase, k: number, gainName: NdcgGain): { value: number; dcg: number; idcg: number } {
+  const gain = gainFunction(gainName)
+  let dcg = 0
+  const cut = Math.min(k, norm.ids.length)
+  for (let i = 0; i < cut; i += 1) dcg += gain(norm.grades.get(norm.ids[i] as string) ?? 0) / Math.log2(i + 2)
+  const ideal = [...norm.grades.values()].filter((g) => g > 0).sort((a, b) => b - a)
+  let idcg = 0
+  for (let i = 0; i < Math.min(k, ideal.length); i += 1) idcg += gain(ideal[i] as number) / Math.log2(i + 2)
+  return { value: idcg === 0 ? 0 : dcg / idcg, dcg, idcg }
+}
+
+/** Σ P@r over relevant ranks r ≤ k (the whole list without k), divided by all relevant ids. */
+export function averagePrecisionValue(norm: NormalizedCase, k: number | undefined): number {
+  const cut = k === undefined ? norm.ids.length : Math.min(k, norm.ids.length)
+  let hits = 0
+  let sum = 0
+  for (let i = 0; i < cut; i += 1) {
+    if ((norm.grades.get(norm.ids[i] as string) ?? 0) > 0) {
+      hits += 1
+      sum += hits / (i + 1)
+    }
+  }
+  return norm.relevantCount === 0 ? 0 : sum / norm.relevantCount
+}

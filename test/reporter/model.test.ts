@@ -287,7 +287,7 @@ describe('collecting records', () => {
     const module = { type: 'module' }
     const suite = { type: 'suite', name: 'S', parent: module }
     const testModule = {
-      moduleId: '/root/test/x.test.ts',
+      moduleId: '/project/test/x.test.ts',
       children: {
         *allTests() {
           yield test('flaky', [rec({ attempt: 0, outcome: false }), rec({ attempt: 1, metric: 'second try' })], suite)
@@ -296,7 +296,7 @@ describe('collecting records', () => {
         },
       },
     }
-    const out = collectVitestAssertions([testModule as never], '/root')
+    const out = collectVitestAssertions([testModule as never], '/project')
     expect(out.map((x) => [x.file, x.describe, x.test, x.testIndex, x.index, x.metric])).toEqual([
       ['test/x.test.ts', ['S'], 'flaky', 0, 0, 'second try'],
       ['test/x.test.ts', ['S'], 'other', 2, 0, 'm1'],
@@ -308,7 +308,7 @@ describe('collecting records', () => {
     const results = {
       testResults: [
         {
-          testFilePath: '/root/test/y.test.ts',
+          testFilePath: '/project/test/y.test.ts',
           testResults: [
             { fullName: 'D first', title: 'first', ancestorTitles: ['D'] },
             { fullName: 'D second', title: 'second', ancestorTitles: ['D'] },
@@ -317,12 +317,12 @@ describe('collecting records', () => {
       ],
     }
     const lines = [
-      rec({ metric: 'b', seq: 5, pid: 1, test: { fullName: 'D second', file: '/root/test/y.test.ts' } }),
-      rec({ metric: 'a', seq: 4, pid: 1, test: { fullName: 'D first', file: '/root/test/y.test.ts' } }),
-      rec({ metric: 'c', seq: 6, pid: 1, test: { fullName: 'D second', file: '/root/test/y.test.ts' } }),
-      rec({ metric: 'hook', seq: 7, pid: 1, test: { file: '/root/test/y.test.ts' } }),
+      rec({ metric: 'b', seq: 5, pid: 1, test: { fullName: 'D second', file: '/project/test/y.test.ts' } }),
+      rec({ metric: 'a', seq: 4, pid: 1, test: { fullName: 'D first', file: '/project/test/y.test.ts' } }),
+      rec({ metric: 'c', seq: 6, pid: 1, test: { fullName: 'D second', file: '/project/test/y.test.ts' } }),
+      rec({ metric: 'hook', seq: 7, pid: 1, test: { file: '/project/test/y.test.ts' } }),
     ]
-    const out = collectJestAssertions(lines, results, '/root')
+    const out = collectJestAssertions(lines, results, '/project')
     expect(out.map((x) => [x.file, x.describe, x.test, x.fullName, x.testIndex, x.index, x.metric])).toEqual([
       ['test/y.test.ts', ['D'], 'first', 'D > first', 0, 0, 'a'],
       ['test/y.test.ts', ['D'], 'second', 'D > second', 1, 0, 'b'],

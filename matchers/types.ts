@@ -26,3 +26,11 @@ export interface RagMatchers<R = unknown, T = unknown>
 export type RagAsymmetricMatchers = {
   [K in keyof RagMatchers<unknown> as RagMatchers<unknown>[K] extends (...args: never[]) => Promise<unknown> ? never : K]: RagMatchers<unknown>[K]
 }
+
+/** Names of the async matchers (they return promises and must be awaited). */
+export type RagAsyncMatcherName = {
+  [K in keyof RagMatchers<unknown>]: RagMatchers<unknown>[K] extends (...args: never[]) => Promise<unknown> ? K : never
+}[keyof RagMatchers<unknown>]
+
+/** Names of the sync matchers. */
+export type RagSyncMatcherName = Exclude<keyof RagMatchers<unknown>, RagAsyncMatcherName>

@@ -5,15 +5,20 @@
 import 'vitest'
 import { expect } from 'vitest'
 import { allMatchers } from './all.js'
-import type { RagMatchers } from './types.js'
+import type { RagAsyncMatcherName, RagMatchers, RagSyncMatcherName } from './types.js'
 
 expect.extend(allMatchers as never)
 
 declare module 'vitest' {
   // Vitest 4 declares `Matchers<T = any>` (T is the received type); merging needs the same parameter
-  // list. Assertions return void, so the return type is fixed rather than tied to T.
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars
-  interface Matchers<T = any> extends RagMatchers<void, T> {}
+  // list. Assertions return void, so the return type is fixed rather than tied to T. Vitest's static
+  // `expect` extends `Matchers` too, so only the sync matchers go there: an async matcher used as an
+  // asymmetric matcher would be called synchronously and silently never match. The async ones
+  // augment `Assertion`, which only `expect(value)` returns.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  interface Matchers<T = any> extends Pick<RagMatchers<void, T>, RagSyncMatcherName> {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  interface Assertion<T = any> extends Pick<RagMatchers<void, T>, RagAsyncMatcherName> {}
 }
 
 export { configure } from './config.js'

@@ -3,6 +3,7 @@
 // retriever or the answers that makes retrieval or answers measurably worse fails here, with a
 // per-metric, per-case report; a change within noise passes. `npm run example -- -u` rewrites it.
 import { describeEvalSet } from '../../matchers/index.js'
+import { relevantBySubstring } from '../../src/index.js'
 import { bm25Retriever, loadAnswers, loadEvalSet, loadPassages } from './pipeline.js'
 
 const passages = loadPassages()
@@ -20,12 +21,12 @@ describeEvalSet(
     progress: 'off',
   },
   (run) => {
-    it('has ground truth for every question and no pipeline errors', () => {
+    it('runs every question without a pipeline error', () => {
       expect(run.errors).toBe(0)
     })
 
     it('retrieval and answers hold the committed baseline', () => {
-      const cases = run.cases.map((c) => ({ ...c, relevant: [...relevantIds(c.keyword)] }))
+      const cases = run.cases.map((c) => ({ ...c, relevant: relevantBySubstring(passages, c.keyword) }))
       expect(cases).toMatchMetricBaseline('transformer-qa', {
         metrics: ['recall@3', 'ndcg@3', 'mrr', 'bleu', 'chrf', 'rougeL', 'meteor'],
         tolerance: 0.02,
@@ -35,7 +36,3 @@ describeEvalSet(
   },
 )
 
-function relevantIds(keyword: string): Set<string> {
-  const k = keyword.toLowerCase()
-  return new Set(passages.filter((p) => p.text.toLowerCase().includes(k)).map((p) => p.id))
-}

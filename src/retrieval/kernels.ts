@@ -1,3 +1,4 @@
+import { MetricInputError } from '../errors.js'
 import { firstRelevantRank, hitsAtK } from './ranking.js'
 import type { NormalizedCase } from './normalize.js'
 
@@ -18,6 +19,13 @@ export function reciprocalRankValue(norm: NormalizedCase): number {
 export const hitRateValue = (norm: NormalizedCase, k: number): number => (hitsAtK(norm, k) > 0 ? 1 : 0)
 
 export type NdcgGain = 'linear' | 'exponential'
+
+/** The `gain` option, defaulted and checked; shared by `ndcgAtK` and the set evaluators. */
+export function readGain(fn: string, gain: unknown): NdcgGain {
+  if (gain === undefined) return 'linear'
+  if (gain !== 'linear' && gain !== 'exponential') throw new MetricInputError(fn, 'options.gain', "'linear' or 'exponential'", gain)
+  return gain
+}
 
 export function gainFunction(gain: NdcgGain): (grade: number) => number {
   return gain === 'linear' ? (g) => (g > 0 ? g : 0) : (g) => (g > 0 ? 2 ** g - 1 : 0)

@@ -1,5 +1,4 @@
-import { MetricInputError } from '../errors.js'
-import { gainFunction, ndcgValue, type NdcgGain } from './kernels.js'
+import { gainFunction, ndcgValue, readGain, type NdcgGain } from './kernels.js'
 import { prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RankingDetails } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
@@ -34,10 +33,7 @@ export interface NdcgOptions extends RetrievalOptions {
  */
 export function ndcgAtK(input: RetrievalCase, k: number, options: NdcgOptions = {}): RetrievalScore<NdcgDetails> {
   const norm = prepare('ndcgAtK', input, k, options)
-  const gainName = options.gain ?? 'linear'
-  if (gainName !== 'linear' && gainName !== 'exponential') {
-    throw new MetricInputError('ndcgAtK', 'options.gain', "'linear' or 'exponential'", gainName)
-  }
+  const gainName = readGain('ndcgAtK', options.gain)
   const gain = gainFunction(gainName)
   const { value, dcg, idcg } = ndcgValue(norm, k, gainName)
   const details = rankingDetails(norm, k, (rank, _relevant, grade) => gain(grade) / Math.log2(rank + 1))

@@ -1,5 +1,5 @@
 import { assertPositiveInteger, MetricInputError } from '../errors.js'
-import { averagePrecisionValue, hitRateValue, ndcgValue, precisionValue, recallValue, reciprocalRankValue } from './kernels.js'
+import { averagePrecisionValue, hitRateValue, ndcgValue, precisionValue, readGain, recallValue, reciprocalRankValue } from './kernels.js'
 import type { NdcgOptions } from './ndcg.js'
 import type { NormalizedCase } from './normalize.js'
 import { prepare } from './ranking.js'
@@ -29,9 +29,7 @@ export function retrievalMetrics(
 
 // One normalisation per case feeds every metric (the kernels hold the formulas).
 function normalizeFor(fn: string, input: RetrievalCase, k: number, options: NdcgOptions): NormalizedCase {
-  if (options.gain !== undefined && options.gain !== 'linear' && options.gain !== 'exponential') {
-    throw new MetricInputError(fn, 'options.gain', "'linear' or 'exponential'", options.gain)
-  }
+  readGain(fn, options.gain)
   return prepare(fn, input, k, options)
 }
 

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs'
 import { defineConfig } from 'tsup'
 
-// Entries are keyed by their output path so dist mirrors the source tree (dist/src, dist/matchers).
+// Entries are keyed by their output path so dist mirrors the source tree (dist/src, dist/runners, dist/cli).
 const candidates: Record<string, string> = {
   'src/index': 'src/index.ts',
-  'matchers/index': 'matchers/index.ts',
-  'matchers/vitest': 'matchers/vitest.ts',
-  'matchers/jest': 'matchers/jest.ts',
-  'matchers/jest-globals': 'matchers/jest-globals.ts',
-  'matchers/jest-environment': 'matchers/jest-environment.ts',
-  'matchers/reporter': 'matchers/reporter.ts',
-  'matchers/jest-reporter': 'matchers/jest-reporter.ts',
+  'runners/matchers': 'runners/matchers.ts',
+  'runners/vitest': 'runners/vitest.ts',
+  'runners/jest': 'runners/jest.ts',
+  'runners/jest-globals': 'runners/jest-globals.ts',
+  'runners/jest-environment': 'runners/jest-environment.ts',
+  'runners/reporter': 'runners/reporter.ts',
+  'runners/jest-reporter': 'runners/jest-reporter.ts',
   'cli/main': 'cli/main.ts',
 }
 const entry = Object.fromEntries(Object.entries(candidates).filter(([, file]) => existsSync(file)))

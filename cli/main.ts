@@ -23,7 +23,7 @@ interface CommandEntry {
 
 /** The subcommands. To add one: `name: { summary: '…', load: () => import('./name.js') },` */
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
-  'merge-reports': { summary: 'merge per-shard rag-report.json files into one report', load: () => import('../matchers/merge-reports-cli.js') },
+  'merge-reports': { summary: 'merge per-shard rag-report.json files into one report', load: () => import('./merge-reports.js') },
   trec: { summary: 'evaluate a TREC run against qrels (trec_eval 10.0 measures and output)', load: () => import('./trec.js') },
   bleu: { summary: 'corpus BLEU of a hypothesis file against reference files (sacrebleu 2.6 numbers and output)', load: () => import('./bleu.js') },
   chrf: { summary: 'corpus chrF / chrF++ (sacrebleu 2.6 numbers and output)', load: () => import('./chrf.js') },

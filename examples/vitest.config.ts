@@ -10,6 +10,6 @@ export default defineConfig({
     include: ['examples/**/*.test.ts'],
     setupFiles: ['examples/setup.ts'],
     testTimeout: 60_000,
-    reporters: ['verbose', ['./matchers/reporter.ts', { outputDir: 'rag-report' }]],
+    reporters: ['verbose', ['./runners/reporter.ts', { outputDir: 'rag-report' }]],
   },
 })

@@ -41,6 +41,16 @@ export interface MetricBaselineOptions {
   readonly onWrite?: (info: BaselineWriteInfo) => void
 }
 
+/** Typed signatures of the eval-set matchers. */
+export interface EvalSetMatchers<R = unknown> {
+  /**
+   * Per-case metric values of the received run hold against the stored baseline `name`
+   * (`__rag_baselines__/<test file>.json`): fails on a significant drop beyond `tolerance`, on
+   * changed signatures, and (in CI) on a missing baseline. See `toMatchMetricBaseline`.
+   */
+  toMatchMetricBaseline(name: string, options: MetricBaselineOptions): R
+}
+
 /** The part of the matcher state that says whether snapshots may be written (Jest and Vitest both have it). */
 interface BaselineMatcherContext extends MatcherContext {
   readonly snapshotState?: { readonly _updateSnapshot?: unknown }

@@ -1,3 +1,5 @@
+import type { AssertionMeta } from '../src/report/record.js'
+
 /**
  * The part of the runner's matcher `this` that rag-matchers uses. Vitest's and Jest's MatcherState
  * both satisfy it, so one matcher function serves both runners without `@ts-expect-error`.
@@ -25,18 +27,8 @@ export interface MatcherContext {
   readonly testPath?: string
 }
 
-/** Extra fields a reporter can read; runners ignore what they do not know. */
-export interface MatcherMeta {
-  readonly matcher: string
-  readonly metric: string
-  readonly value: number
-  readonly threshold?: number
-  readonly comparator: '>=' | '<'
-  readonly pass: boolean
-  readonly signature: string
-  readonly perCase?: ReadonlyArray<{ readonly id: string; readonly value: number; readonly pass?: boolean }>
-  readonly extra?: Record<string, unknown>
-}
+/** Extra fields a reporter can read; runners ignore what they do not know (the report schema's {@link AssertionMeta}). */
+export type MatcherMeta = AssertionMeta
 
 export interface MatcherResult {
   pass: boolean

@@ -1,6 +1,6 @@
 import type { AgreementMatchers } from './agreement.js'
 import type { EmbeddingMatchers } from './embeddings.js'
-import type { EvalSetMatchers } from './eval-set.js'
+import type { EvalSetMatchers } from './baseline.js'
 import type { GenerationMatchers } from './generation.js'
 import type { NumericMatchers } from './numeric.js'
 import type { JudgeMatchers } from './judge.js'

@@ -20,3 +20,13 @@ export function caseReferences(c: EvalCase): readonly string[] | undefined {
   if (typeof c.reference === 'string') return [c.reference]
   return undefined
 }
+
+/** A label for a case in messages and reports: its id, its question, or its position. */
+export function caseLabel(c: unknown, index: number): string {
+  if (c !== null && typeof c === 'object') {
+    const { id, question } = c as { id?: unknown; question?: unknown }
+    if (typeof id === 'string' || typeof id === 'number') return String(id)
+    if (typeof question === 'string') return question
+  }
+  return `#${index + 1}`
+}

@@ -4,7 +4,7 @@ export { buildSignature, parseSignature, signatureDifferences, type ParsedSignat
 export { MetricInputError } from './errors.js'
 export * from './retrieval/index.js'
 export * from './generation/index.js'
-export { caseReferences, type EvalCase } from './eval-case.js'
+export { caseLabel, caseReferences, type EvalCase } from './eval-case.js'
 export { pySplit, pyRstrip, pyStrip, pyIsSpace, codePoints } from './text/python-string.js'
 export { pyLower } from './text/python-lower.js'
 export * from './embeddings/index.js'

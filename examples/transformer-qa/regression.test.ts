@@ -2,7 +2,7 @@
 // committed baseline in __rag_baselines__/regression.test.ts.json. A change to the corpus, the
 // retriever or the answers that makes retrieval or answers measurably worse fails here, with a
 // per-metric, per-case report; a change within noise passes. `npm run example -- -u` rewrites it.
-import { describeEvalSet } from '../../matchers/index.js'
+import { describeEvalSet } from '../../runners/matchers.js'
 import { relevantBySubstring } from '../../src/index.js'
 import { bm25Retriever, loadAnswers, loadEvalSet, loadPassages } from './pipeline.js'
 

@@ -1,4 +1,6 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { cohenKappa } from './cohen-kappa.js'
@@ -19,6 +21,9 @@ export interface MetricAlignmentOptions {
   /** How many disagreements to list. @default 5 */
   readonly top?: number
 }
+
+/** The keys of {@link MetricAlignmentOptions}: what metricAlignment accepts. */
+export const METRIC_ALIGNMENT_OPTION_KEYS = keysOf<MetricAlignmentOptions>()('method', 'threshold', 'humanThreshold', 'top')
 
 export interface RankDisagreement {
   readonly item: string
@@ -80,6 +85,7 @@ export function metricAlignment(
   options: MetricAlignmentOptions = {},
 ): Score<MetricAlignmentDetails> {
   const fn = 'metricAlignment'
+  checkOptionKeys(fn, options, METRIC_ALIGNMENT_OPTION_KEYS)
   const method = options.method ?? 'spearman'
   if (!['spearman', 'kendall', 'pearson', 'pass-fail'].includes(method)) {
     throw new MetricInputError(fn, 'options.method', "'spearman', 'kendall', 'pearson' or 'pass-fail'", method)

@@ -1,4 +1,6 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import type { WinCounts } from './win-rate.js'
@@ -22,6 +24,9 @@ export interface BradleyTerryOptions {
   /** @default 10000 */
   readonly maxIterations?: number
 }
+
+/** The keys of {@link BradleyTerryOptions}: what bradleyTerry accepts. */
+export const BRADLEY_TERRY_OPTION_KEYS = keysOf<BradleyTerryOptions>()('smoothing', 'tolerance', 'maxIterations')
 
 export interface BradleyTerryEntry {
   readonly system: string
@@ -70,6 +75,7 @@ export interface BradleyTerryDetails {
 export function bradleyTerry(comparisons: readonly Comparison[], options: BradleyTerryOptions = {}): Score<BradleyTerryDetails> {
   const fn = 'bradleyTerry'
   if (!Array.isArray(comparisons) || comparisons.length === 0) throw new MetricInputError(fn, 'comparisons', 'a non-empty array of { a, b, winner }', comparisons)
+  checkOptionKeys(fn, options, BRADLEY_TERRY_OPTION_KEYS)
   const smoothing = options.smoothing ?? 0
   if (typeof smoothing !== 'number' || !Number.isFinite(smoothing) || smoothing < 0) throw new MetricInputError(fn, 'options.smoothing', 'a non-negative number', smoothing)
   const tolerance = options.tolerance ?? 1e-10

@@ -1,4 +1,6 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { normalIsf, normalSf } from './distributions.js'
@@ -19,6 +21,9 @@ export interface CohenKappaOptions {
    */
   readonly labels?: readonly Label[]
 }
+
+/** The keys of {@link CohenKappaOptions}: what cohenKappa accepts. */
+export const COHEN_KAPPA_OPTION_KEYS = keysOf<CohenKappaOptions>()('weights', 'labels')
 
 export interface CohenKappaDetails {
   /** Items counted (pairs with both labels in `labels`). */
@@ -67,6 +72,7 @@ export function cohenKappa(rater1: readonly Label[], rater2: readonly Label[], o
     throw new MetricInputError(fn, 'rater2', `an array of the same length as rater1 (${rater1.length})`, rater2)
   }
   if (rater1.length === 0) throw new MetricInputError(fn, 'rater1', 'a non-empty array of labels', rater1)
+  checkOptionKeys(fn, options, COHEN_KAPPA_OPTION_KEYS)
   const weights = weightingOption(fn, options.weights)
 
   let labels: Label[]
@@ -184,6 +190,9 @@ export interface CohenKappaTableOptions {
   readonly alpha?: number
 }
 
+/** The keys of {@link CohenKappaTableOptions}: what cohenKappaTable accepts. */
+export const COHEN_KAPPA_TABLE_OPTION_KEYS = keysOf<CohenKappaTableOptions>()('weights', 'wt', 'alpha')
+
 export interface CohenKappaTableDetails {
   readonly kind: 'Simple' | 'Weighted'
   readonly n: number
@@ -223,6 +232,7 @@ export interface CohenKappaTableDetails {
 export function cohenKappaTable(table: readonly (readonly number[])[], options: CohenKappaTableOptions = {}): Score<CohenKappaTableDetails> {
   const fn = 'cohenKappaTable'
   const t = squareTable(fn, table)
+  checkOptionKeys(fn, options, COHEN_KAPPA_TABLE_OPTION_KEYS)
   const k = t.length
   const alpha = options.alpha ?? 0.025
   if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 0.5)) throw new MetricInputError(fn, 'options.alpha', 'a number in (0, 0.5)', alpha)

@@ -1,4 +1,6 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { assertLabels, columnSums, labelKey, matrixSum, pairwiseSum, rowSums, uniqueSorted, type Label } from './shared.js'
@@ -19,6 +21,9 @@ export interface FleissKappaOptions {
    */
   readonly input?: 'table' | 'ratings'
 }
+
+/** The keys of {@link FleissKappaOptions}: what fleissKappa accepts. */
+export const FLEISS_KAPPA_OPTION_KEYS = keysOf<FleissKappaOptions>()('method', 'input')
 
 export interface FleissKappaDetails {
   readonly method: 'fleiss' | 'randolph'
@@ -62,6 +67,7 @@ export function fleissKappa(
   options: FleissKappaOptions = {},
 ): Score<FleissKappaDetails> {
   const fn = 'fleissKappa'
+  checkOptionKeys(fn, options, FLEISS_KAPPA_OPTION_KEYS)
   const method = methodOption(fn, options.method)
   if (!Array.isArray(tableOrRatings) || tableOrRatings.length === 0 || !tableOrRatings.every((r) => Array.isArray(r))) {
     throw new MetricInputError(fn, 'tableOrRatings', 'a non-empty array of rows', tableOrRatings)

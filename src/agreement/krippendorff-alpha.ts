@@ -1,4 +1,6 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { columnSums, labelKey, labelKind, matrixSum, pairwiseSum, uniqueSorted, type Label } from './shared.js'
@@ -17,6 +19,9 @@ export interface KrippendorffAlphaOptions {
    */
   readonly valueDomain?: readonly Label[]
 }
+
+/** The keys of {@link KrippendorffAlphaOptions}: what krippendorffAlpha accepts. */
+export const KRIPPENDORFF_ALPHA_OPTION_KEYS = keysOf<KrippendorffAlphaOptions>()('level', 'valueDomain')
 
 export interface KrippendorffAlphaDetails {
   readonly level: KrippendorffLevel
@@ -70,6 +75,8 @@ export function krippendorffAlpha(
   options: KrippendorffAlphaOptions,
 ): Score<KrippendorffAlphaDetails> {
   const fn = 'krippendorffAlpha'
+  // `undefined` passes the key check and is then refused for its missing `level`, as before
+  checkOptionKeys(fn, options, KRIPPENDORFF_ALPHA_OPTION_KEYS)
   const level = options?.level
   if (level !== 'nominal' && level !== 'ordinal' && level !== 'interval' && level !== 'ratio') {
     throw new MetricInputError(fn, 'options.level', "'nominal', 'ordinal', 'interval' or 'ratio'", level)

@@ -1,4 +1,6 @@
 import { MetricInputError, assertPositiveInteger } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { EmbeddingError } from './errors.js'
 import type { Embedder } from './types.js'
 
@@ -8,6 +10,15 @@ export interface EmbeddingCacheStats {
   readonly misses: number
   readonly evictions: number
 }
+
+/** Options of the {@link EmbeddingCache} constructor. */
+export interface EmbeddingCacheOptions {
+  /** Most vectors kept across all embedders. @default 10000 */
+  maxEntries?: number
+}
+
+/** The keys of {@link EmbeddingCacheOptions}: what `new EmbeddingCache(options)` accepts. */
+export const EMBEDDING_CACHE_OPTION_KEYS = keysOf<EmbeddingCacheOptions>()('maxEntries')
 
 /**
  * A bounded, in-memory LRU cache of embedding vectors, passed explicitly to the functions that embed.
@@ -40,7 +51,8 @@ export class EmbeddingCache {
   #misses = 0
   #evictions = 0
 
-  constructor(options: { maxEntries?: number } = {}) {
+  constructor(options: EmbeddingCacheOptions = {}) {
+    checkOptionKeys('EmbeddingCache', options, EMBEDDING_CACHE_OPTION_KEYS)
     const maxEntries = options.maxEntries ?? 10_000
     assertPositiveInteger('EmbeddingCache', 'maxEntries', maxEntries)
     this.maxEntries = maxEntries
@@ -126,6 +138,9 @@ export interface EmbedTextsOptions {
   batchSize?: number
 }
 
+/** The keys of {@link EmbedTextsOptions}: what embedTexts (and semanticSimilarity, semanticSimilarities, meanSemanticSimilarity) accept. */
+export const EMBED_TEXTS_OPTION_KEYS = keysOf<EmbedTextsOptions>()('cache', 'batchSize')
+
 /** Checks an object really is an {@link Embedder} before anything calls it. */
 export function assertEmbedder(fn: string, argument: string, value: unknown): asserts value is Embedder {
   const ok =
@@ -153,6 +168,7 @@ export async function embedTexts(embedder: Embedder, texts: readonly string[], o
   texts.forEach((text, i) => {
     if (typeof text !== 'string') throw new MetricInputError('embedTexts', `texts[${i}]`, 'a string', text)
   })
+  checkOptionKeys('embedTexts', options, EMBED_TEXTS_OPTION_KEYS)
   const batchSize = options.batchSize ?? 64
   assertPositiveInteger('embedTexts', 'batchSize', batchSize)
   const cache = options.cache

@@ -1,4 +1,6 @@
 import { MetricInputError, assertPositiveInteger } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { checkVectors } from './cache.js'
 import { EmbeddingError } from './errors.js'
 import type { Embedder } from './types.js'
@@ -16,6 +18,9 @@ export interface FunctionEmbedderOptions {
   /** At most this many calls of `fn` run at the same time. @default 8 */
   concurrency?: number
 }
+
+/** The keys of {@link FunctionEmbedderOptions}: what functionEmbedder accepts. */
+export const FUNCTION_EMBEDDER_OPTION_KEYS = keysOf<FunctionEmbedderOptions>()('id', 'concurrency')
 
 /**
  * Wraps a plain function `(text) => vector` (sync or async) as an {@link Embedder}, e.g. to call a
@@ -38,6 +43,7 @@ export function functionEmbedder(
   options: FunctionEmbedderOptions = {},
 ): Embedder {
   if (typeof fn !== 'function') throw new MetricInputError('functionEmbedder', 'fn', 'a function (text) => number[] | Float32Array', fn)
+  checkOptionKeys('functionEmbedder', options, FUNCTION_EMBEDDER_OPTION_KEYS)
   if (options.id !== undefined && (typeof options.id !== 'string' || options.id.length === 0)) {
     throw new MetricInputError('functionEmbedder', 'options.id', 'a non-empty string', options.id)
   }

@@ -1,5 +1,7 @@
 import { defaultOllamaHost } from '../ollama-host.js'
 import { MetricInputError, assertPositiveInteger } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { buildSignature } from '../signature.js'
 import { checkVectors } from './cache.js'
 import { EmbeddingError, describeCause } from './errors.js'
@@ -22,6 +24,9 @@ export interface OllamaEmbedderOptions {
   keepAlive?: string | number
 }
 
+/** The keys of {@link OllamaEmbedderOptions}: what ollamaEmbedder accepts. */
+export const OLLAMA_EMBEDDER_OPTION_KEYS = keysOf<OllamaEmbedderOptions>()('model', 'host', 'batchSize', 'timeoutMs', 'fetch', 'dimensions', 'keepAlive')
+
 /**
  * Embeddings from a local Ollama server through the `ollama` client's `/api/embed`.
  *
@@ -41,6 +46,7 @@ export interface OllamaEmbedderOptions {
 export function ollamaEmbedder(options: OllamaEmbedderOptions = {}): Embedder {
   const fn = 'ollamaEmbedder'
   if (typeof options !== 'object' || options === null) throw new MetricInputError(fn, 'options', 'an options object', options)
+  checkOptionKeys(fn, options, OLLAMA_EMBEDDER_OPTION_KEYS)
   const model = options.model ?? 'nomic-embed-text'
   if (typeof model !== 'string' || model.trim() === '') throw new MetricInputError(fn, 'model', 'an Ollama model name such as "nomic-embed-text"', model)
   const host = options.host ?? defaultOllamaHost()

@@ -1,11 +1,15 @@
 import { MetricInputError, assertString } from '../errors.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature, type SignatureValue } from '../signature.js'
-import { assertEmbedder, embedTexts, type EmbedTextsOptions } from './cache.js'
+import { assertEmbedder, EMBED_TEXTS_OPTION_KEYS, embedTexts, type EmbedTextsOptions } from './cache.js'
 import { cosineSimilarity, l2Norm } from './similarity.js'
 import type { Embedder } from './types.js'
 
 export type SemanticSimilarityOptions = EmbedTextsOptions
+
+/** The keys of {@link SemanticSimilarityOptions}: what semanticSimilarity, semanticSimilarities and meanSemanticSimilarity accept. */
+export const SEMANTIC_SIMILARITY_OPTION_KEYS = EMBED_TEXTS_OPTION_KEYS
 
 export interface EmbedSimDetails {
   /** Dimension of both vectors. */
@@ -119,6 +123,7 @@ export async function semanticSimilarity(
   assertString('semanticSimilarity', 'candidate', candidate)
   assertString('semanticSimilarity', 'reference', reference)
   assertEmbedder('semanticSimilarity', 'embedder', embedder)
+  checkOptionKeys('semanticSimilarity', options, SEMANTIC_SIMILARITY_OPTION_KEYS)
   const [c, r] = await embedTexts(embedder, [candidate, reference], options)
   return pairScore(embedder.id, embedSimSignature(embedder.id), c as Float32Array, r as Float32Array)
 }
@@ -147,6 +152,7 @@ export async function semanticSimilarities(
 ): Promise<Array<Score<EmbedSimDetails>>> {
   assertPairs('semanticSimilarities', pairs)
   assertEmbedder('semanticSimilarities', 'embedder', embedder)
+  checkOptionKeys('semanticSimilarities', options, SEMANTIC_SIMILARITY_OPTION_KEYS)
   const texts = pairs.flatMap((p) => [p.candidate, p.reference])
   const vectors = await embedTexts(embedder, texts, options)
   const signature = embedSimSignature(embedder.id)
@@ -172,6 +178,7 @@ export async function meanSemanticSimilarity(
 ): Promise<Score<EmbedSimSetDetails>> {
   assertPairs('meanSemanticSimilarity', pairs)
   if (pairs.length === 0) throw new MetricInputError('meanSemanticSimilarity', 'pairs', 'a non-empty array of pairs', pairs)
+  checkOptionKeys('meanSemanticSimilarity', options, SEMANTIC_SIMILARITY_OPTION_KEYS)
   const scores = await semanticSimilarities(pairs, embedder, options)
   const undefinedPairs = scores.flatMap((s, i) => (Number.isNaN(s.value) ? [i] : []))
   const value = undefinedPairs.length > 0 ? Number.NaN : scores.reduce((sum, s) => sum + s.value, 0) / scores.length

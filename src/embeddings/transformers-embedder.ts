@@ -1,5 +1,7 @@
 import { join } from 'node:path'
 import { MetricInputError, assertPositiveInteger } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { buildSignature } from '../signature.js'
 import { checkVectors } from './cache.js'
 import { EmbeddingError, describeCause } from './errors.js'
@@ -41,6 +43,20 @@ export interface TransformersEmbedderOptions {
    */
   importModule?: (name: TransformersPackage) => Promise<unknown>
 }
+
+/** The keys of {@link TransformersEmbedderOptions}: what transformersEmbedder accepts. */
+export const TRANSFORMERS_EMBEDDER_OPTION_KEYS = keysOf<TransformersEmbedderOptions>()(
+  'model',
+  'pooling',
+  'normalize',
+  'dtype',
+  'localModelPath',
+  'allowRemoteModels',
+  'cacheDir',
+  'loadTimeoutMs',
+  'batchSize',
+  'importModule',
+)
 
 /** The slice of the Transformers.js API we use (identical in @huggingface/transformers 3–4 and @xenova/transformers 2). */
 interface TransformersEnv {
@@ -103,6 +119,7 @@ const ENV_LOCK = Symbol.for('rag-matchers.transformers-env-lock')
 export function transformersEmbedder(options: TransformersEmbedderOptions = {}): TransformersEmbedder {
   const fn = 'transformersEmbedder'
   if (typeof options !== 'object' || options === null) throw new MetricInputError(fn, 'options', 'an options object', options)
+  checkOptionKeys(fn, options, TRANSFORMERS_EMBEDDER_OPTION_KEYS)
   const model = options.model ?? 'Xenova/all-MiniLM-L6-v2'
   if (typeof model !== 'string' || model.trim() === '') throw new MetricInputError(fn, 'model', 'a model id such as "Xenova/all-MiniLM-L6-v2"', model)
   const pooling = options.pooling ?? 'mean'

@@ -24,7 +24,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { MetricInputError } from '../errors.js'
-import type { MetricRun, MetricValues } from './compare-runs.js'
+import type { MetricRun, MetricValues } from './metric-run.js'
 
 export const BASELINE_DIR = '__rag_baselines__'
 export const BASELINE_FORMAT_VERSION = 1

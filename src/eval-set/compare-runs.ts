@@ -5,18 +5,10 @@
 import { MetricInputError } from '../errors.js'
 import { signatureDifferences } from '../signature.js'
 import { metricScale } from './metrics.js'
+import type { MetricRun, MetricValues } from './metric-run.js'
 import { pairedBootstrap, signFlipTest, type PairedTestResult } from './statistics.js'
 
-/** One metric's values in one run: the signature that produced them and a value per case id. */
-export interface MetricValues {
-  readonly signature: string
-  readonly values: Readonly<Record<string, number>>
-}
-
-/** Per-case values of several metrics, e.g. a baseline file entry. */
-export interface MetricRun {
-  readonly metrics: Readonly<Record<string, MetricValues>>
-}
+export type { MetricRun, MetricValues } from './metric-run.js'
 
 export type SignificanceTest = 'bootstrap' | 'permutation'
 

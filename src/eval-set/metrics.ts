@@ -2,7 +2,7 @@
  * The per-case metrics a baseline can track, by name, so a baseline file can say `recall@3` and get
  * back the same computation (and signature) on every run.
  */
-import { caseReferences, type EvalCase } from '../eval-case.js'
+import { caseLabel, caseReferences, type EvalCase } from '../eval-case.js'
 import { MetricInputError } from '../errors.js'
 import { sentenceBleu } from '../generation/bleu.js'
 import { sentenceChrf } from '../generation/chrf.js'
@@ -14,10 +14,9 @@ import { ndcgAtK } from '../retrieval/ndcg.js'
 import { precisionAtK } from '../retrieval/precision-at-k.js'
 import { recallAtK } from '../retrieval/recall-at-k.js'
 import { reciprocalRank } from '../retrieval/reciprocal-rank.js'
-import { caseLabel } from '../retrieval/retrieval-metrics.js'
 import type { RetrievalCase } from '../retrieval/types.js'
 import { parseSignature } from '../signature.js'
-import type { MetricRun, MetricValues } from './compare-runs.js'
+import type { MetricRun, MetricValues } from './metric-run.js'
 
 /** A metric value for one case and the settings that produced it. */
 export interface MetricValue {

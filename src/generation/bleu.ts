@@ -1,4 +1,6 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
@@ -43,6 +45,11 @@ export interface BleuFromStatsOptions extends BleuOptions {
   /** Printed as `nrefs:` in the signature (`'var'` when it varies); omitted when not given. */
   readonly nrefs?: number | 'var'
 }
+
+/** The keys of {@link BleuOptions}: what sentenceBleu, corpusBleu and bleuStats accept. */
+export const BLEU_OPTION_KEYS = keysOf<BleuOptions>()('tokenize', 'smooth', 'smoothValue', 'lowercase', 'effectiveOrder', 'maxNgramOrder')
+/** The keys of {@link BleuFromStatsOptions}: what bleuFromStats accepts. */
+export const BLEU_FROM_STATS_OPTION_KEYS = keysOf<BleuFromStatsOptions>()(...BLEU_OPTION_KEYS, 'nrefs')
 
 /** What a BLEU failure message needs. Arrays are indexed by order − 1. */
 export interface BleuDetails {
@@ -120,7 +127,7 @@ interface ResolvedBleu {
 export function sentenceBleu(candidate: string, references: string | readonly string[], options?: BleuOptions): BleuScore {
   const fn = 'sentenceBleu'
   const refs = checkSentenceArgs(fn, candidate, references)
-  const r = resolveBleuOptions(fn, options, true)
+  const r = resolveBleuOptions(fn, options, true, BLEU_OPTION_KEYS)
   const unmatched = new UnmatchedNgrams(r.maxOrder)
   const hyp = preprocess(candidate, r)
   const stats = segmentStats(
@@ -166,7 +173,7 @@ export function corpusBleu(
 ): BleuScore {
   const fn = 'corpusBleu'
   const segments = checkCorpusArgs(fn, candidates, referenceStreams)
-  const r = resolveBleuOptions(fn, options, false)
+  const r = resolveBleuOptions(fn, options, false, BLEU_OPTION_KEYS)
   const unmatched = new UnmatchedNgrams(r.maxOrder)
   const sums = new Array<number>(2 + 2 * r.maxOrder).fill(0)
   const refCounts = new Set<number>()
@@ -205,7 +212,7 @@ export function corpusBleu(
 export function bleuStats(candidate: string, references: string | readonly string[], options?: BleuOptions): number[] {
   const fn = 'bleuStats'
   const refs = checkSentenceArgs(fn, candidate, references)
-  const r = resolveBleuOptions(fn, options, true)
+  const r = resolveBleuOptions(fn, options, true, BLEU_OPTION_KEYS)
   return segmentStats(
     preprocess(candidate, r),
     refs.map((ref) => preprocess(ref, r)),
@@ -231,7 +238,7 @@ export function bleuStats(candidate: string, references: string | readonly strin
  */
 export function bleuFromStats(stats: readonly number[], options?: BleuFromStatsOptions): BleuScore {
   const fn = 'bleuFromStats'
-  const r = resolveBleuOptions(fn, options, false)
+  const r = resolveBleuOptions(fn, options, false, BLEU_FROM_STATS_OPTION_KEYS)
   const expected = 2 + 2 * r.maxOrder
   if (!Array.isArray(stats) || stats.length !== expected || !stats.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)) {
     throw new MetricInputError(fn, 'stats', `an array of ${expected} non-negative finite numbers ([sysLen, refLen, counts×${r.maxOrder}, totals×${r.maxOrder}])`, stats)
@@ -481,13 +488,14 @@ function buildBleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined):
 }
 
 /** The default settings, resolved once (sentence: effective order on; corpus: off). */
-const DEFAULTS_SENTENCE: ResolvedBleu = { ...resolveBleuOptions('sentenceBleu', {}, true), signatures: new Map() }
-const DEFAULTS_CORPUS: ResolvedBleu = { ...resolveBleuOptions('corpusBleu', {}, false), signatures: new Map() }
+const DEFAULTS_SENTENCE: ResolvedBleu = { ...resolveBleuOptions('sentenceBleu', {}, true, BLEU_OPTION_KEYS), signatures: new Map() }
+const DEFAULTS_CORPUS: ResolvedBleu = { ...resolveBleuOptions('corpusBleu', {}, false, BLEU_OPTION_KEYS), signatures: new Map() }
 
-function resolveBleuOptions(fn: string, options: BleuOptions | undefined, effectiveOrderDefault: boolean): ResolvedBleu {
+function resolveBleuOptions(fn: string, options: BleuOptions | undefined, effectiveOrderDefault: boolean, knownKeys: readonly string[]): ResolvedBleu {
   // (the constants themselves are built with `{}`, so this never reads them before they exist)
   if (options === undefined || options === null) return effectiveOrderDefault ? DEFAULTS_SENTENCE : DEFAULTS_CORPUS
   if (typeof options !== 'object' || Array.isArray(options)) throw new MetricInputError(fn, 'options', 'an options object', options)
+  checkOptionKeys(fn, options, knownKeys)
   const { tokenize = '13a', smooth = 'exp', smoothValue, lowercase = false, effectiveOrder = effectiveOrderDefault, maxNgramOrder = 4 } = options
   if (!isBleuTokenizerName(tokenize)) {
     throw new MetricInputError(fn, 'options.tokenize', `one of ${BLEU_TOKENIZER_NAMES.map((n) => `'${n}'`).join(', ')}`, tokenize)

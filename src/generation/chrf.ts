@@ -1,4 +1,6 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
@@ -27,6 +29,11 @@ export interface ChrfFromStatsOptions extends ChrfOptions {
   /** Printed as `nrefs:` in the signature (`'var'` when it varies); omitted when not given. */
   readonly nrefs?: number | 'var'
 }
+
+/** The keys of {@link ChrfOptions}: what sentenceChrf, corpusChrf and chrfStats accept. */
+export const CHRF_OPTION_KEYS = keysOf<ChrfOptions>()('charOrder', 'wordOrder', 'beta', 'epsSmoothing', 'lowercase', 'keepWhitespace')
+/** The keys of {@link ChrfFromStatsOptions}: what chrfFromStats accepts. */
+export const CHRF_FROM_STATS_OPTION_KEYS = keysOf<ChrfFromStatsOptions>()(...CHRF_OPTION_KEYS, 'nrefs')
 
 /** One n-gram order of a chrF computation. */
 export interface ChrfOrderStats {
@@ -108,7 +115,7 @@ interface ResolvedChrf {
 export function sentenceChrf(candidate: string, references: string | readonly string[], options?: ChrfOptions): ChrfScore {
   const fn = 'sentenceChrf'
   const refs = checkSentenceArgs(fn, candidate, references)
-  const r = resolveChrfOptions(fn, options)
+  const r = resolveChrfOptions(fn, options, CHRF_OPTION_KEYS)
   const { stats, best } = segmentStats(candidate, refs, r)
   return scoreFromStats(stats, r, refs.length, { bestReference: best })
 }
@@ -137,7 +144,7 @@ export function corpusChrf(
 ): ChrfScore {
   const fn = 'corpusChrf'
   const segments = checkCorpusArgs(fn, candidates, referenceStreams)
-  const r = resolveChrfOptions(fn, options)
+  const r = resolveChrfOptions(fn, options, CHRF_OPTION_KEYS)
   const sums = new Array<number>(3 * (r.charOrder + r.wordOrder)).fill(0)
   const bestReferences: number[] = []
   const refCounts = new Set<number>()
@@ -169,7 +176,7 @@ export function corpusChrf(
 export function chrfStats(candidate: string, references: string | readonly string[], options?: ChrfOptions): number[] {
   const fn = 'chrfStats'
   const refs = checkSentenceArgs(fn, candidate, references)
-  return segmentStats(candidate, refs, resolveChrfOptions(fn, options)).stats
+  return segmentStats(candidate, refs, resolveChrfOptions(fn, options, CHRF_OPTION_KEYS)).stats
 }
 
 /**
@@ -186,7 +193,7 @@ export function chrfStats(candidate: string, references: string | readonly strin
  */
 export function chrfFromStats(stats: readonly number[], options?: ChrfFromStatsOptions): ChrfScore {
   const fn = 'chrfFromStats'
-  const r = resolveChrfOptions(fn, options)
+  const r = resolveChrfOptions(fn, options, CHRF_FROM_STATS_OPTION_KEYS)
   const expected = 3 * (r.charOrder + r.wordOrder)
   if (!Array.isArray(stats) || stats.length !== expected || !stats.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)) {
     throw new MetricInputError(fn, 'stats', `an array of ${expected} non-negative finite numbers ([hyp, ref, match] per order)`, stats)
@@ -369,9 +376,10 @@ function segmentStats(candidate: string, references: readonly string[], r: Resol
   return { stats: perRef[best]!, best }
 }
 
-function resolveChrfOptions(fn: string, options: ChrfOptions | undefined): ResolvedChrf {
+function resolveChrfOptions(fn: string, options: ChrfOptions | undefined, knownKeys: readonly string[]): ResolvedChrf {
   if (options === undefined || options === null) options = {}
   if (typeof options !== 'object' || Array.isArray(options)) throw new MetricInputError(fn, 'options', 'an options object', options)
+  checkOptionKeys(fn, options, knownKeys)
   const { charOrder = 6, wordOrder = 0, beta = 2, epsSmoothing = false, lowercase = false, keepWhitespace = false } = options
   const isOrder = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 64
   if (!isOrder(charOrder)) throw new MetricInputError(fn, 'options.charOrder', 'an integer from 0 to 64', charOrder)

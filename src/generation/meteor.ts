@@ -5,6 +5,8 @@
  * its stem-then-synonym quirk and its zero conventions are reproduced because they change numbers.
  */
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
@@ -24,6 +26,9 @@ export interface MeteorOptions {
   /** Run the Porter (NLTK_EXTENSIONS) stem stage; when off, the synonym stage sees the unstemmed words. @default true */
   readonly stemmer?: boolean
 }
+
+/** The keys of {@link MeteorOptions}: what meteorScore and singleMeteorScore accept. */
+export const METEOR_OPTION_KEYS = keysOf<MeteorOptions>()('alpha', 'beta', 'gamma', 'synonyms', 'stemmer')
 
 /** The stage that aligned a pair. */
 export type MeteorStage = 'exact' | 'stem' | 'synonym'
@@ -96,6 +101,7 @@ const DEFAULTS: ResolvedOptions = { alpha: 0.9, beta: 3, gamma: 0.5, synonyms: t
 function resolveOptions(fn: string, options: MeteorOptions | undefined): ResolvedOptions {
   if (options === undefined) return DEFAULTS
   if (options === null || typeof options !== 'object') throw new MetricInputError(fn, 'options', 'an object', options)
+  checkOptionKeys(fn, options, METEOR_OPTION_KEYS)
   const { alpha = 0.9, beta = 3, gamma = 0.5, synonyms = true, stemmer = true } = options
   if (typeof alpha !== 'number' || !(alpha >= 0 && alpha <= 1)) {
     throw new MetricInputError(fn, 'options.alpha', 'a number in [0, 1]', alpha)

@@ -1,9 +1,12 @@
 import { MetricInputError, assertString } from '../errors.js'
 import { type Score, makeScore } from '../score.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { buildSignature } from '../signature.js'
 import { maxWeightMatching } from './numbers/assignment.js'
 import { type Decimal, decimalEquals, decimalFrom, normalize, roundTo, shift } from './numbers/decimal.js'
 import {
+  EXTRACT_NUMBERS_OPTION_KEYS,
   type ExtractNumbersOptions,
   type IgnorableNumbers,
   type NumberMention,
@@ -34,6 +37,9 @@ export interface NumericConsistencyOptions extends ExtractNumbersOptions {
    */
   readonly units?: boolean
 }
+
+/** The keys of {@link NumericConsistencyOptions}: what numericConsistency accepts. */
+export const NUMERIC_CONSISTENCY_OPTION_KEYS = keysOf<NumericConsistencyOptions>()(...EXTRACT_NUMBERS_OPTION_KEYS, 'relativeTolerance', 'rounding', 'units')
 
 /** A reference number the candidate states correctly. */
 export interface NumericMatch {
@@ -250,6 +256,7 @@ export function numericConsistency(
 
 function resolveOptions(options: unknown): Resolved {
   const { words, ignore } = validateExtractOptions(FN, options)
+  checkOptionKeys(FN, options, NUMERIC_CONSISTENCY_OPTION_KEYS)
   const o = options as NumericConsistencyOptions
   const tol = o.relativeTolerance === undefined ? 0 : o.relativeTolerance
   if (typeof tol !== 'number' || !Number.isFinite(tol) || tol < 0 || tol >= 1) {

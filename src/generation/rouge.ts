@@ -1,4 +1,6 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { rougeRawTokens, rougeStemToken } from './tokenizers/rouge-default.js'
@@ -64,6 +66,9 @@ export interface RougeOptions {
   readonly stemmer?: boolean
 }
 
+/** The keys of {@link RougeOptions}: what rougeScore accepts. */
+export const ROUGE_OPTION_KEYS = keysOf<RougeOptions>()('types', 'stemmer')
+
 export const MISSED_TOKENS_LIMIT = 20
 
 const METRIC_NAMES: Readonly<Record<RougeType, string>> = {
@@ -120,6 +125,7 @@ export function rougeScore(candidate: string, references: string | readonly stri
   if (typeof candidate !== 'string') throw new MetricInputError(fn, 'candidate', 'a string', candidate)
   const refs = normalizeReferences(fn, references)
   if (options === null || typeof options !== 'object') throw new MetricInputError(fn, 'options', 'an object', options)
+  checkOptionKeys(fn, options, ROUGE_OPTION_KEYS)
   const types = normalizeTypes(fn, options.types)
   const stemmer = options.stemmer ?? false
   if (typeof stemmer !== 'boolean') throw new MetricInputError(fn, 'options.stemmer', 'a boolean', stemmer)

@@ -3,6 +3,8 @@ import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 
 /** Default folder name for recorded judge replies; meant to be committed next to the tests. */
 export const DEFAULT_JUDGE_CACHE_DIR = '__rag_judge_cache__'
@@ -63,6 +65,9 @@ export interface JudgeCacheOptions {
   readonly onWarning?: (message: string) => void
 }
 
+/** The keys of {@link JudgeCacheOptions}: what judgeCache accepts. */
+export const JUDGE_CACHE_OPTION_KEYS = keysOf<JudgeCacheOptions>()('dir', 'mode', 'onWarning')
+
 /**
  * A content-addressed, committable cache of judge replies: one pretty-printed JSON file per request,
  * named by the sha256 of the request, so a re-run with the same model, options, schema and prompt is
@@ -79,6 +84,7 @@ export interface JudgeCacheOptions {
  */
 export function judgeCache(options: JudgeCacheOptions): JudgeCache {
   if (options === null || typeof options !== 'object') throw new MetricInputError('judgeCache', 'options', 'an object with `dir`', options)
+  checkOptionKeys('judgeCache', options, JUDGE_CACHE_OPTION_KEYS)
   const { dir, mode = 'readwrite' } = options
   if (typeof dir !== 'string' || dir.length === 0) throw new MetricInputError('judgeCache', 'dir', 'a non-empty folder path', dir)
   if (!MODES.includes(mode)) throw new MetricInputError('judgeCache', 'mode', `one of ${MODES.map((m) => `'${m}'`).join(', ')}`, mode)

@@ -1,6 +1,8 @@
 import { defaultOllamaHost } from '../ollama-host.js'
 import { Ollama } from 'ollama'
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import type { JudgeCache, JudgeCacheEntry } from './cache.js'
 import { JUDGE_CACHE_FORMAT } from './cache.js'
 import { JudgeError } from './errors.js'
@@ -33,6 +35,20 @@ export interface OllamaJudgeOptions {
   readonly fetch?: typeof fetch
 }
 
+/** The keys of {@link OllamaJudgeOptions}: what ollamaJudge accepts. */
+export const OLLAMA_JUDGE_OPTION_KEYS = keysOf<OllamaJudgeOptions>()(
+  'model',
+  'host',
+  'temperature',
+  'seed',
+  'numCtx',
+  'timeoutMs',
+  'concurrency',
+  'retries',
+  'cache',
+  'fetch',
+)
+
 interface ChatMessage {
   role: string
   content: string
@@ -62,6 +78,7 @@ interface ChatMessage {
 export function ollamaJudge(options: OllamaJudgeOptions): Judge {
   const fn = 'ollamaJudge'
   if (options === null || typeof options !== 'object') throw new MetricInputError(fn, 'options', 'an object with `model`', options)
+  checkOptionKeys(fn, options, OLLAMA_JUDGE_OPTION_KEYS)
   const {
     model,
     host = defaultOllamaHost(),

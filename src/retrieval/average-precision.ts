@@ -1,5 +1,5 @@
 import { averagePrecisionValue } from './kernels.js'
-import { hitsAtK, prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
+import { hitsAtK, prepare, RETRIEVAL_OPTION_KEYS, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
 
 /**
@@ -13,7 +13,7 @@ import type { RetrievalCase, RetrievalOptions } from './types.js'
  * @example averagePrecision({ retrieved: ['a', 'b', 'c'], relevant: ['a', 'c'] }).value // (1 + 2/3) / 2 = 0.8333…
  */
 export function averagePrecision(input: RetrievalCase, k?: number, options: RetrievalOptions = {}): RetrievalScore {
-  const norm = prepare('averagePrecision', input, k, options)
+  const norm = prepare('averagePrecision', input, k, options, RETRIEVAL_OPTION_KEYS)
   const details = rankingDetails(norm, k, (rank, relevant, _grade, hitsSoFar) => (relevant ? hitsSoFar / rank : 0))
   const value = averagePrecisionValue(norm, k)
   const metric = k === undefined ? 'AP' : `AP@${k}`
@@ -26,7 +26,7 @@ export function averagePrecision(input: RetrievalCase, k?: number, options: Retr
  * @example rPrecision({ retrieved: ['a', 'b', 'c'], relevant: ['b', 'c'] }).value // 0.5
  */
 export function rPrecision(input: RetrievalCase, options: RetrievalOptions = {}): RetrievalScore {
-  const norm = prepare('rPrecision', input, undefined, options)
+  const norm = prepare('rPrecision', input, undefined, options, RETRIEVAL_OPTION_KEYS)
   const r = norm.relevantCount
   const value = r === 0 ? 0 : hitsAtK(norm, r) / r
   const details = rankingDetails(norm, Math.max(r, 1), (_rank, relevant) => (relevant ? 1 : 0))

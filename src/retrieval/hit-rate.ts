@@ -1,5 +1,5 @@
 import { hitRateValue } from './kernels.js'
-import { prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
+import { prepare, RETRIEVAL_OPTION_KEYS, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
 
 /**
@@ -9,7 +9,7 @@ import type { RetrievalCase, RetrievalOptions } from './types.js'
  * @example hitRateAtK({ retrieved: ['a', 'b', 'c'], relevant: ['c'] }, 2).value // 0
  */
 export function hitRateAtK(input: RetrievalCase, k: number, options: RetrievalOptions = {}): RetrievalScore {
-  const norm = prepare('hitRateAtK', input, k, options)
+  const norm = prepare('hitRateAtK', input, k, options, RETRIEVAL_OPTION_KEYS)
   const value = hitRateValue(norm, k)
   const details = rankingDetails(norm, k, (_rank, relevant) => (relevant ? 1 : 0))
   return retrievalScore(`HitRate@${k}`, 'HitRate', value, norm, [['k', k]], details)

@@ -8,7 +8,6 @@ export { ndcgAtK, type NdcgGain, type NdcgOptions } from './ndcg.js'
 export { hitRateAtK } from './hit-rate.js'
 export { averagePrecision, rPrecision } from './average-precision.js'
 export {
-  caseLabel,
   evaluateRetrieval,
   retrievalMetrics,
   type EvaluateRetrievalOptions,

@@ -1,4 +1,5 @@
 import { gainFunction, ndcgValue, readGain, type NdcgGain } from './kernels.js'
+import { keysOf } from '../option-keys.js'
 import { prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RankingDetails } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
@@ -19,6 +20,9 @@ export interface NdcgOptions extends RetrievalOptions {
   readonly gain?: NdcgGain
 }
 
+/** The keys of {@link NdcgOptions}: what ndcgAtK accepts. */
+export const NDCG_OPTION_KEYS = keysOf<NdcgOptions>()('duplicates', 'gain')
+
 /**
  * Normalised Discounted Cumulative Gain at k (Järvelin & Kekäläinen, 2002).
  *
@@ -32,7 +36,7 @@ export interface NdcgOptions extends RetrievalOptions {
  * @example ndcgAtK({ retrieved: ['d7', 'd2', 'd9'], relevant: { d2: 1, d4: 2 } }, 3).value // 0.2398…
  */
 export function ndcgAtK(input: RetrievalCase, k: number, options: NdcgOptions = {}): RetrievalScore<NdcgDetails> {
-  const norm = prepare('ndcgAtK', input, k, options)
+  const norm = prepare('ndcgAtK', input, k, options, NDCG_OPTION_KEYS)
   const gainName = readGain('ndcgAtK', options.gain)
   const gain = gainFunction(gainName)
   const { value, dcg, idcg } = ndcgValue(norm, k, gainName)

@@ -1,5 +1,5 @@
 import { precisionValue } from './kernels.js'
-import { prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
+import { prepare, RETRIEVAL_OPTION_KEYS, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
 
 /**
@@ -13,7 +13,7 @@ import type { RetrievalCase, RetrievalOptions } from './types.js'
  * @example precisionAtK({ retrieved: ['a', 'b', 'c'], relevant: ['b', 'x'] }, 3).value // 0.3333333333333333
  */
 export function precisionAtK(input: RetrievalCase, k: number, options: RetrievalOptions = {}): RetrievalScore {
-  const norm = prepare('precisionAtK', input, k, options)
+  const norm = prepare('precisionAtK', input, k, options, RETRIEVAL_OPTION_KEYS)
   const value = precisionValue(norm, k)
   const details = rankingDetails(norm, k, (_rank, relevant) => (relevant ? 1 : 0))
   return retrievalScore(`P@${k}`, 'P', value, norm, [['k', k]], details)

@@ -1,4 +1,6 @@
 import { assertPositiveInteger } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature, type SignatureValue } from '../signature.js'
 import { normalizeCase, type NormalizedCase } from './normalize.js'
@@ -34,9 +36,16 @@ export interface RankingDetails {
 
 const MAX_ROWS = 100
 
-/** Shared prologue of every retrieval metric: validate, normalise, and count hits up to k. */
-export function prepare(fn: string, input: RetrievalCase, k: number | undefined, options: RetrievalOptions = {}) {
+/** The keys of {@link RetrievalOptions}: what precisionAtK, recallAtK, reciprocalRank, averagePrecision, rPrecision and hitRateAtK accept. */
+export const RETRIEVAL_OPTION_KEYS = keysOf<RetrievalOptions>()('duplicates')
+
+/**
+ * Shared prologue of every retrieval metric: validate, normalise, and count hits up to k.
+ * With `knownKeys` (the metric's own option keys), an unknown option key is refused.
+ */
+export function prepare(fn: string, input: RetrievalCase, k: number | undefined, options: RetrievalOptions = {}, knownKeys?: readonly string[]) {
   if (k !== undefined) assertPositiveInteger(fn, 'k', k)
+  if (knownKeys !== undefined) checkOptionKeys(fn, options, knownKeys)
   const norm = normalizeCase(fn, input, options.duplicates ?? 'first')
   return norm
 }

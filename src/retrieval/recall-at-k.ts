@@ -1,5 +1,5 @@
 import { recallValue } from './kernels.js'
-import { prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
+import { prepare, RETRIEVAL_OPTION_KEYS, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
 
 /**
@@ -10,7 +10,7 @@ import type { RetrievalCase, RetrievalOptions } from './types.js'
  * @example recallAtK({ retrieved: ['a', 'b', 'c'], relevant: ['b', 'x'] }, 3).value // 0.5
  */
 export function recallAtK(input: RetrievalCase, k: number, options: RetrievalOptions = {}): RetrievalScore {
-  const norm = prepare('recallAtK', input, k, options)
+  const norm = prepare('recallAtK', input, k, options, RETRIEVAL_OPTION_KEYS)
   const value = recallValue(norm, k)
   const details = rankingDetails(norm, k, (_rank, relevant) => (relevant ? 1 : 0))
   return retrievalScore(`R@${k}`, 'R', value, norm, [['k', k], ['empty', 'zero']], details)

@@ -1,5 +1,5 @@
 import { reciprocalRankValue } from './kernels.js'
-import { firstRelevantRank, prepare, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
+import { firstRelevantRank, prepare, RETRIEVAL_OPTION_KEYS, rankingDetails, retrievalScore, type RetrievalScore } from './ranking.js'
 import type { RetrievalCase, RetrievalOptions } from './types.js'
 
 /**
@@ -9,7 +9,7 @@ import type { RetrievalCase, RetrievalOptions } from './types.js'
  * @example reciprocalRank({ retrieved: ['a', 'b', 'c'], relevant: ['c'] }).value // 0.3333333333333333
  */
 export function reciprocalRank(input: RetrievalCase, options: RetrievalOptions = {}): RetrievalScore {
-  const norm = prepare('reciprocalRank', input, undefined, options)
+  const norm = prepare('reciprocalRank', input, undefined, options, RETRIEVAL_OPTION_KEYS)
   const first = firstRelevantRank(norm)
   const value = reciprocalRankValue(norm)
   const details = rankingDetails(norm, undefined, (rank) => (rank === first ? 1 / rank : 0))

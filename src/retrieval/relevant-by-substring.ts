@@ -1,10 +1,15 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import type { Id } from './types.js'
 
 export interface SubstringOptions {
   /** @default false */
   readonly caseSensitive?: boolean
 }
+
+/** The keys of {@link SubstringOptions}: what relevantBySubstring accepts. */
+export const SUBSTRING_OPTION_KEYS = keysOf<SubstringOptions>()('caseSensitive')
 
 /**
  * Ground truth from a keyword: the ids of the chunks whose text contains `keyword`.
@@ -21,6 +26,7 @@ export function relevantBySubstring(
   if (typeof keyword !== 'string' || keyword.length === 0) {
     throw new MetricInputError('relevantBySubstring', 'keyword', 'a non-empty string', keyword)
   }
+  checkOptionKeys('relevantBySubstring', options, SUBSTRING_OPTION_KEYS)
   const caseSensitive = options.caseSensitive ?? false
   const needle = caseSensitive ? keyword : keyword.toLowerCase()
   const out = new Set<Id>()

@@ -1,4 +1,5 @@
 import { assertPositiveInteger, MetricInputError } from '../errors.js'
+import { caseLabel } from '../eval-case.js'
 import { averagePrecisionValue, hitRateValue, ndcgValue, precisionValue, readGain, recallValue, reciprocalRankValue } from './kernels.js'
 import type { NdcgOptions } from './ndcg.js'
 import type { NormalizedCase } from './normalize.js'
@@ -65,16 +66,6 @@ export interface RetrievalEvaluation {
 
 export interface EvaluateRetrievalOptions extends NdcgOptions {
   readonly k: number
-}
-
-/** A label for a case in messages and reports: its id, its question, or its position. */
-export function caseLabel(c: unknown, index: number): string {
-  if (c !== null && typeof c === 'object') {
-    const { id, question } = c as { id?: unknown; question?: unknown }
-    if (typeof id === 'string' || typeof id === 'number') return String(id)
-    if (typeof question === 'string') return question
-  }
-  return `#${index + 1}`
 }
 
 /**

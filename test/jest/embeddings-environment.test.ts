@@ -1,4 +1,4 @@
-/** @jest-environment ./matchers/jest-environment.ts */
+/** @jest-environment ./runners/jest-environment.ts */
 // The embedding core under Jest's VM context, with the environment that shares typed-array constructors
 // (without it ONNX Runtime rejects its own output: "A float32 tensor's data must be type of function
 // Float32Array()"). Vitest runs this file too (in Node's own realm, where it holds trivially).
@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { runInThisContext } from 'node:vm'
 import { semanticSimilarity } from '../../src/embeddings/semantic-similarity.js'
 import { transformersEmbedder } from '../../src/embeddings/transformers-embedder.js'
-import { SHARED_TYPED_ARRAY_GLOBALS } from '../../matchers/jest-environment.js'
+import { SHARED_TYPED_ARRAY_GLOBALS } from '../../runners/jest-environment.js'
 
 const root = mkdtempSync(join(tmpdir(), 'rag-matchers-jest-env-'))
 execFileSync(process.execPath, [join(process.cwd(), 'scripts', 'make-tiny-bert.mjs'), root])

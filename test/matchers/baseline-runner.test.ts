@@ -13,7 +13,7 @@ const repo = resolve(process.cwd())
 const underJest = typeof (jest as any) !== 'undefined'
 
 const fixtureTest = `
-import { describeEvalSet } from ${JSON.stringify(join(repo, 'matchers', 'eval-set'))}
+import { describeEvalSet } from ${JSON.stringify(join(repo, 'runners', 'describe-eval-set'))}
 
 const regress = process.env.RAG_FIXTURE_REGRESS === '1'
 const entry = process.env.RAG_FIXTURE_ENTRY ?? 'qa'
@@ -50,7 +50,7 @@ function writeProject(dir: string): string[] {
     writeFileSync(join(dir, 'jest.config.json'), JSON.stringify(config))
     return [join(repo, 'node_modules', 'jest', 'bin', 'jest.js'), '--config', join(dir, 'jest.config.json'), '--runInBand']
   }
-  const config = `export default { test: { globals: true, include: ['*.test.ts'], setupFiles: [${JSON.stringify(join(repo, 'matchers', 'vitest.ts'))}], pool: 'threads', maxWorkers: 1 } }\n`
+  const config = `export default { test: { globals: true, include: ['*.test.ts'], setupFiles: [${JSON.stringify(join(repo, 'runners', 'vitest.ts'))}], pool: 'threads', maxWorkers: 1 } }\n`
   writeFileSync(join(dir, 'vitest.config.mjs'), config)
   return [join(repo, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')]
 }

@@ -1,4 +1,4 @@
-/** @jest-environment ./matchers/jest-environment.ts */
+/** @jest-environment ./runners/jest-environment.ts */
 // Runs under Vitest AND Jest (globals only). The docblock gives Jest the environment that shares
 // typed-array constructors with ONNX Runtime; Vitest ignores it (it only reads bare environment names).
 import { execFileSync } from 'node:child_process'

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describeEvalSet, EvalRunHandle, type EvalSetRunner } from '../../matchers/eval-set.js'
+import { describeEvalSet, EvalRunHandle, type EvalSetRunner } from '../../runners/describe-eval-set.js'
 import { failureOf } from '../helpers/failure.js'
 
 const chunks: Record<string, string> = {

@@ -1,5 +1,5 @@
 // Hand-made report assertions for the reporter tests (format, model), so both build them one way.
-import type { ReportAssertion } from '../../matchers/report-model.js'
+import type { ReportAssertion } from '../../src/report/model.js'
 
 /**
  * A maker of passing `mean R@3` single assertions in test/a.test.ts, under the test named by `where`.

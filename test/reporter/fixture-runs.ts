@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildSync } from 'esbuild'
-import type { RagReport } from '../../matchers/report-model.js'
+import type { RagReport } from '../../src/report/model.js'
 
 export const repo = fileURLToPath(new URL('../..', import.meta.url))
 export const fixture = join(repo, 'test/fixtures/reporter-suite')
@@ -43,7 +43,7 @@ export function runVitest(args: string[], out: string, cache: string): Run {
 /** Jest loads reporters without its transform: bundle ours (TypeScript sources) into one CJS file. */
 export function bundleJestReporter(dir: string): string {
   const outfile = join(dir, 'jest-reporter.cjs')
-  buildSync({ entryPoints: [join(repo, 'matchers/jest-reporter.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error' })
+  buildSync({ entryPoints: [join(repo, 'runners/jest-reporter.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error' })
   return outfile
 }
 

@@ -1,7 +1,7 @@
 // The terminal table and the HTML page, on hand-made reports: content, escaping, the CSP.
-import { escapeHtml, renderChart, renderHtml, REPORT_CSP } from '../../matchers/report-html.js'
-import { buildReport, type ReportAssertion } from '../../matchers/report-model.js'
-import { formatDelta, renderTable } from '../../matchers/report-table.js'
+import { escapeHtml, renderChart, renderHtml, REPORT_CSP } from '../../src/report/html.js'
+import { buildReport, type ReportAssertion } from '../../src/report/model.js'
+import { formatDelta, renderTable } from '../../src/report/table.js'
 import { assertionMaker } from './assertions.js'
 
 const INJECTED_ANSWER = '<script>window.__pwned=1</script>'

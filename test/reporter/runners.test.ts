@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { mergeReportFiles } from '../../matchers/merge-reports.js'
-import type { RagReport } from '../../matchers/report-model.js'
+import { mergeReportFiles } from '../../src/report/merge.js'
+import type { RagReport } from '../../src/report/model.js'
 import { bundleJestReporter, numbers, readReport, runJest, runVitest, type Run } from './fixture-runs.js'
 
 const SLOW = 180_000

@@ -1,2 +1,2 @@
 // Matcher tests run under both runners; this registers the matchers the way a Jest user's setup file would.
-import '../../matchers/jest.js'
+import '../../runners/jest.js'

@@ -1,2 +1,2 @@
 // Matcher tests run under both runners; this file registers the matchers the way a user's setup file would.
-import '../../matchers/vitest.js'
+import '../../runners/vitest.js'

@@ -1,4 +1,6 @@
 import { MetricInputError, assertString } from '../../errors.js'
+import { keysOf } from '../../option-keys.js'
+import { checkOptionKeys } from '../../options.js'
 import {
   type Decimal,
   decimalFrom,
@@ -70,6 +72,9 @@ export interface ExtractNumbersOptions {
   /** Kinds to leave out. Default none. */
   readonly ignore?: readonly IgnorableNumbers[]
 }
+
+/** The keys of {@link ExtractNumbersOptions}: what extractNumbers accepts. */
+export const EXTRACT_NUMBERS_OPTION_KEYS = keysOf<ExtractNumbersOptions>()('words', 'ignore')
 
 const IGNORABLE: ReadonlySet<string> = new Set(['years', 'dates', 'ordinals', 'versions'])
 
@@ -814,6 +819,7 @@ function finish(d: Draft, text: string): NumberMention {
 export function extractNumbers(text: string, options: ExtractNumbersOptions = {}): NumberMention[] {
   assertString('extractNumbers', 'text', text)
   const { words, ignore } = validateExtractOptions('extractNumbers', options)
+  checkOptionKeys('extractNumbers', options, EXTRACT_NUMBERS_OPTION_KEYS)
   const tokens = new Scanner(text, words).run()
   applyMinusWords(tokens, text)
   applyVersionCues(tokens, text)

@@ -1,4 +1,6 @@
 import { MetricInputError } from '../../errors.js'
+import { keysOf } from '../../option-keys.js'
+import { checkOptionKeys } from '../../options.js'
 import { pyLower } from '../../text/python-lower.js'
 
 /**
@@ -10,6 +12,15 @@ import { pyLower } from '../../text/python-lower.js'
 export type PorterMode = 'nltk' | 'original' | 'martin'
 
 export const PORTER_MODES: readonly PorterMode[] = ['nltk', 'original', 'martin']
+
+/** The options of {@link porterStem}. */
+export interface PorterStemOptions {
+  /** `false` = NLTK's `stem(word, to_lowercase=False)`. @default true */
+  readonly lowercase?: boolean
+}
+
+/** The keys of {@link PorterStemOptions}: what porterStem accepts. */
+export const PORTER_STEM_OPTION_KEYS = keysOf<PorterStemOptions>()('lowercase')
 
 /**
  * NLTK 3.8 `PorterStemmer(mode).stem(word)`, written from the algorithm's description (no npm
@@ -48,13 +59,14 @@ export const PORTER_MODES: readonly PorterMode[] = ['nltk', 'original', 'martin'
  * porterStem('hopefully') // 'hope'; porterStem('hopefully', 'original') // 'hopefulli'
  * porterStem('s', 'original') // ''
  */
-export function porterStem(word: string, mode: PorterMode = 'nltk', options?: { readonly lowercase?: boolean }): string {
+export function porterStem(word: string, mode: PorterMode = 'nltk', options?: PorterStemOptions): string {
   if (typeof word !== 'string') throw new MetricInputError('porterStem', 'word', 'a string', word)
   // own keys only: a mode like 'toString' must not reach Object.prototype
   const cache = typeof mode === 'string' && Object.hasOwn(CACHES, mode) ? CACHES[mode] : undefined
   if (cache === undefined) throw new MetricInputError('porterStem', 'mode', `one of ${PORTER_MODES.map((m) => `'${m}'`).join(', ')}`, mode)
   if (options !== undefined) {
     if (options === null || typeof options !== 'object') throw new MetricInputError('porterStem', 'options', 'an object', options)
+    checkOptionKeys('porterStem', options, PORTER_STEM_OPTION_KEYS)
     const lowercase = options.lowercase ?? true
     if (typeof lowercase !== 'boolean') throw new MetricInputError('porterStem', 'options.lowercase', 'a boolean', lowercase)
     // the rare as-is form is not memoised (the cache is keyed by word only)

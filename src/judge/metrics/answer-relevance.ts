@@ -2,7 +2,7 @@ import type { Score } from '../../score.js'
 import { answerRelevanceTemplate as T } from '../templates/answer-relevance.js'
 import type { Judge } from '../types.js'
 import { judgedScore } from './judged-score.js'
-import { assertText, readJudgeAndRepeat, type CallRecorder, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
+import { assertText, JUDGE_METRIC_OPTION_KEYS, readJudgeAndRepeat, type CallRecorder, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
 
 export interface StatementRelevance {
   readonly statement: string
@@ -41,7 +41,7 @@ export async function answerRelevance(
   const fn = 'answerRelevance'
   assertText(fn, 'question', question)
   assertText(fn, 'answer', answer)
-  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options, JUDGE_METRIC_OPTION_KEYS)
 
   const once = async (recorder: CallRecorder, seed: number): Promise<{ value: number; details: Omit<AnswerRelevanceDetails, keyof JudgeDetailsBase> }> => {
     const statements =

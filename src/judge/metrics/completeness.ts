@@ -1,4 +1,5 @@
 import { MetricInputError } from '../../errors.js'
+import { keysOf } from '../../option-keys.js'
 import type { Score } from '../../score.js'
 import type { PromptSection } from '../prompt.js'
 import { completenessTemplate as T } from '../templates/completeness.js'
@@ -12,6 +13,7 @@ import {
   optionalSection,
   optionalText,
   readEmptyPolicy,
+  JUDGE_METRIC_OPTION_KEYS,
   readJudgeAndRepeat,
   type CallRecorder,
   type ContextInput,
@@ -47,6 +49,9 @@ export interface CompletenessOptions extends JudgeMetricOptions {
   /** A source without key points: `'vacuous'` → 1, `'nan'` → NaN with a note. Signed `empty:…`. @default 'vacuous' */
   readonly onEmpty?: EmptyPolicy
 }
+
+/** The keys of {@link CompletenessOptions}: what completeness accepts. */
+export const COMPLETENESS_OPTION_KEYS = keysOf<CompletenessOptions>()(...JUDGE_METRIC_OPTION_KEYS, 'question', 'onEmpty')
 
 /**
  * Completeness: the share of the source's key points that the answer conveys.
@@ -88,7 +93,7 @@ export async function completeness(
   } else {
     throw new MetricInputError(fn, 'source', '{ contexts } or { reference } (exactly one)', source)
   }
-  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options, COMPLETENESS_OPTION_KEYS)
   const onEmpty = readEmptyPolicy(fn, options.onEmpty)
   const question = optionalText(fn, 'options.question', options.question)
 

@@ -2,7 +2,7 @@ import type { Score } from '../../score.js'
 import { contextPrecisionTemplate as T } from '../templates/context-precision.js'
 import type { Judge } from '../types.js'
 import { judgedScore } from './judged-score.js'
-import { assertText, normalizeContexts, readJudgeAndRepeat, type CallRecorder, type ContextInput, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
+import { assertText, JUDGE_METRIC_OPTION_KEYS, normalizeContexts, readJudgeAndRepeat, type CallRecorder, type ContextInput, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
 
 export interface RankedChunkRelevance {
   /** 1-based rank (the order of `contexts`). */
@@ -50,7 +50,7 @@ export async function contextPrecision(
   assertText(fn, 'question', question)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)
   assertText(fn, 'reference', reference)
-  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options, JUDGE_METRIC_OPTION_KEYS)
 
   const once = async (recorder: CallRecorder, seed: number): Promise<{ value: number; details: Omit<ContextPrecisionDetails, keyof JudgeDetailsBase> }> => {
     const verdicts = await Promise.all(

@@ -1,4 +1,5 @@
 import type { Score } from '../../score.js'
+import { keysOf } from '../../option-keys.js'
 import { contextRecallTemplate as T } from '../templates/context-recall.js'
 import type { Judge } from '../types.js'
 import { attributeToContexts, emptyRun, extractItems, type ContextVerdictStep } from './extract-then-verify.js'
@@ -7,6 +8,7 @@ import {
   assertText,
   normalizeContexts,
   readEmptyPolicy,
+  JUDGE_METRIC_OPTION_KEYS,
   readJudgeAndRepeat,
   type CallRecorder,
   type ContextInput,
@@ -39,6 +41,9 @@ export interface ContextRecallOptions extends JudgeMetricOptions {
   readonly onEmpty?: EmptyPolicy
 }
 
+/** The keys of {@link ContextRecallOptions}: what contextRecall accepts. */
+export const CONTEXT_RECALL_OPTION_KEYS = keysOf<ContextRecallOptions>()(...JUDGE_METRIC_OPTION_KEYS, 'onEmpty')
+
 /**
  * Context recall: the share of the reference answer's statements that the retrieved contexts account for
  * (did retrieval bring back everything the right answer needs?).
@@ -64,7 +69,7 @@ export async function contextRecall(
   const fn = 'contextRecall'
   assertText(fn, 'reference', reference)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)
-  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options, CONTEXT_RECALL_OPTION_KEYS)
   const onEmpty = readEmptyPolicy(fn, options.onEmpty)
   return judgedScore('contextRecall', T, judge, repeat, [['empty', onEmpty]], (recorder, seed) => recallOnce(recorder, reference, ctx, seed, onEmpty))
 }

@@ -1,4 +1,5 @@
 import type { Score } from '../../score.js'
+import { keysOf } from '../../option-keys.js'
 import { contextUtilizationTemplate as T } from '../templates/context-utilization.js'
 import type { Judge } from '../types.js'
 import { judgedScore } from './judged-score.js'
@@ -6,6 +7,7 @@ import {
   assertText,
   normalizeContexts,
   optionalText,
+  JUDGE_METRIC_OPTION_KEYS,
   readJudgeAndRepeat,
   type CallRecorder,
   type ContextInput,
@@ -41,6 +43,9 @@ export interface ContextUtilizationOptions extends JudgeMetricOptions {
   readonly question?: string
 }
 
+/** The keys of {@link ContextUtilizationOptions}: what contextUtilization accepts. */
+export const CONTEXT_UTILIZATION_OPTION_KEYS = keysOf<ContextUtilizationOptions>()(...JUDGE_METRIC_OPTION_KEYS, 'question')
+
 /**
  * Context utilization: the share of the given chunks the answer actually draws on.
  *
@@ -67,7 +72,7 @@ export async function contextUtilization(
   const fn = 'contextUtilization'
   assertText(fn, 'answer', answer)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)
-  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options, CONTEXT_UTILIZATION_OPTION_KEYS)
   const question = optionalText(fn, 'options.question', options.question)
 
   const once = async (recorder: CallRecorder, seed: number): Promise<{ value: number; details: Omit<ContextUtilizationDetails, keyof JudgeDetailsBase> }> => {

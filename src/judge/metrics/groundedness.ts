@@ -1,4 +1,5 @@
 import type { Score } from '../../score.js'
+import { keysOf } from '../../option-keys.js'
 import { groundednessTemplate as T } from '../templates/groundedness.js'
 import type { Judge } from '../types.js'
 import { attributeToContexts, emptyRun, extractItems, type ContextVerdictStep } from './extract-then-verify.js'
@@ -7,6 +8,7 @@ import {
   assertText,
   normalizeContexts,
   readEmptyPolicy,
+  JUDGE_METRIC_OPTION_KEYS,
   readJudgeAndRepeat,
   type CallRecorder,
   type ContextInput,
@@ -49,6 +51,9 @@ export interface GroundednessOptions extends JudgeMetricOptions {
   readonly onEmpty?: EmptyPolicy
 }
 
+/** The keys of {@link GroundednessOptions}: what groundedness accepts. */
+export const GROUNDEDNESS_OPTION_KEYS = keysOf<GroundednessOptions>()(...JUDGE_METRIC_OPTION_KEYS, 'onEmpty')
+
 /**
  * Groundedness (a.k.a. faithfulness): the share of the answer's claims that the contexts support.
  *
@@ -79,7 +84,7 @@ export async function groundedness(
   const fn = 'groundedness'
   assertText(fn, 'answer', answer)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)
-  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options, GROUNDEDNESS_OPTION_KEYS)
   const onEmpty = readEmptyPolicy(fn, options.onEmpty)
   return judgedScore('groundedness', T, judge, repeat, [['empty', onEmpty]], (recorder, seed) => groundednessOnce(recorder, answer, ctx, seed, onEmpty))
 }

@@ -1,9 +1,10 @@
 import type { Score } from '../../score.js'
+import { keysOf } from '../../option-keys.js'
 import { sha256Hex } from '../hash.js'
 import { pairwiseTemplate as T } from '../templates/pairwise.js'
 import type { Judge } from '../types.js'
 import { judgedScore } from './judged-score.js'
-import { assertText, optionalSection, optionalText, readJudgeAndRepeat, type CallRecorder, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
+import { assertText, optionalSection, optionalText, JUDGE_METRIC_OPTION_KEYS, readJudgeAndRepeat, type CallRecorder, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
 
 export type PairwiseWinner = 'A' | 'B' | 'tie'
 
@@ -28,6 +29,9 @@ export interface PairwiseOptions extends JudgeMetricOptions {
   /** What "better" means; shown to the judge and hashed into the signature (`criteria:<hash8>`). */
   readonly criteria?: string
 }
+
+/** The keys of {@link PairwiseOptions}: what pairwiseJudge accepts. */
+export const PAIRWISE_OPTION_KEYS = keysOf<PairwiseOptions>()(...JUDGE_METRIC_OPTION_KEYS, 'criteria')
 
 /**
  * Pairwise preference between two answers, robust to position bias: the judge is asked in BOTH orders
@@ -54,7 +58,7 @@ export async function pairwiseJudge(
   assertText(fn, 'question', question)
   assertText(fn, 'answerA', answerA)
   assertText(fn, 'answerB', answerB)
-  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options, PAIRWISE_OPTION_KEYS)
   const criteria = optionalText(fn, 'options.criteria', options.criteria)
 
   const ask = async (recorder: CallRecorder, order: 'AB' | 'BA', seed: number): Promise<PairwiseOrderVerdict> => {

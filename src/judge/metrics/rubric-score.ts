@@ -1,4 +1,5 @@
 import { MetricInputError } from '../../errors.js'
+import { keysOf } from '../../option-keys.js'
 import type { Score } from '../../score.js'
 import { canonicalJson, sha256Hex } from '../hash.js'
 import type { PromptSection } from '../prompt.js'
@@ -12,6 +13,7 @@ import {
   normalizeContexts,
   optionalSection,
   optionalText,
+  JUDGE_METRIC_OPTION_KEYS,
   readJudgeAndRepeat,
   type ContextInput,
   type JudgeDetailsBase,
@@ -47,6 +49,9 @@ export interface RubricScoreOptions extends JudgeMetricOptions {
   readonly reference?: string
 }
 
+/** The keys of {@link RubricScoreOptions}: what rubricScore accepts. */
+export const RUBRIC_SCORE_OPTION_KEYS = keysOf<RubricScoreOptions>()(...JUDGE_METRIC_OPTION_KEYS, 'question', 'contexts', 'reference')
+
 /**
  * Scores an answer against a rubric on a fixed integer scale, normalised to 0…1, raw score kept.
  *
@@ -72,7 +77,7 @@ export async function rubricScore(
   const fn = 'rubricScore'
   assertText(fn, 'answer', answer)
   const r = normalizeRubric(fn, rubric)
-  const repeat = readJudgeAndRepeat(fn, judge, options)
+  const repeat = readJudgeAndRepeat(fn, judge, options, RUBRIC_SCORE_OPTION_KEYS)
   const question = optionalText(fn, 'options.question', options.question)
   const reference = optionalText(fn, 'options.reference', options.reference)
   const contexts = options.contexts === undefined ? [] : normalizeContexts(fn, 'options.contexts', options.contexts, true)

@@ -1,4 +1,6 @@
 import { MetricInputError } from '../../errors.js'
+import { keysOf } from '../../option-keys.js'
+import { checkOptionKeys } from '../../options.js'
 import { buildSignature, type SignatureValue } from '../../signature.js'
 import { renderPrompt, type PromptSection } from '../prompt.js'
 import { stepTag, templateTag, type JudgeTemplate } from '../templates/template.js'
@@ -28,6 +30,9 @@ export interface JudgeMetricOptions {
    */
   readonly repeat?: number
 }
+
+/** The keys of {@link JudgeMetricOptions}: what answerRelevance and contextPrecision accept (the other metrics add their own). */
+export const JUDGE_METRIC_OPTION_KEYS = keysOf<JudgeMetricOptions>()('repeat')
 
 /** Per-run spread of a repeated metric. */
 export interface Consistency {
@@ -69,17 +74,22 @@ export function assertText(fn: string, argument: string, value: unknown): assert
   if (typeof value !== 'string') throw new MetricInputError(fn, argument, 'a string', value)
 }
 
-export function readRepeat(fn: string, options: JudgeMetricOptions | undefined): number {
+/** Checks `options` (an object, no key outside `knownKeys`, when given) and returns `options.repeat`. */
+export function readRepeat(fn: string, options: JudgeMetricOptions | undefined, knownKeys?: readonly string[]): number {
   if (options !== undefined && (options === null || typeof options !== 'object')) throw new MetricInputError(fn, 'options', 'an object', options)
+  if (knownKeys !== undefined) checkOptionKeys(fn, options, knownKeys)
   const repeat = options?.repeat ?? 1
   if (!Number.isSafeInteger(repeat) || repeat < 1) throw new MetricInputError(fn, 'options.repeat', 'a positive integer', repeat)
   return repeat
 }
 
-/** The judge, then `options` and `options.repeat`: the checks every metric makes after its own inputs. Returns `repeat`. */
-export function readJudgeAndRepeat(fn: string, judge: unknown, options: JudgeMetricOptions | undefined): number {
+/**
+ * The judge, then `options` (its keys against the metric's `knownKeys`) and `options.repeat`: the checks every
+ * metric makes after its own inputs. Returns `repeat`.
+ */
+export function readJudgeAndRepeat(fn: string, judge: unknown, options: JudgeMetricOptions | undefined, knownKeys: readonly string[]): number {
   assertJudge(fn, judge)
-  return readRepeat(fn, options)
+  return readRepeat(fn, options, knownKeys)
 }
 
 /** An optional text option: `undefined` stays `undefined`, anything else must be a string. */

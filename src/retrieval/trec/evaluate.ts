@@ -1,4 +1,6 @@
 import { MetricInputError, assertPositiveInteger } from '../../errors.js'
+import { keysOf } from '../../option-keys.js'
+import { checkOptionKeys } from '../../options.js'
 import { compareBytes, compareUtf8, decodeUtf8, encodeUtf8, encodeUtf8Into, hashBytes } from './bytes.js'
 import { TrecEvalError } from './errors.js'
 import {
@@ -26,6 +28,9 @@ export interface TrecEvalOptions {
   /** `-N`: collection size, used only by `utility`'s fourth coefficient. Default 0. */
   readonly numDocsInCollection?: number
 }
+
+/** The keys of {@link TrecEvalOptions}: what trecEval and evaluateTrec accept. */
+export const TREC_EVAL_OPTION_KEYS = keysOf<TrecEvalOptions>()('completeTopics', 'relevanceLevel', 'maxRetrieved', 'judgedOnly', 'numDocsInCollection')
 
 /** One printed value: trec_eval's name (`P_10`), how it prints, and where it appears. */
 export interface TrecEvalColumn {
@@ -150,6 +155,7 @@ export function evaluateTrec(
   if (!Array.isArray(measures) || measures.length === 0) {
     throw new MetricInputError(fn, 'measures', 'a non-empty array of trec_eval measures (e.g. ["map", "P.10"])', measures)
   }
+  checkOptionKeys(fn, options, TREC_EVAL_OPTION_KEYS)
   const relevanceLevel = options.relevanceLevel ?? 1
   if (!Number.isInteger(relevanceLevel)) throw new MetricInputError(fn, 'relevanceLevel', 'an integer', relevanceLevel)
   const maxRetrieved = options.maxRetrieved ?? Number.MAX_SAFE_INTEGER

@@ -1,4 +1,6 @@
 import { formatFixed, formatLong, padRight } from './c-format.js'
+import { keysOf } from '../../option-keys.js'
+import { checkOptionKeys } from '../../options.js'
 import type { TrecEvalColumn, TrecEvalTable } from './evaluate.js'
 
 export interface TrecFormatOptions {
@@ -7,6 +9,9 @@ export interface TrecFormatOptions {
   /** the `all` summary lines (`-n` turns them off). Default true. */
   readonly summary?: boolean
 }
+
+/** The keys of {@link TrecFormatOptions}: what trecEvalLines and formatTrecEval accept. */
+export const TREC_FORMAT_OPTION_KEYS = keysOf<TrecFormatOptions>()('perQuery', 'summary')
 
 function value(column: TrecEvalColumn, v: number): string {
   return column.kind === 'long' ? formatLong(v) : formatFixed(v, 4, 6)
@@ -22,7 +27,13 @@ function value(column: TrecEvalColumn, v: number): string {
  * [...trecEvalLines(table, { perQuery: true })]
  * // ['P_1                   \tq\t1.0000', 'runid                 \tall\tmyrun', 'P_1                   \tall\t1.0000']
  */
-export function* trecEvalLines(table: TrecEvalTable, options: TrecFormatOptions = {}): Generator<string> {
+export function trecEvalLines(table: TrecEvalTable, options: TrecFormatOptions = {}): Generator<string> {
+  // checked here, not inside the generator, so a bad key throws at the call rather than at the first `next()`
+  checkOptionKeys('trecEvalLines', options, TREC_FORMAT_OPTION_KEYS)
+  return lines(table, options)
+}
+
+function* lines(table: TrecEvalTable, options: TrecFormatOptions): Generator<string> {
   const { columns, topics, values, width, summary } = table
   if (options.perQuery) {
     for (let t = 0; t < topics.length; t += 1) {
@@ -54,7 +65,8 @@ export function* trecEvalLines(table: TrecEvalTable, options: TrecFormatOptions 
  * // 'map                   \tall\t0.5833\nP_5                   \tall\t0.4000\n' (trec_eval's order, not the request's)
  */
 export function formatTrecEval(table: TrecEvalTable, options: TrecFormatOptions = {}): string {
+  checkOptionKeys('formatTrecEval', options, TREC_FORMAT_OPTION_KEYS)
   let out = ''
-  for (const line of trecEvalLines(table, options)) out += `${line}\n`
+  for (const line of lines(table, options)) out += `${line}\n`
   return out
 }

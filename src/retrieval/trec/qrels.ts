@@ -2,7 +2,8 @@ import { assertString } from '../../errors.js'
 import { atolBytes, decodeUtf8, encodeUtf8, isBlank } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { LineFeeder, type BlockHandler } from './lines.js'
-import type { TrecParseOptions } from './run.js'
+import { checkOptionKeys } from '../../options.js'
+import { TREC_PARSE_OPTION_KEYS, type TrecParseOptions } from './run.js'
 
 const QRELS_LINE = 'a qrels line `qid iter docno rel` (exactly four whitespace-separated fields)'
 
@@ -125,6 +126,7 @@ export class QrelsBuilder implements BlockHandler {
  */
 export function parseQrels(text: string, options: TrecParseOptions = {}): TrecQrels {
   assertString('parseQrels', 'text', text)
+  checkOptionKeys('parseQrels', options, TREC_PARSE_OPTION_KEYS)
   const builder = new QrelsBuilder('parseQrels', options.source ?? 'qrels')
   builder.push(encodeUtf8(text))
   return builder.finish()

@@ -1,4 +1,6 @@
 import { assertString } from '../../errors.js'
+import { keysOf } from '../../option-keys.js'
+import { checkOptionKeys } from '../../options.js'
 import { atofBytes, decodeUtf8, encodeUtf8, plainDecimal, scanPlainDecimal } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { countNewlines, LineFeeder, type BlockHandler } from './lines.js'
@@ -7,6 +9,9 @@ export interface TrecParseOptions {
   /** Name used in error messages (a file name); defaults to `run` / `qrels`. */
   readonly source?: string
 }
+
+/** The keys of {@link TrecParseOptions}: what parseRun, parseQrels, parseRunStream and parseQrelsStream accept. */
+export const TREC_PARSE_OPTION_KEYS = keysOf<TrecParseOptions>()('source')
 
 const RUN_LINE = 'a run line `qid iter docno rank sim run_id` (whitespace-separated, extra fields ignored)'
 
@@ -335,6 +340,7 @@ function grow32(a: Uint32Array, cap: number): Uint32Array {
  */
 export function parseRun(text: string, options: TrecParseOptions = {}): TrecRun {
   assertString('parseRun', 'text', text)
+  checkOptionKeys('parseRun', options, TREC_PARSE_OPTION_KEYS)
   const builder = new RunBuilder('parseRun', options.source ?? 'run', text.length)
   builder.push(encodeUtf8(text))
   return builder.finish()

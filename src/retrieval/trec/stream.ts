@@ -1,7 +1,8 @@
 import { MetricInputError } from '../../errors.js'
 import { encodeUtf8 } from './bytes.js'
 import { QrelsBuilder, type TrecQrels } from './qrels.js'
-import { RunBuilder, type TrecParseOptions, type TrecRun } from './run.js'
+import { checkOptionKeys } from '../../options.js'
+import { RunBuilder, TREC_PARSE_OPTION_KEYS, type TrecParseOptions, type TrecRun } from './run.js'
 
 /**
  * What the streaming readers accept: a file path, or an (async) iterable whose items are either raw byte chunks
@@ -84,6 +85,7 @@ async function sizeHint(input: TrecSource): Promise<number> {
  * const fromLines = await parseRunStream(readline.createInterface({ input: fs.createReadStream('run.txt') }))
  */
 export async function parseRunStream(input: TrecSource, options: TrecParseOptions = {}): Promise<TrecRun> {
+  checkOptionKeys('parseRunStream', options, TREC_PARSE_OPTION_KEYS)
   const bytes = await sizeHint(input)
   const source = options.source ?? (typeof input === 'string' ? input : 'run')
   const builder = new RunBuilder('parseRunStream', source, bytes)
@@ -99,6 +101,7 @@ export async function parseRunStream(input: TrecSource, options: TrecParseOption
  * const qrels = await parseQrelsStream('qrels/dev.tsv')
  */
 export async function parseQrelsStream(input: TrecSource, options: TrecParseOptions = {}): Promise<TrecQrels> {
+  checkOptionKeys('parseQrelsStream', options, TREC_PARSE_OPTION_KEYS)
   const source = options.source ?? (typeof input === 'string' ? input : 'qrels')
   const builder = new QrelsBuilder('parseQrelsStream', source)
   await pump('parseQrelsStream', input, builder)

@@ -1,7 +1,7 @@
 // Type tests for `@jest/globals` users (the `expect` package's Matchers).
 import { expect } from '@jest/globals'
 import { expectTypeOf } from 'expect-type'
-import '../../../matchers/jest-globals.js'
+import '../../../runners/jest-globals.js'
 
 const c = { retrieved: ['a', 'b'], relevant: ['a'] }
 

@@ -1,6 +1,6 @@
 // Type tests for the global `jest.Matchers` augmentation (@types/jest users).
 import { expectTypeOf } from 'expect-type'
-import '../../../matchers/jest.js'
+import '../../../runners/jest.js'
 
 const c = { retrieved: ['a', 'b'], relevant: ['a'] }
 

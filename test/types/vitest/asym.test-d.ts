@@ -1,7 +1,7 @@
 // Async matchers are typed on expect(value) only; Vitest offers every `Matchers` member on the static
 // `expect` as an asymmetric matcher, where an async one would silently never match.
 import { expect } from 'vitest'
-import '../../../matchers/vitest.js'
+import '../../../runners/vitest.js'
 // @ts-expect-error async matchers are never offered as asymmetric matchers
 expect.toBeGroundedIn(['ctx'])
 // @ts-expect-error nor the async embedding matcher

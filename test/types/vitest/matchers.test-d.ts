@@ -1,8 +1,8 @@
 // Type tests for the Vitest augmentation: compiled by `npm run test:types`, never executed.
 import { expectTypeOf } from 'expect-type'
 import { expect } from 'vitest'
-import '../../../matchers/vitest.js'
-import { allMatchers } from '../../../matchers/index.js'
+import '../../../runners/vitest.js'
+import { allMatchers } from '../../../runners/matchers.js'
 
 const c = { retrieved: ['a', 'b'], relevant: ['a'] }
 

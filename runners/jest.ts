@@ -2,8 +2,8 @@
  * `setupFilesAfterEnv: ['rag-matchers/jest']`: registers every matcher on Jest's global `expect`
  * and augments the `jest.Matchers` namespace (for `@types/jest` users).
  */
-import { allMatchers } from './all.js'
-import type { RagAsymmetricMatchers, RagMatchers } from './types.js'
+import { allMatchers } from '../matchers/all.js'
+import type { RagAsymmetricMatchers, RagMatchers } from '../matchers/types.js'
 
 const jestExpect = (globalThis as { expect?: { extend?: (m: object) => void } }).expect
 
@@ -29,4 +29,4 @@ declare global {
   }
 }
 
-export { configure } from './config.js'
+export { configure } from '../matchers/config.js'

@@ -13,16 +13,16 @@
  * `writeReport`, `renderTable`, `renderHtml`, `escapeHtml`, and `runMergeReportsCli` (the `merge-reports` command).
  */
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import { TASK_META_KEY, type RecordedAssertion } from './record.js'
-import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from './report-model.js'
-import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from './report-output.js'
+import { TASK_META_KEY, type RecordedAssertion } from '../src/report/record.js'
+import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from '../src/report/model.js'
+import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from '../src/report/output.js'
 
-export { buildReport, metricLabel, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion, type EvalSetSection, type MetricRow, type CaseRow, type FileSection, type BaselineComparison } from './report-model.js'
-export { mergeReports, mergeReportFiles } from './merge-reports.js'
-export { runMergeReportsCli, MERGE_USAGE } from './merge-reports-cli.js'
-export { writeReport, REPORT_JSON, REPORT_HTML, DEFAULT_OUTPUT_DIR, type RagReporterOptions } from './report-output.js'
-export { renderTable } from './report-table.js'
-export { renderHtml, escapeHtml } from './report-html.js'
+export { buildReport, metricLabel, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion, type EvalSetSection, type MetricRow, type CaseRow, type FileSection, type BaselineComparison } from '../src/report/model.js'
+export { mergeReports, mergeReportFiles } from '../src/report/merge.js'
+export { runMergeReportsCli, MERGE_USAGE } from '../cli/merge-reports.js'
+export { writeReport, REPORT_JSON, REPORT_HTML, DEFAULT_OUTPUT_DIR, type RagReporterOptions } from '../src/report/output.js'
+export { renderTable } from '../src/report/table.js'
+export { renderHtml, escapeHtml } from '../src/report/html.js'
 
 /** Within one test, keep the last retry of each repeat: an earlier failed try is not a result. */
 function lastTries(records: readonly RecordedAssertion[]): RecordedAssertion[] {

@@ -4,8 +4,8 @@
  * through {@link escapeHtml}, in element content and in attribute values alike. The page also carries
  * a Content-Security-Policy that allows no script at all, so a missed escape still cannot run code.
  */
-import type { CaseRow, EvalSetSection, MetricRow, RagReport, ReportAssertion } from './report-model.js'
-import { baselineRow, decimalsFor, formatDelta, formatThreshold, formatValue, metricName, rowResult } from './report-table.js'
+import type { CaseRow, EvalSetSection, MetricRow, RagReport, ReportAssertion } from './model.js'
+import { baselineRow, decimalsFor, formatDelta, formatThreshold, formatValue, metricName, rowResult } from './table.js'
 
 /** The page's policy: nothing may load or run; only the inline stylesheet applies. */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"

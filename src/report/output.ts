@@ -4,10 +4,10 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { MetricInputError } from '../src/errors.js'
-import { renderHtml } from './report-html.js'
-import type { RagReport } from './report-model.js'
-import { renderTable } from './report-table.js'
+import { MetricInputError } from '../errors.js'
+import { renderHtml } from './html.js'
+import type { RagReport } from './model.js'
+import { renderTable } from './table.js'
 
 export const REPORT_JSON = 'rag-report.json'
 export const REPORT_HTML = 'rag-report.html'

@@ -1,17 +1,6 @@
 import { MetricInputError } from '../src/errors.js'
 import { loadDataset } from '../src/eval-set/load-dataset.js'
 import { runEvalSet, type EvalProgress, type EvalRun, type EvalRunCase, type EvalRunItem, type Pipeline } from '../src/eval-set/run-eval-set.js'
-import type { MetricBaselineOptions } from './baseline.js'
-
-/** Typed signatures of the eval-set matchers. */
-export interface EvalSetMatchers<R = unknown> {
-  /**
-   * Per-case metric values of the received run hold against the stored baseline `name`
-   * (`__rag_baselines__/<test file>.json`): fails on a significant drop beyond `tolerance`, on
-   * changed signatures, and (in CI) on a missing baseline. See `toMatchMetricBaseline`.
-   */
-  toMatchMetricBaseline(name: string, options: MetricBaselineOptions): R
-}
 
 type Hook = (fn: () => unknown, timeout?: number) => unknown
 type Describe = (name: string, fn: () => void) => unknown

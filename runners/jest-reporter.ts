@@ -14,11 +14,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RESULTS_DIR_ENV, type RecordedAssertion } from './record.js'
-import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from './report-model.js'
-import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from './report-output.js'
+import { RESULTS_DIR_ENV, type RecordedAssertion } from '../src/report/record.js'
+import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from '../src/report/model.js'
+import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from '../src/report/output.js'
 
-export type { RagReporterOptions } from './report-output.js'
+export type { RagReporterOptions } from '../src/report/output.js'
 
 /** The parts of Jest's AggregatedResult this reporter reads (typed structurally: no `@jest/reporters` import). */
 export interface JestAggregatedResultLike {

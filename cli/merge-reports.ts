@@ -10,9 +10,9 @@
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { mergeReportFiles } from './merge-reports.js'
-import { DEFAULT_OUTPUT_DIR, REPORT_JSON, writeReport } from './report-output.js'
-import { renderTable } from './report-table.js'
+import { mergeReportFiles } from '../src/report/merge.js'
+import { DEFAULT_OUTPUT_DIR, REPORT_JSON, writeReport } from '../src/report/output.js'
+import { renderTable } from '../src/report/table.js'
 
 export const MERGE_USAGE = 'usage: rag-matchers merge-reports [--output-dir <dir>] [--no-table] <rag-report.json or folder>…'
 
@@ -97,7 +97,7 @@ export function runMergeReportsCli(
  * cli/main.ts `COMMANDS`): same behaviour as {@link runMergeReportsCli}, writing to `io.stdout`/`io.stderr`.
  *
  * @example
- * // cli/main.ts: 'merge-reports': { summary: '…', load: () => import('../matchers/merge-reports-cli.js') }
+ * // cli/main.ts: 'merge-reports': { summary: '…', load: () => import('./merge-reports.js') }
  * await run(['--output-dir', 'rag-report', 'shards/'], { stdout: process.stdout, stderr: process.stderr })
  */
 export async function run(argv: readonly string[], io: { stdout: { write(chunk: string): unknown }; stderr: { write(chunk: string): unknown } }): Promise<number> {

@@ -3,8 +3,8 @@
  * and augments the `expect` package's `Matchers`.
  */
 import { expect } from '@jest/globals'
-import { allMatchers } from './all.js'
-import type { RagAsymmetricMatchers, RagMatchers } from './types.js'
+import { allMatchers } from '../matchers/all.js'
+import type { RagAsymmetricMatchers, RagMatchers } from '../matchers/types.js'
 
 expect.extend(allMatchers as never)
 
@@ -15,4 +15,4 @@ declare module 'expect' {
   interface AsymmetricMatchers extends RagAsymmetricMatchers {}
 }
 
-export { configure } from './config.js'
+export { configure } from '../matchers/config.js'

@@ -7,7 +7,7 @@
  * arithmetic mean the set matchers report, taken over more cases). The schema is documented in
  * docs/reporter.md; `schemaVersion` changes whenever a field changes meaning or is removed.
  */
-import { VERSION } from '../src/version.js'
+import { VERSION } from '../version.js'
 import type { RecordedAssertion, RecordedCaseText, RecordedCaseValue } from './record.js'
 
 export const REPORT_SCHEMA_VERSION = 1

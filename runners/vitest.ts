@@ -4,8 +4,8 @@
  */
 import 'vitest'
 import { expect } from 'vitest'
-import { allMatchers } from './all.js'
-import type { RagAsyncMatcherName, RagMatchers, RagSyncMatcherName } from './types.js'
+import { allMatchers } from '../matchers/all.js'
+import type { RagAsyncMatcherName, RagMatchers, RagSyncMatcherName } from '../matchers/types.js'
 
 expect.extend(allMatchers as never)
 
@@ -21,4 +21,4 @@ declare module 'vitest' {
   interface Assertion<T = any> extends Pick<RagMatchers<void, T>, RagAsyncMatcherName> {}
 }
 
-export { configure } from './config.js'
+export { configure } from '../matchers/config.js'

@@ -3,8 +3,8 @@
  * threshold, result, baseline delta when one exists) with the failing cases underneath, then the
  * single-case assertions per test file. Plain text, no colours, so it reads the same in CI logs.
  */
-import { formatNumber, list, table } from './message.js'
-import type { BaselineComparison, MetricRow, RagReport, ReportAssertion } from './report-model.js'
+import { formatNumber, list, table } from '../text/format.js'
+import type { BaselineComparison, MetricRow, RagReport, ReportAssertion } from './model.js'
 
 /** BLEU and chrF are on 0–100 (2 decimals); everything else on 0–1 (4 decimals). */
 export function decimalsFor(row: { metric: string; matcher: string; threshold?: number; value: number | null }): number {

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { MetricInputError } from '../src/errors.js'
-import { buildReport, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion } from './report-model.js'
+import { MetricInputError } from '../errors.js'
+import { buildReport, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion } from './model.js'
 
 function checkReport(value: unknown, where: string): RagReport {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

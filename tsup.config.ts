@@ -4,6 +4,12 @@ import { defineConfig } from 'tsup'
 // Entries are keyed by their output path so dist mirrors the source tree (dist/src, dist/runners, dist/cli).
 const candidates: Record<string, string> = {
   'src/index': 'src/index.ts',
+  'src/retrieval/public': 'src/retrieval/public.ts',
+  'src/generation/public': 'src/generation/public.ts',
+  'src/judge/public': 'src/judge/public.ts',
+  'src/agreement/public': 'src/agreement/public.ts',
+  'src/eval-set/public': 'src/eval-set/public.ts',
+  'src/report/public': 'src/report/public.ts',
   'runners/matchers': 'runners/matchers.ts',
   'runners/vitest': 'runners/vitest.ts',
   'runners/jest': 'runners/jest.ts',

@@ -29,6 +29,7 @@ export type { PairwiseRecord, RatingMatrix, RatingRecord } from '../src/agreemen
 import type { Score } from '../src/score.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { buildMessage, formatNumber, list, MAX_ROWS, table, thresholdHeadline } from './message.js'
+import { declareMatcher } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
 
 // ---------------------------------------------------------------- public types
@@ -601,3 +602,82 @@ export function toWinAgainst(this: MatcherContext, received: unknown, baseline: 
     meta: { matcher: WIN, metric, value: d.low, threshold: minRate, comparator: comparator(ctx), pass, signature: score.signature, extra },
   }
 }
+
+// ---------------------------------------------------------------- declarations
+
+const RATINGS = 'rating records `{ item, rater, dimension?, score }` (or loadRatings() output), or a raters × items matrix'
+
+export const agreementDeclarations = [
+  declareMatcher({
+    name: 'toHaveAgreementAbove',
+    async: false,
+    family: 'agreement',
+    summary: "Inter-rater agreement ≥ `min` (−1…1): Cohen's kappa (two raters), Fleiss' kappa (items every rater scored) or Krippendorff's alpha (missing ratings allowed). An undefined statistic fails, with or without `.not`.",
+    forms: [
+      {
+        received: RATINGS,
+        args: [{ name: 'min', type: 'number', doc: 'Threshold on −1…1.' }],
+        optionsRequired: true,
+        options: {
+          statistic: { type: "'cohen' | 'fleiss' | 'krippendorff' (required)", doc: 'Which statistic.' },
+          dimension: { type: 'a string', doc: 'The dimension of the records to use; required when they hold several.' },
+          weights: { type: "'none' | 'linear' | 'quadratic'", default: "'none'", doc: "Cohen only: disagreement weights." },
+          level: { type: "'nominal' | 'ordinal' | 'interval' | 'ratio'", default: "'ordinal' for numbers, else 'nominal'", doc: 'Krippendorff only: level of measurement.' },
+          raters: { type: 'an array of rater names (row indices for a matrix)', doc: 'Only these raters (Cohen: exactly two).' },
+        },
+      },
+    ],
+    metric: { name: 'agreement', scale: 2, direction: 'higher', comparator: '>=' },
+    example: "expect(ratings).toHaveAgreementAbove(0.6, { statistic: 'krippendorff', dimension: 'correctness' })",
+    failing: {
+      received: [
+        [1, 2, 3, 4],
+        [4, 3, 2, 1],
+      ],
+      args: [0.6, { statistic: 'cohen' }],
+    },
+    compute: toHaveAgreementAbove,
+  }),
+  declareMatcher({
+    name: 'toCorrelateWith',
+    async: false,
+    family: 'agreement',
+    summary: 'The correlation of the received metric scores with `humanScores` ≥ `min` (−1…1), scipy 1.10 semantics; arrays align by position, records and Maps by item id.',
+    forms: [
+      {
+        received: 'metric scores: an array of numbers, or a record / Map item → number',
+        args: [
+          { name: 'humanScores', type: 'ItemScores', doc: 'Human scores of the same items, in the same shape.' },
+          { name: 'min', type: 'number', doc: 'Threshold on −1…1.' },
+        ],
+        options: { method: { type: "'spearman' | 'kendall' | 'pearson'", default: "'spearman'", doc: 'Which coefficient.' } },
+      },
+    ],
+    metric: { name: 'correlation', scale: 2, direction: 'higher', comparator: '>=' },
+    example: 'expect({ q1: 0.9, q2: 0.2, q3: 0.6 }).toCorrelateWith({ q1: 5, q2: 1, q3: 4 }, 0.8)',
+    failing: { received: [0.9, 0.2, 0.6, 0.4], args: [[1, 5, 2, 4], 0.5] },
+    compute: toCorrelateWith,
+  }),
+  declareMatcher({
+    name: 'toWinAgainst',
+    async: false,
+    family: 'agreement',
+    summary: 'Pairwise judgements show a system beating `baseline`: passes only when the lower bound of the Wilson interval of its win rate is ≥ `minRate`.',
+    forms: [
+      {
+        received: 'pairwise judgements `{ item, a, b, winner }` (or loadRatings() output), or counts `{ wins, losses, ties? }`',
+        args: [{ name: 'baseline', type: 'string', doc: 'The system to beat.' }],
+        options: {
+          minRate: { type: 'a number 0–1', default: '0.5', doc: 'The lower Wilson bound must reach this.' },
+          confidence: { type: 'a number in (0, 1)', default: '0.95', doc: 'Two-sided confidence level of the interval.' },
+          ties: { type: "'exclude' | 'half'", default: "'exclude'", doc: 'Leave ties out, or count a tie as half a win.' },
+          system: { type: 'a string', doc: 'The system that should win; required when the baseline met several.' },
+        },
+      },
+    ],
+    metric: { name: 'win rate (lower Wilson bound)', scale: 1, direction: 'higher', comparator: '>=' },
+    example: "expect({ wins: 40, losses: 10, ties: 5 }).toWinAgainst('v1', { minRate: 0.6 })",
+    failing: { received: { wins: 8, losses: 2 }, args: ['v1'] },
+    compute: toWinAgainst,
+  }),
+] as const

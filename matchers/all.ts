@@ -1,52 +1,36 @@
-import * as agreement from './agreement.js'
-import * as baseline from './baseline.js'
-import * as embeddings from './embeddings.js'
-import * as generation from './generation.js'
-import * as numeric from './numeric.js'
-import * as judge from './judge.js'
-import * as retrieval from './retrieval.js'
+import { agreementDeclarations } from './agreement.js'
+import { baselineDeclarations } from './baseline.js'
+import { declaredScale, matcherOf, type MatcherImpl } from './declare.js'
+import { embeddingDeclarations } from './embeddings.js'
+import { generationDeclarations } from './generation.js'
+import { judgeDeclarations } from './judge.js'
+import { numericDeclarations } from './numeric.js'
 import { withRecording } from './record.js'
+import { retrievalDeclarations } from './retrieval.js'
+
+/** Every matcher's declaration, in documentation order. Families register here. */
+export const matcherDeclarations = [
+  ...retrievalDeclarations,
+  ...generationDeclarations,
+  ...numericDeclarations,
+  ...embeddingDeclarations,
+  ...judgeDeclarations,
+  ...baselineDeclarations,
+  ...agreementDeclarations,
+] as const
+
+/** A declared matcher name. */
+export type DeclaredMatcherName = (typeof matcherDeclarations)[number]['name']
 
 /**
- * Every raw matcher function, ready for `expect.extend(allMatchers)`. Families register here.
- * `withRecording` hands each result's `meta` to the rag-matchers reporters (record.ts); it changes no result.
+ * Every matcher, ready for `expect.extend(allMatchers)`: each declaration's checks, then its
+ * compute. `withRecording` hands each result's `meta`, with the declared metric scale, to the
+ * rag-matchers reporters; it changes no result.
  */
-export const allMatchers = withRecording({
-  toHavePrecisionAtK: retrieval.toHavePrecisionAtK,
-  toHaveRecallAtK: retrieval.toHaveRecallAtK,
-  toHaveMrrAbove: retrieval.toHaveMrrAbove,
-  toHaveNdcgAtK: retrieval.toHaveNdcgAtK,
-  toHaveMapAtK: retrieval.toHaveMapAtK,
-  toHitWithin: retrieval.toHitWithin,
-  toHaveHitRateAtK: retrieval.toHaveHitRateAtK,
-  toScoreBleuAbove: generation.toScoreBleuAbove,
-  toScoreChrfAbove: generation.toScoreChrfAbove,
-  toScoreRougeAbove: generation.toScoreRougeAbove,
-  toScoreRougeLAbove: generation.toScoreRougeLAbove,
-  toScoreMeteorAbove: generation.toScoreMeteorAbove,
-  toStateNumbersOf: numeric.toStateNumbersOf,
-  toBeSemanticallySimilarTo: embeddings.toBeSemanticallySimilarTo,
-  toBeGroundedIn: judge.toBeGroundedIn,
-  toBeCompleteGiven: judge.toBeCompleteGiven,
-  toUtilizeContext: judge.toUtilizeContext,
-  toHaveContextRecall: judge.toHaveContextRecall,
-  toBeRelevantTo: judge.toBeRelevantTo,
-  toSatisfyRubric: judge.toSatisfyRubric,
-  toBePreferredOver: judge.toBePreferredOver,
-  toMatchMetricBaseline: baseline.toMatchMetricBaseline,
-  toHaveAgreementAbove: agreement.toHaveAgreementAbove,
-  toCorrelateWith: agreement.toCorrelateWith,
-  toWinAgainst: agreement.toWinAgainst,
-})
+export const allMatchers: Record<DeclaredMatcherName, MatcherImpl> = withRecording(
+  Object.fromEntries(matcherDeclarations.map((d) => [d.name, matcherOf(d)])) as Record<DeclaredMatcherName, MatcherImpl>,
+  Object.fromEntries(matcherDeclarations.map((d) => [d.name, declaredScale(d.metric)])),
+)
 
 /** Async matchers: awaited, and never advertised as asymmetric matchers (runners call those synchronously). */
-export const asyncMatcherNames: ReadonlySet<string> = new Set<string>([
-  'toBeSemanticallySimilarTo',
-  'toBeGroundedIn',
-  'toBeCompleteGiven',
-  'toUtilizeContext',
-  'toHaveContextRecall',
-  'toBeRelevantTo',
-  'toSatisfyRubric',
-  'toBePreferredOver',
-])
+export const asyncMatcherNames: ReadonlySet<string> = new Set<string>(matcherDeclarations.filter((d) => d.async).map((d) => d.name))

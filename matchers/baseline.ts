@@ -5,9 +5,10 @@ import { compareRuns, type MetricComparison, type MetricRun, type MetricValues, 
 import { isMetricName, METRIC_NAMES, metricRunOf, metricScale } from '../src/eval-set/metrics.js'
 import { isCiEnvironment } from '../src/eval-set/run-eval-set.js'
 import type { EvalCase } from '../src/eval-case.js'
-import { caseLabel } from '../src/index.js'
+import { caseLabel } from '../src/eval-case.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { buildMessage, formatNumber, list, table } from './message.js'
+import { declareMatcher } from './declare.js'
 import { matcherError } from './validate.js'
 
 /** What a baseline write reports (see {@link MetricBaselineOptions.onWrite}). */
@@ -346,3 +347,38 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     meta: meta(pass, extra, regressed.length),
   }
 }
+
+// ---------------------------------------------------------------- declarations
+
+export const baselineDeclarations = [
+  declareMatcher({
+    name: 'toMatchMetricBaseline',
+    async: false,
+    family: 'eval-set',
+    summary:
+      'Per-case metric values of the run hold against the stored baseline `name` (`__rag_baselines__/<test file>.json`): fails on a significant drop beyond `tolerance`, on changed signatures, and (in CI) on a missing baseline; `-u` rewrites it. `.not` is refused.',
+    forms: [
+      {
+        received: 'an eval run: `{ cases }` (runEvalSet, describeEvalSet) or an array of cases',
+        args: [
+          { name: 'name', type: 'string', doc: 'The entry in the baseline file.' },
+        ],
+        optionsRequired: true,
+        options: {
+          metrics: { type: 'a non-empty array of metric names', doc: 'Registry names: `recall@k`, `precision@k`, `ndcg@k`, `mrr`, `hit@k`, `map@k`, `bleu`, `chrf`, `rouge1`, `rouge2`, `rougeL`, `rougeLsum`, `meteor`.' },
+          tolerance: { type: 'a number 0–1 or a record metric → number', default: '0.02', doc: "Smallest drop that can fail, as a fraction of the metric's full scale (0.02 = 2 BLEU points)." },
+          alpha: { type: 'a number in (0, 1)', default: '0.05', doc: 'Significance level of the one-sided test.' },
+          test: { type: "'bootstrap' | 'permutation'", default: "'bootstrap'", doc: 'Paired bootstrap or sign-flip permutation test.' },
+          resamples: { type: 'a positive integer', default: '10000', doc: 'Resamples of the test.' },
+          seed: { type: 'an integer', default: '42', doc: 'Seed of the resampling.' },
+          file: { type: 'a path', doc: 'The test file the baseline belongs to, when the runner gives none.' },
+          dir: { type: 'a path', default: "'<test file folder>/__rag_baselines__'", doc: 'Folder of the baseline files.' },
+          onWrite: { type: 'a function', doc: 'Called when a baseline is written (default: a line on console.info).' },
+        },
+      },
+    ],
+    metric: { name: 'metrics regressed vs baseline', scale: 1, direction: 'lower', comparator: '<' },
+    example: "expect(run).toMatchMetricBaseline('qa', { metrics: ['recall@3', 'ndcg@3', 'bleu'] })",
+    compute: toMatchMetricBaseline,
+  }),
+] as const

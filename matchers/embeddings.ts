@@ -13,6 +13,7 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import { isEvalSet, readAnswerSet } from './generation-received.js'
 import { buildMessage, formatNumber, quote, table, thresholdHeadline } from './message.js'
 import type { ByReceived } from './received-types.js'
+import { declareMatcher, type OptionSpec } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
 
 export interface SemanticSimilarityMatcherOptions {
@@ -238,3 +239,33 @@ async function setForm(ctx: MatcherContext, received: unknown, min: unknown, opt
     },
   }
 }
+
+// ---------------------------------------------------------------- declarations
+
+const EMBEDDING_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  embedder: { type: 'an Embedder', default: 'configure({ embedder }), else transformersEmbedder()', doc: 'The embedder: transformersEmbedder(), ollamaEmbedder(), functionEmbedder() or your own `{ id, embed(texts) }`.' },
+}
+
+export const embeddingDeclarations = [
+  declareMatcher({
+    name: 'toBeSemanticallySimilarTo',
+    async: true,
+    family: 'embeddings',
+    summary:
+      'Cosine similarity of the embeddings of the answer and `reference` ≥ `min` (−1…1); for an eval set the mean over cases, least similar listed on failure. An embedder that fails makes the assertion fail, with or without `.not`.',
+    forms: [
+      { received: 'an eval set: cases with `answer` and `reference`', when: isEvalSet, args: [{ name: 'min', type: 'number', doc: 'Threshold on the mean cosine (−1…1).' }], options: EMBEDDING_OPTIONS },
+      {
+        received: 'an answer string',
+        args: [
+          { name: 'reference', type: 'string', doc: 'The text to compare with.' },
+          { name: 'min', type: 'number', doc: 'Threshold on the cosine (−1…1).' },
+        ],
+        options: EMBEDDING_OPTIONS,
+      },
+    ],
+    metric: { name: 'EmbedSim', scale: 1, direction: 'higher', comparator: '>=' },
+    example: "await expect(answer).toBeSemanticallySimilarTo('Paris is the capital of France.', 0.8, { embedder })",
+    compute: toBeSemanticallySimilarTo,
+  }),
+] as const

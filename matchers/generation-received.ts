@@ -1,5 +1,5 @@
 import { caseReferences, type EvalCase } from '../src/eval-case.js'
-import { caseLabel } from '../src/index.js'
+import { caseLabel } from '../src/eval-case.js'
 import type { MatcherContext } from './context.js'
 import { matcherError } from './validate.js'
 

@@ -7,6 +7,7 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import { readAnswer, readAnswerSet, readReferences, referenceStreams, isEvalSet, type AnswerCase } from './generation-received.js'
 import { formatNumber, list, quote, table, thresholdResult } from './message.js'
 import type { ByReceived } from './received-types.js'
+import { declareMatcher, isBoolean, isFiniteNumber, isInteger, isPositiveInteger, oneOf, type ArgSpec, type FormSpec, type OptionSpec } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
 
 type References = string | readonly string[]
@@ -256,7 +257,7 @@ export function toScoreRougeAbove(this: MatcherContext, received: unknown, ...ar
 }
 
 export function toScoreRougeLAbove(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherResult {
-  return meanMatcher(this, ROUGE_L_SPEC, received, args.slice(0, isEvalSet(received) ? 1 : 2))
+  return meanMatcher(this, ROUGE_L_SPEC, received, args)
 }
 
 function meteorBreakdown(score: MeteorScore): string {
@@ -293,3 +294,109 @@ export function toScoreMeteorAbove(this: MatcherContext, received: unknown, ...a
 }
 
 export type { AnswerCase }
+
+// ---------------------------------------------------------------- declarations
+
+const ANSWER = 'an answer string'
+const ANSWER_SET = 'an eval set: cases with `answer` and `reference`/`references` (an array, `{ cases }`, or a describeEvalSet run)'
+const REFERENCES: ArgSpec = { name: 'references', type: 'string | string[]', doc: 'One reference or several (the score uses all of them).' }
+const MIN_100: ArgSpec = { name: 'min', type: 'number', doc: "Threshold on sacrebleu's 0–100 scale; passes when the score is ≥ min." }
+const MIN_1: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; passes when the score is ≥ min.' }
+
+const BLEU_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  tokenize: { type: "'13a' | 'intl' | 'char' | 'none'", default: "'13a'", doc: "sacrebleu's tokenizer.", check: oneOf('13a', 'intl', 'char', 'none') },
+  smooth: { type: "'exp' | 'floor' | 'add-k' | 'none'", default: "'exp'", doc: 'Smoothing of zero n-gram precisions.', check: oneOf('exp', 'floor', 'add-k', 'none') },
+  smoothValue: { type: 'a number', doc: 'The value for `floor` (0.1) or `add-k` (1) smoothing.', check: isFiniteNumber },
+  lowercase: { type: 'a boolean', default: 'false', doc: 'Lower-case both sides first.', check: isBoolean },
+  effectiveOrder: { type: 'a boolean', default: 'true for an answer, false for an eval set', doc: 'Average only the n-gram orders the candidate has.', check: isBoolean },
+  maxNgramOrder: { type: 'a positive integer', default: '4', doc: 'Highest n-gram order.', check: isPositiveInteger },
+}
+const CHRF_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  charOrder: { type: 'a positive integer', default: '6', doc: 'Character n-gram order.', check: isPositiveInteger },
+  wordOrder: { type: 'an integer 0–2', default: '0', doc: 'Word n-gram order (2 = chrF++).', check: isInteger },
+  beta: { type: 'a positive number', default: '2', doc: 'Weight of recall over precision.', check: isFiniteNumber },
+  epsSmoothing: { type: 'a boolean', default: 'false', doc: "sacrebleu's eps smoothing instead of the default effective-order one.", check: isBoolean },
+  lowercase: { type: 'a boolean', default: 'false', doc: 'Lower-case both sides first.', check: isBoolean },
+  keepWhitespace: { type: 'a boolean', default: 'false', doc: 'Keep whitespace inside character n-grams.', check: isBoolean },
+}
+const ROUGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  type: { type: "'rouge1'…'rouge9' | 'rougeL' | 'rougeLsum'", default: "'rougeL'", doc: 'Which ROUGE.' },
+  measure: { type: "'precision' | 'recall' | 'fmeasure'", default: "'fmeasure'", doc: 'Which of P, R, F is compared with min.' },
+  stemmer: { type: 'a boolean', default: 'true', doc: 'Porter-stem tokens longer than 3 (rouge-score `use_stemmer`).', check: isBoolean },
+}
+const METEOR_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  alpha: { type: 'a number', default: '0.9', doc: 'Weight of precision vs recall in Fmean.', check: isFiniteNumber },
+  beta: { type: 'a number', default: '3', doc: 'Shape of the fragmentation penalty.', check: isFiniteNumber },
+  gamma: { type: 'a number', default: '0.5', doc: 'Weight of the fragmentation penalty.', check: isFiniteNumber },
+  synonyms: { type: 'a boolean', default: 'true', doc: 'Match WordNet 3.0 synonyms.', check: isBoolean },
+  stemmer: { type: 'a boolean', default: 'true', doc: 'Match Porter stems.', check: isBoolean },
+}
+
+function answerForms(min: ArgSpec, options: Readonly<Record<string, OptionSpec>> | undefined): FormSpec[] {
+  const opt = options === undefined ? {} : { options }
+  return [
+    { received: ANSWER_SET, when: isEvalSet, args: [min], ...opt },
+    { received: ANSWER, args: [REFERENCES, min], ...opt },
+  ]
+}
+
+const WRONG = 'The big model scored 41.0 BLEU on the WMT 2014 English-to-German task.'
+const RIGHT = 'The big model achieved a BLEU score of 28.4 on the WMT 2014 English-to-German translation task.'
+
+export const generationDeclarations = [
+  declareMatcher({
+    name: 'toScoreBleuAbove',
+    async: false,
+    family: 'generation',
+    summary: 'sacrebleu 2.6 BLEU ≥ `min` on the 0–100 scale: sentence BLEU for an answer, corpus BLEU (summed n-gram statistics) for an eval set.',
+    forms: answerForms(MIN_100, BLEU_OPTIONS),
+    metric: { name: 'BLEU', registry: 'bleu', direction: 'higher', comparator: '>=' },
+    example: 'expect(answer).toScoreBleuAbove(reference, 30)',
+    failing: { received: WRONG, args: [RIGHT, 60] },
+    compute: toScoreBleuAbove,
+  }),
+  declareMatcher({
+    name: 'toScoreChrfAbove',
+    async: false,
+    family: 'generation',
+    summary: 'sacrebleu 2.6 chrF ≥ `min` on 0–100 (chrF++ with `{ wordOrder: 2 }`); corpus chrF for an eval set.',
+    forms: answerForms(MIN_100, CHRF_OPTIONS),
+    metric: { name: 'chrF', registry: 'chrf', direction: 'higher', comparator: '>=' },
+    example: 'expect(answer).toScoreChrfAbove(reference, 50, { wordOrder: 2 })',
+    failing: { received: WRONG, args: [RIGHT, 80] },
+    compute: toScoreChrfAbove,
+  }),
+  declareMatcher({
+    name: 'toScoreRougeAbove',
+    async: false,
+    family: 'generation',
+    summary: 'rouge-score 0.1.2 ROUGE (default ROUGE-L F with stemming) ≥ `min` on 0–1; the mean of per-answer scores for an eval set.',
+    forms: answerForms(MIN_1, ROUGE_OPTIONS),
+    metric: { name: 'ROUGE', registry: 'rougeL', direction: 'higher', comparator: '>=' },
+    example: "expect(answer).toScoreRougeAbove(reference, 0.4, { type: 'rouge2', measure: 'recall' })",
+    failing: { received: WRONG, args: [RIGHT, 0.9] },
+    compute: toScoreRougeAbove,
+  }),
+  declareMatcher({
+    name: 'toScoreRougeLAbove',
+    async: false,
+    family: 'generation',
+    summary: 'Shorthand for `toScoreRougeAbove(references, min, { type: \'rougeL\' })`: ROUGE-L F with stemming ≥ `min`.',
+    forms: answerForms(MIN_1, undefined),
+    metric: { name: 'ROUGE-L', registry: 'rougeL', direction: 'higher', comparator: '>=' },
+    example: 'expect(run.cases).toScoreRougeLAbove(0.4)',
+    failing: { received: WRONG, args: [RIGHT, 0.9] },
+    compute: toScoreRougeLAbove,
+  }),
+  declareMatcher({
+    name: 'toScoreMeteorAbove',
+    async: false,
+    family: 'generation',
+    summary: 'NLTK 3.8 METEOR (exact, Porter stem and WordNet 3.0 synonym matches) ≥ `min` on 0–1; the mean for an eval set.',
+    forms: answerForms(MIN_1, METEOR_OPTIONS),
+    metric: { name: 'METEOR', registry: 'meteor', direction: 'higher', comparator: '>=' },
+    example: 'expect(answer).toScoreMeteorAbove(reference, 0.5)',
+    failing: { received: WRONG, args: [RIGHT, 0.95] },
+    compute: toScoreMeteorAbove,
+  }),
+] as const

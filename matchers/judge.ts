@@ -24,6 +24,7 @@ import type { Score } from '../src/score.js'
 import { getConfig } from './config.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { buildMessage, formatNumber, list, quote, table, thresholdHeadline } from './message.js'
+import { declareMatcher, type ArgSpec, type OptionSpec } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
 
 /** Options every judge matcher takes. */
@@ -527,3 +528,107 @@ export async function toBePreferredOver(this: MatcherContext, received: unknown,
     },
   })
 }
+
+// ---------------------------------------------------------------- declarations
+
+const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  judge: { type: 'a Judge', default: 'configure({ judge })', doc: 'The judge, e.g. `ollamaJudge({ model })`; a judge without a cache of its own records to `__rag_judge_cache__/` next to the test file.' },
+  repeat: { type: 'a positive integer', default: '1', doc: 'Self-consistency: run the metric `repeat` times with seeds `seed … seed+repeat−1`.' },
+  passRate: { type: 'a number 0–1', doc: 'With `repeat`: pass when at least this share of the runs scores ≥ min, instead of comparing the mean.' },
+}
+const QUESTION: OptionSpec = { type: 'a string', doc: "The user's question, shown to the judge." }
+const ANSWER_RECEIVED = 'an answer string'
+const MIN_JUDGE: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; passes when the score is ≥ min.' }
+const CONTEXTS: ArgSpec = { name: 'contexts', type: 'ContextInput[]', doc: 'The retrieved chunks: strings or `{ id?, text }`.' }
+const judgeMetric = (name: string) => ({ name, scale: 1, direction: 'higher', comparator: '>=' }) as const
+
+export const judgeDeclarations = [
+  declareMatcher({
+    name: 'toBeGroundedIn',
+    async: true,
+    family: 'judge',
+    summary: 'Groundedness (faithfulness) of the answer in `contexts` ≥ `min` (default 1: every claim supported); lists unsupported claims with the judge\'s reasons.',
+    forms: [
+      {
+        received: ANSWER_RECEIVED,
+        args: [CONTEXTS, { ...MIN_JUDGE, optional: true, doc: 'Threshold on 0–1. @default 1' }],
+        options: { ...JUDGE_OPTIONS, onEmpty: { type: "'vacuous' | 'nan'", default: "'vacuous'", doc: "An answer without claims: scores 1 (`'vacuous'`) or fails as not computable (`'nan'`)." } },
+      },
+    ],
+    metric: judgeMetric('groundedness'),
+    example: 'await expect(answer).toBeGroundedIn(retrievedChunks, 0.8, { repeat: 3, passRate: 1 })',
+    compute: toBeGroundedIn,
+  }),
+  declareMatcher({
+    name: 'toBeCompleteGiven',
+    async: true,
+    family: 'judge',
+    summary: "Completeness of the answer against a reference answer or the contexts ≥ `min` (share of key points covered); lists the missing key points.",
+    forms: [{ received: ANSWER_RECEIVED, args: [{ name: 'source', type: '{ reference } | { contexts }', doc: 'Where the key points come from.' }, MIN_JUDGE], options: { ...JUDGE_OPTIONS, question: QUESTION } }],
+    metric: judgeMetric('completeness'),
+    example: "await expect(answer).toBeCompleteGiven({ reference: 'Paris, on the Seine.' }, 1)",
+    compute: toBeCompleteGiven,
+  }),
+  declareMatcher({
+    name: 'toUtilizeContext',
+    async: true,
+    family: 'judge',
+    summary: 'Context utilization ≥ `min`: the share of the chunks the answer draws on; with `{ question }` unused chunks are split into relevant and noise.',
+    forms: [{ received: ANSWER_RECEIVED, args: [CONTEXTS, MIN_JUDGE], options: { ...JUDGE_OPTIONS, question: QUESTION } }],
+    metric: judgeMetric('context utilization'),
+    example: 'await expect(answer).toUtilizeContext(chunks, 0.5, { question })',
+    compute: toUtilizeContext,
+  }),
+  declareMatcher({
+    name: 'toHaveContextRecall',
+    async: true,
+    family: 'judge',
+    summary: "Context recall of the received retrieved contexts ≥ `min`: the share of the reference answer's statements they account for.",
+    forms: [{ received: 'the retrieved contexts (ContextInput[])', args: [{ name: 'reference', type: 'string', doc: 'The reference answer.' }, MIN_JUDGE], options: JUDGE_OPTIONS }],
+    metric: judgeMetric('context recall'),
+    example: 'await expect(retrievedChunks).toHaveContextRecall(referenceAnswer, 0.9)',
+    compute: toHaveContextRecall,
+  }),
+  declareMatcher({
+    name: 'toBeRelevantTo',
+    async: true,
+    family: 'judge',
+    summary: 'Answer relevance to `question` ≥ `min`: the share of its statements that address the question.',
+    forms: [{ received: ANSWER_RECEIVED, args: [{ name: 'question', type: 'string', doc: "The user's question." }, MIN_JUDGE], options: JUDGE_OPTIONS }],
+    metric: judgeMetric('answer relevance'),
+    example: "await expect(answer).toBeRelevantTo('What is the capital of France?', 0.8)",
+    compute: toBeRelevantTo,
+  }),
+  declareMatcher({
+    name: 'toSatisfyRubric',
+    async: true,
+    family: 'judge',
+    summary: 'Rubric score normalised to 0–1 ((raw − lo)/(hi − lo), default scale 1–5) ≥ `min`.',
+    forms: [
+      {
+        received: ANSWER_RECEIVED,
+        args: [{ name: 'rubric', type: 'string | Rubric', doc: 'The criteria, or `{ id?, criteria, scale?, levels? }`.' }, MIN_JUDGE],
+        options: { ...JUDGE_OPTIONS, question: QUESTION, contexts: { type: 'ContextInput[]', doc: 'Contexts shown to the judge.' }, reference: { type: 'a string', doc: 'A reference answer shown to the judge.' } },
+      },
+    ],
+    metric: judgeMetric('rubric score'),
+    example: "await expect(answer).toSatisfyRubric({ id: 'cites', criteria: 'Cites its sources.' }, 0.75)",
+    compute: toSatisfyRubric,
+  }),
+  declareMatcher({
+    name: 'toBePreferredOver',
+    async: true,
+    family: 'judge',
+    summary: 'The judge prefers the answer over `otherAnswer` for `question`, asked in both orders; a disagreement between the orders is a tie, which does not pass.',
+    forms: [
+      {
+        received: ANSWER_RECEIVED,
+        args: [{ name: 'otherAnswer', type: 'string', doc: 'The answer to beat.' }],
+        options: { ...JUDGE_OPTIONS, question: { type: 'a string (required)', doc: 'The question both answers respond to.' }, criteria: { type: 'a string', doc: 'What "better" means, shown to the judge.' } },
+      },
+    ],
+    metric: judgeMetric('pairwise preference'),
+    example: 'await expect(newAnswer).toBePreferredOver(oldAnswer, { question })',
+    compute: toBePreferredOver,
+  }),
+] as const

@@ -9,6 +9,7 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import { isEvalSet, readAnswer, readAnswerSet } from './generation-received.js'
 import { buildMessage, list, quote, table } from './message.js'
 import type { ByReceived } from './received-types.js'
+import { declareMatcher, isArray, isBoolean, isFiniteNumber, type OptionSpec } from './declare.js'
 import { matcherError } from './validate.js'
 
 export interface NumericMatchers<R = unknown, T = unknown> {
@@ -110,3 +111,31 @@ export function toStateNumbersOf(this: MatcherContext, received: unknown, ...arg
     },
   }
 }
+
+// ---------------------------------------------------------------- declarations
+
+const NUMERIC_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  words: { type: 'a boolean', default: 'true', doc: 'Read number words ("twelve", "three million") as numbers.', check: isBoolean },
+  ignore: { type: "an array of 'years' | 'dates' | 'ordinals' | 'versions'", default: '[]', doc: 'Kinds of numbers to leave out of the comparison.', check: isArray },
+  relativeTolerance: { type: 'a number', default: '0', doc: 'Two plain numbers are equal when |a − b| ≤ relativeTolerance × max(|a|, |b|); in [0, 1).', check: isFiniteNumber },
+  rounding: { type: 'a boolean', default: 'false', doc: 'Accept a number written with fewer decimals when the other rounds to it (28.43 ≈ 28.4).', check: isBoolean },
+  units: { type: 'a boolean', default: 'true', doc: 'Use units (`GB`, `percent`…) and the words right after a number to tell quantities apart.', check: isBoolean },
+}
+
+export const numericDeclarations = [
+  declareMatcher({
+    name: 'toStateNumbersOf',
+    async: false,
+    family: 'generation',
+    summary:
+      "The answer states the reference's numbers: none contradicted (another value for the same quantity) and none omitted; numbers the answer adds are listed but allowed. For an eval set, every answer against its first reference.",
+    forms: [
+      { received: 'an eval set: cases with `answer` and `reference`', when: isEvalSet, args: [], options: NUMERIC_OPTIONS },
+      { received: 'an answer string', args: [{ name: 'reference', type: 'string', doc: 'The reference answer whose numbers must be stated.' }], options: NUMERIC_OPTIONS },
+    ],
+    metric: { name: 'numeric consistency', scale: 1, direction: 'higher', comparator: '>=' },
+    example: "expect('The model scored 28.4 BLEU.').toStateNumbersOf('It reached 28.4 BLEU in 3.5 days.')",
+    failing: { received: 'The big model scored 41.0 BLEU.', args: ['The big model scored 28.4 BLEU after 3.5 days.'] },
+    compute: toStateNumbersOf,
+  }),
+] as const

@@ -34,7 +34,7 @@ type AnyMatcher = (this: MatcherContext, received: unknown, ...args: never[]) =>
  * @example
  * export const allMatchers = withRecording({ toHitWithin: retrieval.toHitWithin })
  */
-export function withRecording<T extends Record<string, AnyMatcher>>(matchers: T): T {
+export function withRecording<T extends Record<string, AnyMatcher>>(matchers: T, scales: Readonly<Record<string, number>> = {}): T {
   const out: Record<string, AnyMatcher> = {}
   for (const [name, fn] of Object.entries(matchers)) {
     const wrapped = function (this: MatcherContext, received: unknown, ...args: never[]): MatcherResult | Promise<MatcherResult> {
@@ -42,11 +42,11 @@ export function withRecording<T extends Record<string, AnyMatcher>>(matchers: T)
       if (!isDirectAssertion(this)) return result
       if (isPromiseLike(result)) {
         return result.then((r) => {
-          safeRecord(this, name, received, r)
+          safeRecord(this, name, received, r, scales[name])
           return r
         })
       }
-      safeRecord(this, name, received, result)
+      safeRecord(this, name, received, result, scales[name])
       return result
     }
     Object.defineProperty(wrapped, 'name', { value: fn.name || name })
@@ -63,11 +63,12 @@ function isPromiseLike(value: unknown): value is Promise<MatcherResult> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function'
 }
 
-function safeRecord(ctx: MatcherContext, name: string, received: unknown, result: MatcherResult): void {
+function safeRecord(ctx: MatcherContext, name: string, received: unknown, result: MatcherResult, scale: number | undefined): void {
   try {
     const meta = result?.meta
     if (meta === undefined || meta === null) return
-    deliver(ctx, toRecord(ctx, name, received, result.pass, meta))
+    const record = toRecord(ctx, name, received, result.pass, meta)
+    deliver(ctx, scale === undefined ? record : { ...record, scale })
   } catch {
     // A reporter aid must never fail or change a test.
   }

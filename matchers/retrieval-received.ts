@@ -1,4 +1,5 @@
-import { caseLabel, type RetrievalCase } from '../src/index.js'
+import { caseLabel } from '../src/eval-case.js'
+import type { RetrievalCase } from '../src/retrieval/types.js'
 import type { MatcherContext } from './context.js'
 import { matcherError } from './validate.js'
 

@@ -8,29 +8,31 @@ import {
   type NdcgOptions,
   type RankingDetails,
   type RetrievalCase,
+  type RetrievalOptions,
   type RetrievalScore,
-} from '../src/index.js'
+} from '../src/retrieval/index.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { formatNumber, list, MAX_ROWS, table, thresholdResult } from './message.js'
 import { readRetrievalReceived } from './retrieval-received.js'
+import { declareMatcher, oneOf, type ArgSpec, type FormSpec, type OptionSpec } from './declare.js'
 import { matcherError, requirePositiveInteger, requireThreshold } from './validate.js'
 
 /** Typed signatures of the retrieval matchers; thresholds are on 0–1 and mean ≥. */
 export interface RetrievalMatchers<R = unknown> {
   /** Precision@k (hits in top k / k) ≥ `min`; for an eval set, the mean over queries. */
-  toHavePrecisionAtK(k: number, min: number): R
+  toHavePrecisionAtK(k: number, min: number, options?: RetrievalOptions): R
   /** Recall@k (hits in top k / |relevant|) ≥ `min`; for an eval set, the mean over queries. */
-  toHaveRecallAtK(k: number, min: number): R
+  toHaveRecallAtK(k: number, min: number, options?: RetrievalOptions): R
   /** Reciprocal rank of the first relevant id ≥ `min`; for an eval set, MRR. */
-  toHaveMrrAbove(min: number): R
+  toHaveMrrAbove(min: number, options?: RetrievalOptions): R
   /** nDCG@k ≥ `min` (linear gain by default); for an eval set, the mean over queries. */
-  toHaveNdcgAtK(k: number, min: number, options?: Pick<NdcgOptions, 'gain' | 'duplicates'>): R
+  toHaveNdcgAtK(k: number, min: number, options?: NdcgOptions): R
   /** Average precision cut at k (trec_eval `map_cut_k`) ≥ `min`; for an eval set, MAP@k. */
-  toHaveMapAtK(k: number, min: number): R
+  toHaveMapAtK(k: number, min: number, options?: RetrievalOptions): R
   /** A relevant id within the top k; for an eval set, in every query. */
-  toHitWithin(k: number): R
+  toHitWithin(k: number, options?: RetrievalOptions): R
   /** Hit rate@k ≥ `min`: for one query 0 or 1; for an eval set the share of queries with a hit. */
-  toHaveHitRateAtK(k: number, min: number): R
+  toHaveHitRateAtK(k: number, min: number, options?: RetrievalOptions): R
 }
 
 interface Spec {
@@ -118,32 +120,141 @@ const SPECS = {
   hitRate: { matcher: 'toHaveHitRateAtK', args: 'k, min', compute: (c, k, o) => hitRateAtK(c, k as number, o), k: true },
 } satisfies Record<string, Spec>
 
-export function toHavePrecisionAtK(this: MatcherContext, received: unknown, k: number, min: number): MatcherResult {
-  return run(this, SPECS.precision, received, k, min)
+export function toHavePrecisionAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalOptions): MatcherResult {
+  return run(this, SPECS.precision, received, k, min, options ?? {})
 }
 
-export function toHaveRecallAtK(this: MatcherContext, received: unknown, k: number, min: number): MatcherResult {
-  return run(this, SPECS.recall, received, k, min)
+export function toHaveRecallAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalOptions): MatcherResult {
+  return run(this, SPECS.recall, received, k, min, options ?? {})
 }
 
-export function toHaveMrrAbove(this: MatcherContext, received: unknown, min: number): MatcherResult {
-  return run(this, SPECS.mrr, received, undefined, min)
+export function toHaveMrrAbove(this: MatcherContext, received: unknown, min: number, options?: RetrievalOptions): MatcherResult {
+  return run(this, SPECS.mrr, received, undefined, min, options ?? {})
 }
 
 export function toHaveNdcgAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: NdcgOptions): MatcherResult {
   return run(this, SPECS.ndcg, received, k, min, options ?? {})
 }
 
-export function toHaveMapAtK(this: MatcherContext, received: unknown, k: number, min: number): MatcherResult {
-  return run(this, SPECS.map, received, k, min)
+export function toHaveMapAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalOptions): MatcherResult {
+  return run(this, SPECS.map, received, k, min, options ?? {})
 }
 
-export function toHaveHitRateAtK(this: MatcherContext, received: unknown, k: number, min: number): MatcherResult {
-  return run(this, SPECS.hitRate, received, k, min)
+export function toHaveHitRateAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalOptions): MatcherResult {
+  return run(this, SPECS.hitRate, received, k, min, options ?? {})
 }
 
 /** A hit in the top k: for one query hit rate 1; for a set, every query must hit (mean hit rate 1). */
-export function toHitWithin(this: MatcherContext, received: unknown, k: number): MatcherResult {
+export function toHitWithin(this: MatcherContext, received: unknown, k: number, options?: RetrievalOptions): MatcherResult {
   const spec: Spec = { ...SPECS.hitRate, matcher: 'toHitWithin', args: 'k' }
-  return run(this, spec, received, k, 1)
+  return run(this, spec, received, k, 1, options ?? {})
 }
+
+// ---------------------------------------------------------------- declarations
+
+const RECEIVED_CASE = 'one retrieval case `{ retrieved, relevant }`'
+const RECEIVED_SET = 'an eval set: an array of cases, `{ cases }`, or a describeEvalSet run'
+const isSet = (r: unknown): boolean => Array.isArray(r) || (r !== null && typeof r === 'object' && Array.isArray((r as { cases?: unknown }).cases))
+
+const K: ArgSpec = { name: 'k', type: 'number', doc: 'Cut-off: the first k retrieved ids count (a positive integer).' }
+const MIN: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; the assertion passes when the value is ≥ min.' }
+const DUPLICATES: OptionSpec = {
+  type: "'first' | 'literal' | 'error'",
+  default: "'first'",
+  doc: "A repeated id counts at its first position only (`'first'`), at every position (`'literal'`), or is refused like trec_eval (`'error'`). Shown in the signature as `dup:`.",
+  check: oneOf('first', 'literal', 'error'),
+}
+const RETRIEVAL_OPTIONS = { duplicates: DUPLICATES } as const
+const NDCG_OPTIONS = {
+  duplicates: DUPLICATES,
+  gain: { type: "'linear' | 'exponential'", default: "'linear'", doc: 'How a grade becomes a gain: the grade itself (trec_eval `ndcg_cut`) or 2^grade − 1.', check: oneOf('linear', 'exponential') },
+} as const
+
+function forms(args: readonly ArgSpec[], options: Readonly<Record<string, OptionSpec>>): FormSpec[] {
+  return [
+    { received: RECEIVED_SET, when: isSet, args, options },
+    { received: RECEIVED_CASE, args, options },
+  ]
+}
+
+const good = { retrieved: ['d7', 'd2', 'd9'], relevant: { d2: 1, d4: 2, d5: 1 } }
+
+export const retrievalDeclarations = [
+  declareMatcher({
+    name: 'toHavePrecisionAtK',
+    async: false,
+    family: 'retrieval',
+    summary: 'Precision@k (relevant ids in the top k / k) ≥ `min`; for an eval set, the mean over queries.',
+    forms: forms([K, MIN], RETRIEVAL_OPTIONS),
+    metric: { name: 'P@k', registry: 'precision@1', direction: 'higher', comparator: '>=' },
+    example: "expect({ retrieved: ['d2', 'd4', 'd9'], relevant: ['d2', 'd4'] }).toHavePrecisionAtK(3, 0.6)",
+    failing: { received: good, args: [3, 0.5] },
+    compute: toHavePrecisionAtK,
+  }),
+  declareMatcher({
+    name: 'toHaveRecallAtK',
+    async: false,
+    family: 'retrieval',
+    summary: 'Recall@k (relevant ids in the top k / all relevant ids) ≥ `min`; for an eval set, the mean over queries.',
+    forms: forms([K, MIN], RETRIEVAL_OPTIONS),
+    metric: { name: 'R@k', registry: 'recall@1', direction: 'higher', comparator: '>=' },
+    example: 'expect(run).toHaveRecallAtK(3, 0.8)',
+    failing: { received: good, args: [3, 0.5] },
+    compute: toHaveRecallAtK,
+  }),
+  declareMatcher({
+    name: 'toHaveMrrAbove',
+    async: false,
+    family: 'retrieval',
+    summary: 'Reciprocal rank of the first relevant id ≥ `min`; for an eval set, MRR (the mean).',
+    forms: forms([MIN], RETRIEVAL_OPTIONS),
+    metric: { name: 'RR', registry: 'mrr', direction: 'higher', comparator: '>=' },
+    example: "expect({ retrieved: ['x', 'a'], relevant: ['a'] }).toHaveMrrAbove(0.5)",
+    failing: { received: good, args: [0.9] },
+    compute: toHaveMrrAbove,
+  }),
+  declareMatcher({
+    name: 'toHaveNdcgAtK',
+    async: false,
+    family: 'retrieval',
+    summary: 'nDCG@k ≥ `min` (trec_eval `ndcg_cut`; linear gain by default, graded relevance as `{ id: grade }`); for an eval set, the mean over queries.',
+    forms: forms([K, MIN], NDCG_OPTIONS),
+    metric: { name: 'nDCG@k', registry: 'ndcg@1', direction: 'higher', comparator: '>=' },
+    example: "expect({ retrieved: ['d3', 'd1'], relevant: { d1: 2, d3: 1 } }).toHaveNdcgAtK(2, 0.7, { gain: 'exponential' })",
+    failing: { received: good, args: [3, 0.7] },
+    compute: toHaveNdcgAtK,
+  }),
+  declareMatcher({
+    name: 'toHaveMapAtK',
+    async: false,
+    family: 'retrieval',
+    summary: 'Average precision cut at k (trec_eval `map_cut_k`) ≥ `min`; for an eval set, MAP@k.',
+    forms: forms([K, MIN], RETRIEVAL_OPTIONS),
+    metric: { name: 'AP@k', registry: 'map@1', direction: 'higher', comparator: '>=' },
+    example: 'expect(run).toHaveMapAtK(10, 0.5)',
+    failing: { received: good, args: [3, 0.5] },
+    compute: toHaveMapAtK,
+  }),
+  declareMatcher({
+    name: 'toHitWithin',
+    async: false,
+    family: 'retrieval',
+    summary: 'A relevant id within the top k; for an eval set, in every query (mean hit rate 1).',
+    forms: forms([K], RETRIEVAL_OPTIONS),
+    metric: { name: 'Hit@k', registry: 'hit@1', direction: 'higher', comparator: '>=' },
+    example: "expect({ retrieved: ['x', 'a'], relevant: ['a'] }).toHitWithin(2)",
+    failing: { received: good, args: [1] },
+    compute: toHitWithin,
+  }),
+  declareMatcher({
+    name: 'toHaveHitRateAtK',
+    async: false,
+    family: 'retrieval',
+    summary: 'Hit rate@k ≥ `min`: for one query 0 or 1; for an eval set the share of queries with a relevant id in the top k.',
+    forms: forms([K, MIN], RETRIEVAL_OPTIONS),
+    metric: { name: 'Hit@k', registry: 'hit@1', direction: 'higher', comparator: '>=' },
+    example: 'expect(run).toHaveHitRateAtK(5, 0.9)',
+    failing: { received: [good, { retrieved: ['a'], relevant: ['b'] }], args: [1, 0.9] },
+    compute: toHaveHitRateAtK,
+  }),
+] as const

@@ -30,7 +30,17 @@ try {
     join(project, 'smoke.vitest.test.mjs'),
     `import { test, expect } from 'vitest'
 import { ndcgAtK, meteorScore, VERSION } from 'rag-matchers'
+import { ndcgAtK as retrievalEntry } from 'rag-matchers/retrieval'
+import { meteorScore as generationEntry } from 'rag-matchers/generation'
+import { groundedness as judgeEntry } from 'rag-matchers/judge'
+import { cohenKappa as agreementEntry } from 'rag-matchers/agreement'
+import { runEvalSet as evalSetEntry } from 'rag-matchers/eval-set'
+import { buildReport as reportEntry } from 'rag-matchers/report'
 ${retrievalCases}
+test('family subpath entries resolve (ESM)', () => {
+  for (const fn of [retrievalEntry, generationEntry, judgeEntry, agreementEntry, evalSetEntry, reportEntry]) expect(typeof fn).toBe('function')
+  expect(retrievalEntry).toBe(ndcgAtK)
+})
 test('matchers registered from rag-matchers/vitest', () => {
   expect(good).toHaveNdcgAtK(3, 0.7)
   expect(bad).not.toHitWithin(3)
@@ -50,7 +60,17 @@ test('METEOR loads its WordNet data from the installed package (ESM)', () => {
   writeFileSync(
     join(project, 'smoke.jest.test.js'),
     `const { ndcgAtK, meteorScore } = require('rag-matchers')
+const { ndcgAtK: retrievalEntry } = require('rag-matchers/retrieval')
+const { meteorScore: generationEntry } = require('rag-matchers/generation')
+const { groundedness: judgeEntry } = require('rag-matchers/judge')
+const { cohenKappa: agreementEntry } = require('rag-matchers/agreement')
+const { runEvalSet: evalSetEntry } = require('rag-matchers/eval-set')
+const { buildReport: reportEntry } = require('rag-matchers/report')
 ${retrievalCases}
+test('family subpath entries resolve (CJS)', () => {
+  for (const fn of [retrievalEntry, generationEntry, judgeEntry, agreementEntry, evalSetEntry, reportEntry]) expect(typeof fn).toBe('function')
+  expect(retrievalEntry).toBe(ndcgAtK)
+})
 test('matchers registered from rag-matchers/jest', () => {
   expect(good).toHaveNdcgAtK(3, 0.7)
   expect(bad).not.toHitWithin(3)

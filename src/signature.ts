@@ -12,6 +12,7 @@ import { VERSION } from './version.js'
  */
 export type SignatureValue = string | number | boolean | undefined
 
+/** Builds a signature `NAME|key:value|…|version:X.Y.Z` from ordered entries (rules above). */
 export function buildSignature(name: string, entries: ReadonlyArray<readonly [string, SignatureValue]>): string {
   const parts = [name]
   for (const [key, value] of entries) {
@@ -32,6 +33,7 @@ export interface ParsedSignature {
   readonly entries: ReadonlyMap<string, string>
 }
 
+/** Splits a signature into its name and its key → value entries (values decoded). */
 export function parseSignature(signature: string): ParsedSignature {
   const [name = '', ...pairs] = signature.split('|')
   const entries = new Map<string, string>()

@@ -75,12 +75,11 @@ export function krippendorffAlpha(
   options: KrippendorffAlphaOptions,
 ): Score<KrippendorffAlphaDetails> {
   const fn = 'krippendorffAlpha'
-  // `undefined` passes the key check and is then refused for its missing `level`, as before
-  checkOptionKeys(fn, options, KRIPPENDORFF_ALPHA_OPTION_KEYS)
   const level = options?.level
   if (level !== 'nominal' && level !== 'ordinal' && level !== 'interval' && level !== 'ratio') {
     throw new MetricInputError(fn, 'options.level', "'nominal', 'ordinal', 'interval' or 'ratio'", level)
   }
+  checkOptionKeys(fn, options, KRIPPENDORFF_ALPHA_OPTION_KEYS)
   if (!Array.isArray(reliabilityData) || reliabilityData.length === 0) {
     throw new MetricInputError(fn, 'reliabilityData', 'a non-empty array of rater rows (raters × units)', reliabilityData)
   }

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { parse as parseCsv } from 'csv-parse/sync'
 import { describeValue, MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import type { Label } from './shared.js'
 
 /** One human (or judge) score: `rater` gave `item` the `score` on `dimension`. */
@@ -35,6 +37,18 @@ export interface ParseRatingsOptions {
   /** File name (or any label) used in error messages. @default '<input>' */
   readonly source?: string
 }
+
+/** The keys of {@link ParseRatingsOptions}: what parseRatings accepts. */
+export const PARSE_RATINGS_OPTION_KEYS = keysOf<ParseRatingsOptions>()('format', 'source')
+
+/** The options of {@link loadRatings}. */
+export interface LoadRatingsOptions {
+  /** Default: from the extension (`.jsonl`/`.ndjson` → jsonl, `.csv` → csv). */
+  readonly format?: RatingsFormat
+}
+
+/** The keys of {@link LoadRatingsOptions}: what loadRatings accepts. */
+export const LOAD_RATINGS_OPTION_KEYS = keysOf<LoadRatingsOptions>()('format')
 
 /**
  * A malformed ratings file. It is a MetricInputError (`argument` is the field) that also carries the
@@ -78,6 +92,7 @@ export function parseRatings(text: string, options: ParseRatingsOptions): Rating
   const source = options?.source ?? '<input>'
   const format = options?.format
   if (format !== 'jsonl' && format !== 'csv') throw new MetricInputError('parseRatings', 'options.format', "'jsonl' or 'csv'", format)
+  checkOptionKeys('parseRatings', options, PARSE_RATINGS_OPTION_KEYS)
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   return format === 'jsonl' ? parseJsonl(body, source) : parseCsvText(body, source)
 }
@@ -89,8 +104,9 @@ export function parseRatings(text: string, options: ParseRatingsOptions): Rating
  * @example
  * const { scores } = await loadRatings('eval/human-ratings.csv')
  */
-export async function loadRatings(path: string, options: { readonly format?: RatingsFormat } = {}): Promise<Ratings> {
+export async function loadRatings(path: string, options: LoadRatingsOptions = {}): Promise<Ratings> {
   if (typeof path !== 'string' || path === '') throw new MetricInputError('loadRatings', 'path', 'a file path', path)
+  checkOptionKeys('loadRatings', options, LOAD_RATINGS_OPTION_KEYS)
   let format = options.format
   if (format === undefined) {
     const ext = extname(path).toLowerCase()

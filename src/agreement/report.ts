@@ -1,4 +1,6 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { cohenKappa, confusionMatrix, type KappaWeighting } from './cohen-kappa.js'
@@ -21,6 +23,9 @@ export interface AgreementReportOptions {
   /** How many of the most disputed items to list per dimension. @default 5 */
   readonly topItems?: number
 }
+
+/** The keys of {@link AgreementReportOptions}: what agreementReport accepts. */
+export const AGREEMENT_REPORT_OPTION_KEYS = keysOf<AgreementReportOptions>()('level', 'weights', 'topItems')
 
 /** A statistic that may be undefined for the data at hand: `value` NaN then carries the `reason`. */
 export interface ReportStatistic {
@@ -98,6 +103,7 @@ export interface AgreementReportDetails {
 export function agreementReport(ratings: readonly ScoreRatingInput[], options: AgreementReportOptions = {}): Score<AgreementReportDetails> {
   const fn = 'agreementReport'
   if (!Array.isArray(ratings) || ratings.length === 0) throw new MetricInputError(fn, 'ratings', 'a non-empty array of { item, rater, dimension, score }', ratings)
+  checkOptionKeys(fn, options, AGREEMENT_REPORT_OPTION_KEYS)
   const topItems = options.topItems ?? 5
   if (!Number.isInteger(topItems) || topItems < 0) throw new MetricInputError(fn, 'options.topItems', 'a non-negative integer', topItems)
   const weights = options.weights ?? 'none'

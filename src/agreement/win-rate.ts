@@ -1,4 +1,6 @@
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { normalIsf } from './distributions.js'
@@ -21,6 +23,9 @@ export interface WinRateOptions {
   /** Two-sided confidence level of the Wilson interval. @default 0.95 */
   readonly confidence?: number
 }
+
+/** The keys of {@link WinRateOptions}: what winRate accepts. */
+export const WIN_RATE_OPTION_KEYS = keysOf<WinRateOptions>()('ties', 'confidence')
 
 export interface WilsonInterval {
   readonly low: number
@@ -92,6 +97,7 @@ export function winRate(counts: WinCounts, options: WinRateOptions = {}): Score<
     const v = counts[key]
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new MetricInputError(fn, `counts.${key}`, 'a non-negative integer', v)
   }
+  checkOptionKeys(fn, options, WIN_RATE_OPTION_KEYS)
   const convention = options.ties ?? 'exclude'
   if (convention !== 'exclude' && convention !== 'half') throw new MetricInputError(fn, 'options.ties', "'exclude' or 'half'", convention)
   const confidence = options.confidence ?? 0.95

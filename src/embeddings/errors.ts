@@ -23,6 +23,7 @@ export type EmbeddingErrorKind =
   | 'bad-response'
   | 'embed-failed'
 
+/** Thrown when an embedder cannot produce vectors; `kind` says why (see {@link EmbeddingErrorKind}). */
 export class EmbeddingError extends Error {
   override readonly name = 'EmbeddingError'
   constructor(

@@ -24,9 +24,13 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import type { MetricRun, MetricValues } from './metric-run.js'
 
+/** Default folder (next to the test file) that holds baseline files. */
 export const BASELINE_DIR = '__rag_baselines__'
+/** The `version` field written to and accepted in baseline files. */
 export const BASELINE_FORMAT_VERSION = 1
 
 /** One named baseline: per metric, its signature and a value per case id. */
@@ -170,6 +174,18 @@ export interface BaselineLockOptions {
   readonly staleMs?: number
 }
 
+/** The keys of {@link BaselineLockOptions}: what updateBaselineFile accepts. */
+export const BASELINE_LOCK_OPTION_KEYS = keysOf<BaselineLockOptions>()('timeoutMs', 'staleMs')
+
+/** The options of {@link writeBaselineEntry}: the lock options plus `merge`. */
+export interface WriteBaselineEntryOptions extends BaselineLockOptions {
+  /** Keep the entry's existing metrics that the new entry does not mention. @default false */
+  readonly merge?: boolean
+}
+
+/** The keys of {@link WriteBaselineEntryOptions}: what writeBaselineEntry accepts. */
+export const WRITE_BASELINE_ENTRY_OPTION_KEYS = keysOf<WriteBaselineEntryOptions>()(...BASELINE_LOCK_OPTION_KEYS, 'merge')
+
 const sleeper = new Int32Array(new SharedArrayBuffer(4))
 
 function sleep(ms: number): void {
@@ -242,6 +258,7 @@ function writeAtomically(file: string, text: string): void {
  * updateBaselineFile(file, (current) => ({ version: 1, entries: { ...current?.entries } }))
  */
 export function updateBaselineFile(file: string, update: (current: BaselineFile | undefined) => BaselineFile, options: BaselineLockOptions = {}): BaselineFile {
+  checkOptionKeys('updateBaselineFile', options, BASELINE_LOCK_OPTION_KEYS)
   mkdirSync(dirname(file), { recursive: true })
   const lockFile = `${file}.lock`
   const fd = acquireLock(lockFile, options)
@@ -285,8 +302,9 @@ export function updateBaselineFile(file: string, update: (current: BaselineFile 
  *   metrics: { 'recall@3': { signature: 'R|k:3|empty:zero|dup:first|version:0.1.0', values: { heads: 1 } } },
  * })
  */
-export function writeBaselineEntry(file: string, name: string, entry: BaselineEntry, options: BaselineLockOptions & { merge?: boolean } = {}): BaselineFile {
+export function writeBaselineEntry(file: string, name: string, entry: BaselineEntry, options: WriteBaselineEntryOptions = {}): BaselineFile {
   if (typeof name !== 'string' || name.length === 0) throw new MetricInputError('writeBaselineEntry', 'name', 'a non-empty string', name)
+  checkOptionKeys('writeBaselineEntry', options, WRITE_BASELINE_ENTRY_OPTION_KEYS)
   if (entry === null || typeof entry !== 'object' || entry.metrics === null || typeof entry.metrics !== 'object') {
     throw new MetricInputError('writeBaselineEntry', 'entry', 'an object `{ metrics: { [metric]: { signature, values } } }`', entry)
   }
@@ -303,6 +321,15 @@ export function writeBaselineEntry(file: string, name: string, entry: BaselineEn
       entries[name] = { metrics }
       return { version: 1, entries }
     },
-    options,
+    // only the lock options: updateBaselineFile refuses `merge`
+    lockOptions(options),
   )
+}
+
+/** The lock options of `options`, set ones only. */
+function lockOptions(options: BaselineLockOptions): BaselineLockOptions {
+  return {
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.staleMs === undefined ? {} : { staleMs: options.staleMs }),
+  }
 }

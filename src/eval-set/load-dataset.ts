@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { parse as parseCsv } from 'csv-parse/sync'
 import { describeValue, MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { relevantBySubstring } from '../retrieval/relevant-by-substring.js'
 import type { Id } from '../retrieval/types.js'
 import { pyStrip } from '../text/python-string.js'
@@ -35,6 +37,18 @@ export interface ParseDatasetOptions {
   /** File name for error messages. @default '<inline>' */
   readonly source?: string
 }
+
+/** The keys of {@link ParseDatasetOptions}: what parseDataset accepts. */
+export const PARSE_DATASET_OPTION_KEYS = keysOf<ParseDatasetOptions>()('format', 'source')
+
+/** The options of {@link loadDataset}. */
+export interface LoadDatasetOptions {
+  /** Default: from the extension (`.json`, `.jsonl`/`.ndjson`, `.csv`). */
+  readonly format?: DatasetFormat
+}
+
+/** The keys of {@link LoadDatasetOptions}: what loadDataset accepts. */
+export const LOAD_DATASET_OPTION_KEYS = keysOf<LoadDatasetOptions>()('format')
 
 /**
  * A dataset that does not validate. The message names the source, the line (and for JSON the array
@@ -502,6 +516,7 @@ function formatFor(fn: string, source: string | undefined, format: DatasetFormat
 export function parseDataset(text: string, options: ParseDatasetOptions = {}): EvalItem[] {
   if (typeof text !== 'string') throw new MetricInputError(FN, 'text', 'a string', text)
   if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object', options)
+  checkOptionKeys(FN, options, PARSE_DATASET_OPTION_KEYS)
   if (options.source !== undefined && typeof options.source !== 'string') throw new MetricInputError(FN, 'options.source', 'a string', options.source)
   const source = options.source ?? '<inline>'
   const format = formatFor(FN, options.source, options.format)
@@ -520,8 +535,9 @@ export function parseDataset(text: string, options: ParseDatasetOptions = {}): E
  * const dataset = loadDataset('examples/transformer-qa/data/eval-set.json')
  * dataset[0] // { id: 'heads', question: 'How many attention heads does the base Transformer use?', keyword: 'h = 8', reference: '…' }
  */
-export function loadDataset(path: string, options: { format?: DatasetFormat } = {}): EvalItem[] {
+export function loadDataset(path: string, options: LoadDatasetOptions = {}): EvalItem[] {
   if (typeof path !== 'string' || path.length === 0) throw new MetricInputError('loadDataset', 'path', 'a non-empty file path', path)
+  checkOptionKeys('loadDataset', options, LOAD_DATASET_OPTION_KEYS)
   const format = formatFor('loadDataset', path, options?.format)
   return parseDataset(readFileSync(path, 'utf8'), { format, source: path })
 }

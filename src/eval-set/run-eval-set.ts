@@ -4,6 +4,8 @@
  */
 import type { EvalCase } from '../eval-case.js'
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import type { RetrievedItem } from '../retrieval/types.js'
 
 /** What a pipeline returns for one question. Extra fields are kept on the case. */
@@ -89,6 +91,9 @@ export interface RunEvalSetOptions {
   readonly stream?: ProgressStream
 }
 
+/** The keys of {@link RunEvalSetOptions}: what runEvalSet accepts. */
+export const RUN_EVAL_SET_OPTION_KEYS = keysOf<RunEvalSetOptions>()('concurrency', 'timeoutMs', 'onProgress', 'progress', 'stream')
+
 class PipelineTimeoutError extends Error {
   override readonly name = 'TimeoutError'
 }
@@ -171,6 +176,7 @@ export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], p
   })
   if (typeof pipeline !== 'function') throw new MetricInputError(FN, 'pipeline', 'a function `(question, item) => ({ retrieved, answer })`', pipeline)
   if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object', options)
+  checkOptionKeys(FN, options, RUN_EVAL_SET_OPTION_KEYS)
   const { concurrency = 4, timeoutMs = 60_000, onProgress, progress = 'auto', stream = process.stderr } = options
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new MetricInputError(FN, 'options.concurrency', 'a positive integer', concurrency)
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) throw new MetricInputError(FN, 'options.timeoutMs', 'a positive number of milliseconds (or Infinity)', timeoutMs)

@@ -6,6 +6,8 @@
  * observed statistic and a resample that draws the same cases add up identically.
  */
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 
 /**
  * mulberry32 (Tommy Ettinger's 32-bit generator): a 32-bit state advanced by the odd constant
@@ -57,6 +59,9 @@ export interface PairedTestOptions {
   readonly confidence?: number
 }
 
+/** The keys of {@link PairedTestOptions}: what pairedBootstrap and signFlipTest accept. */
+export const PAIRED_TEST_OPTION_KEYS = keysOf<PairedTestOptions>()('resamples', 'seed', 'confidence')
+
 export interface PairedTestResult {
   /** Number of paired cases n. */
   readonly n: number
@@ -83,6 +88,7 @@ function checkDiffs(fn: string, diffs: readonly number[]): void {
 }
 
 function resolveOptions(fn: string, options: PairedTestOptions): { resamples: number; seed: number; confidence: number } {
+  checkOptionKeys(fn, options, PAIRED_TEST_OPTION_KEYS)
   const { resamples = 10_000, seed = 42, confidence = 0.95 } = options
   if (!Number.isInteger(resamples) || resamples < 1) throw new MetricInputError(fn, 'options.resamples', 'a positive integer', resamples)
   if (!Number.isInteger(seed)) throw new MetricInputError(fn, 'options.seed', 'an integer', seed)

@@ -11,6 +11,7 @@
  */
 export type JudgeErrorKind = 'unreachable' | 'model-not-found' | 'timeout' | 'server' | 'http' | 'invalid-reply' | 'cache-miss'
 
+/** Thrown when a judge call fails; `kind` says why (see {@link JudgeErrorKind}). */
 export class JudgeError extends Error {
   override readonly name = 'JudgeError'
   constructor(

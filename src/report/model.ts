@@ -10,6 +10,7 @@
 import { VERSION } from '../version.js'
 import type { RecordedAssertion, RecordedCaseText, RecordedCaseValue } from './record.js'
 
+/** The `schemaVersion` of rag-report.json written by this version. */
 export const REPORT_SCHEMA_VERSION = 1
 
 /** One assertion in the report: the record plus where it ran, in a runner-independent form. */
@@ -32,6 +33,8 @@ export interface ReportAssertion {
   readonly isNot: boolean
   readonly outcome: boolean
   readonly signature: string
+  /** Full scale of the metric (1, or 100 for BLEU/chrF), from the matcher's declaration. */
+  readonly scale?: number
   readonly set?: string
   readonly setSize?: number
   readonly perCase?: readonly RecordedCaseValue[]
@@ -57,6 +60,8 @@ export interface MetricRow {
   readonly threshold?: number
   readonly comparator: '>=' | '<'
   readonly isNot: boolean
+  /** Full scale of the metric, when the assertions recorded it. */
+  readonly scale?: number
   /**
    * `mean`: the matcher's mean, or the mean of the union of per-case values for several assertions;
    * `weighted-mean`: some assertion's per-case list was cut, so Σ(value·n)/Σn over assertions;
@@ -223,6 +228,7 @@ function buildRow(key: string, parts: readonly ReportAssertion[]): { row: Metric
     ...(first.threshold !== undefined ? { threshold: first.threshold } : {}),
     comparator: first.comparator,
     isNot: first.isNot,
+    ...(first.scale !== undefined ? { scale: first.scale } : {}),
     assertions: parts.length,
     failedAssertions,
     pass: failedAssertions === 0,
@@ -421,6 +427,7 @@ export function fromRecord(
     isNot: record.isNot,
     outcome: record.outcome,
     signature: record.signature,
+    ...(record.scale !== undefined ? { scale: record.scale } : {}),
     ...(record.set !== undefined ? { set: record.set } : {}),
     ...(record.setSize !== undefined ? { setSize: record.setSize } : {}),
     ...(record.perCase !== undefined ? { perCase: record.perCase } : {}),

@@ -70,6 +70,8 @@ export interface RecordedAssertion {
   readonly comparator: '>=' | '<'
   readonly pass: boolean
   readonly signature: string
+  /** Full scale of the metric from the matcher's declaration; absent in records of older versions. */
+  readonly scale?: number
   readonly isNot: boolean
   readonly outcome: boolean
   readonly perCase?: readonly RecordedCaseValue[]

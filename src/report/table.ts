@@ -6,8 +6,9 @@
 import { formatNumber, list, table } from '../text/format.js'
 import type { BaselineComparison, MetricRow, RagReport, ReportAssertion } from './model.js'
 
-/** BLEU and chrF are on 0–100 (2 decimals); everything else on 0–1 (4 decimals). */
-export function decimalsFor(row: { metric: string; matcher: string; threshold?: number; value: number | null }): number {
+/** 2 decimals on a 0–100 scale (BLEU, chrF), 4 on 0–1. The recorded scale decides; older records are guessed from names. */
+export function decimalsFor(row: { metric: string; matcher: string; threshold?: number; value: number | null; scale?: number }): number {
+  if (row.scale !== undefined) return row.scale >= 100 ? 2 : 4
   if (/bleu|chrf/i.test(row.matcher) || /BLEU|chrF/.test(row.metric)) return 2
   return (row.threshold ?? 0) > 1 || (row.value ?? 0) > 1 ? 2 : 4
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_OLLAMA_HOST, defaultOllamaHost, ollamaEmbedder, ollamaJudge, resolveOllamaHost } from '../../src/index.js'
+import { ollamaEmbedder, ollamaJudge } from '../../src/index.js'
+import { DEFAULT_OLLAMA_HOST, defaultOllamaHost, resolveOllamaHost } from '../../src/ollama-host.js'
 import { startFakeOllama } from '../helpers/fake-ollama.js'
 
 describe('the Ollama host', () => {

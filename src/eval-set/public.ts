@@ -1,0 +1,56 @@
+/**
+ * `rag-matchers/eval-set`: datasets (load/parse), running a pipeline over an eval set, per-metric
+ * runs, run comparison with paired significance tests, and baseline files. Curated: PRNG, quantile,
+ * CI detection and signature-merging helpers stay internal.
+ */
+export type { Score } from '../score.js'
+export type { EvalCase } from '../eval-case.js'
+export { MetricInputError } from '../errors.js'
+export {
+  loadDataset,
+  parseDataset,
+  withKeywordGroundTruth,
+  DatasetError,
+  type Dataset,
+  type DatasetFormat,
+  type EvalItem,
+  type ParseDatasetOptions,
+} from './load-dataset.js'
+export {
+  runEvalSet,
+  type EvalCaseError,
+  type EvalProgress,
+  type EvalRun,
+  type EvalRunCase,
+  type EvalRunItem,
+  type Pipeline,
+  type PipelineContext,
+  type PipelineOutput,
+  type ProgressStream,
+  type RunEvalSetOptions,
+} from './run-eval-set.js'
+export { computeMetric, metricRunOf, isMetricName, METRIC_NAMES, type MetricValue } from './metrics.js'
+export type { MetricRun, MetricValues } from './metric-run.js'
+export {
+  compareRuns,
+  type CaseDelta,
+  type CompareRunsOptions,
+  type ComparisonStatus,
+  type MetricComparison,
+  type RunComparison,
+  type SignificanceTest,
+} from './compare-runs.js'
+export { pairedBootstrap, signFlipTest, type PairedTestOptions, type PairedTestResult } from './statistics.js'
+export {
+  BASELINE_DIR,
+  BASELINE_FORMAT_VERSION,
+  BaselineFileError,
+  baselinePathFor,
+  readBaselineFile,
+  writeBaselineEntry,
+  updateBaselineFile,
+  validateBaselineFile,
+  type BaselineEntry,
+  type BaselineFile,
+  type BaselineLockOptions,
+} from './baseline-file.js'

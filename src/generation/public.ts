@@ -1,0 +1,92 @@
+/**
+ * `rag-matchers/generation`: reference-based text metrics (sacrebleu-compatible BLEU and chrF,
+ * ROUGE, METEOR, numeric consistency) and embedding-based semantic similarity with its embedders.
+ * Curated: tokenizers, stemmers, WordNet access and n-gram helpers stay internal.
+ */
+export type { Score } from '../score.js'
+export { MetricInputError } from '../errors.js'
+
+// BLEU and chrF (sacrebleu)
+export type { BleuTokenizerName } from './tokenizers/index.js'
+export {
+  sentenceBleu,
+  corpusBleu,
+  bleuStats,
+  bleuFromStats,
+  type BleuDetails,
+  type BleuFromStatsOptions,
+  type BleuOptions,
+  type BleuScore,
+  type BleuSmoothing,
+} from './bleu.js'
+export {
+  sentenceChrf,
+  corpusChrf,
+  chrfStats,
+  chrfFromStats,
+  type ChrfDetails,
+  type ChrfFromStatsOptions,
+  type ChrfOptions,
+  type ChrfOrderStats,
+  type ChrfScore,
+} from './chrf.js'
+
+// ROUGE and METEOR
+export {
+  rougeScore,
+  ROUGE_TYPES,
+  DEFAULT_ROUGE_TYPES,
+  type RougeDetails,
+  type RougeNType,
+  type RougeOptions,
+  type RougePrf,
+  type RougeResult,
+  type RougeScore,
+  type RougeType,
+} from './rouge.js'
+export {
+  meteorScore,
+  singleMeteorScore,
+  type MeteorAlignment,
+  type MeteorDetails,
+  type MeteorMatch,
+  type MeteorOptions,
+  type MeteorStage,
+} from './meteor.js'
+
+// Numeric consistency
+export {
+  numericConsistency,
+  extractNumbers,
+  type ExtractNumbersOptions,
+  type NumberMention,
+  type NumericConsistencyDetails,
+  type NumericConsistencyOptions,
+  type NumericContradiction,
+  type NumericMatch,
+} from './numeric-consistency.js'
+
+// Embeddings and semantic similarity
+export type { Embedder } from '../embeddings/types.js'
+export { EmbeddingError, type EmbeddingErrorKind } from '../embeddings/errors.js'
+export { cosineSimilarity, dotProduct, l2Norm, type VectorLike } from '../embeddings/similarity.js'
+export { EmbeddingCache, embedTexts, type EmbeddingCacheStats, type EmbedTextsOptions } from '../embeddings/cache.js'
+export {
+  semanticSimilarity,
+  semanticSimilarities,
+  meanSemanticSimilarity,
+  type EmbedSimDetails,
+  type EmbedSimPairInput,
+  type EmbedSimSetDetails,
+  type SemanticSimilarityOptions,
+} from '../embeddings/semantic-similarity.js'
+export {
+  transformersEmbedder,
+  type TransformersDtype,
+  type TransformersEmbedder,
+  type TransformersEmbedderOptions,
+  type TransformersPackage,
+  type TransformersPooling,
+} from '../embeddings/transformers-embedder.js'
+export { ollamaEmbedder, type OllamaEmbedderOptions } from '../embeddings/ollama-embedder.js'
+export { functionEmbedder, type EmbeddingFunctionResult, type FunctionEmbedderOptions } from '../embeddings/function-embedder.js'

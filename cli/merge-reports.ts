@@ -97,7 +97,7 @@ export function runMergeReportsCli(
  * cli/main.ts `COMMANDS`): same behaviour as {@link runMergeReportsCli}, writing to `io.stdout`/`io.stderr`.
  *
  * @example
- * // cli/main.ts: 'merge-reports': { summary: '…', load: () => import('./merge-reports.js') }
+ * // cli/main.ts registers it under COMMANDS['merge-reports'], loaded on demand
  * await run(['--output-dir', 'rag-report', 'shards/'], { stdout: process.stdout, stderr: process.stderr })
  */
 export async function run(argv: readonly string[], io: { stdout: { write(chunk: string): unknown }; stderr: { write(chunk: string): unknown } }): Promise<number> {

@@ -379,6 +379,10 @@ export const baselineDeclarations = [
     ],
     metric: { name: 'metrics regressed vs baseline', scale: 1, direction: 'lower', comparator: '<' },
     example: "expect(run).toMatchMetricBaseline('qa', { metrics: ['recall@3', 'ndcg@3', 'bleu'] })",
+    failing: {
+      received: [{ id: 'q1', retrieved: ['a'], relevant: ['a'] }, { id: 'q2', error: new Error('pipeline timed out after 60000 ms') }],
+      args: ['qa', { metrics: ['recall@3'], file: '/project/test/qa.test.ts' }],
+    },
     compute: toMatchMetricBaseline,
   }),
 ] as const

@@ -1,3 +1,4 @@
+import { functionEmbedder } from '../src/embeddings/function-embedder.js'
 import {
   EmbeddingCache,
   EmbeddingError,
@@ -266,6 +267,11 @@ export const embeddingDeclarations = [
     ],
     metric: { name: 'EmbedSim', scale: 1, direction: 'higher', comparator: '>=' },
     example: "await expect(answer).toBeSemanticallySimilarTo('Paris is the capital of France.', 0.8, { embedder })",
+    failing: {
+      received: 'the cat sat',
+      // A letter-count embedder written for the example, so the message is real and needs no model.
+      args: ['a dog ran', 0.9, { embedder: functionEmbedder((t: string) => ['a', 'e', 'o', 't', 's'].map((ch) => [...t].filter((c) => c === ch).length), { id: 'letter-counts' }) }],
+    },
     compute: toBeSemanticallySimilarTo,
   }),
 ] as const

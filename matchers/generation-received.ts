@@ -55,9 +55,3 @@ export function readAnswer(ctx: MatcherContext, matcher: string, args: string, r
   }
   return received
 }
-
-/** sacrebleu stream layout from per-case reference lists: streams[k][i] is the k-th reference of case i or null. */
-export function referenceStreams(cases: readonly AnswerCase[]): Array<Array<string | null>> {
-  const width = Math.max(...cases.map((c) => c.references.length))
-  return Array.from({ length: width }, (_, k) => cases.map((c) => c.references[k] ?? null))
-}

@@ -1,10 +1,10 @@
-import { corpusBleu, sentenceBleu, type BleuOptions, type BleuScore } from '../src/generation/bleu.js'
-import { corpusChrf, sentenceChrf, type ChrfOptions, type ChrfScore } from '../src/generation/chrf.js'
+import { bleuSegments, sentenceBleu, type BleuOptions, type BleuScore } from '../src/generation/bleu.js'
+import { chrfSegments, sentenceChrf, type ChrfOptions, type ChrfScore } from '../src/generation/chrf.js'
 import { meteorScore, type MeteorDetails, type MeteorOptions } from '../src/generation/meteor.js'
 import type { Score } from '../src/score.js'
 import { rougeScore, type RougeScore, type RougeType } from '../src/generation/rouge.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import { readAnswer, readAnswerSet, readReferences, referenceStreams, isEvalSet, type AnswerCase } from './generation-received.js'
+import { readAnswer, readAnswerSet, readReferences, isEvalSet, type AnswerCase } from './generation-received.js'
 import { formatNumber, list, quote, table, thresholdResult } from './message.js'
 import type { ByReceived } from './received-types.js'
 import { declareMatcher, isBoolean, isFiniteNumber, isInteger, isPositiveInteger, oneOf, type ArgSpec, type FormSpec, type OptionSpec } from './declare.js'
@@ -71,7 +71,8 @@ function perCaseTable(rows: ReadonlyArray<{ id: string; value: number; note?: st
 interface CorpusSpec<O, S extends Score<unknown>> {
   readonly matcher: string
   readonly sentence: (answer: string, references: readonly string[], options: O | undefined) => S
-  readonly corpus: (answers: string[], streams: Array<Array<string | null>>, options: O | undefined) => S
+  /** The corpus score and each case's sentence score, every answer and reference tokenized once. */
+  readonly segments: (answers: string[], references: Array<readonly string[]>, options: O | undefined) => { corpus: S; segments: S[] }
   readonly breakdown: (score: S) => string
   readonly perCaseHeading: string
 }
@@ -82,7 +83,11 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
     const [min, options] = args as [unknown, O | undefined]
     const threshold = requireHundredScale(ctx, matcher, 'min', min)
     const cases = readAnswerSet(ctx, matcher, 'min', received)
-    const score = spec.corpus(cases.map((c) => c.answer), referenceStreams(cases), options)
+    const { corpus: score, segments } = spec.segments(
+      cases.map((c) => c.answer),
+      cases.map((c) => c.references),
+      options,
+    )
     return thresholdResult(ctx, {
       matcher,
       args: 'min',
@@ -94,7 +99,7 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
       signature: score.signature,
       sections: () => [
         spec.breakdown(score),
-        perCaseTable(cases.map((c) => ({ id: c.id, value: spec.sentence(c.answer, c.references, options).value })), threshold, 2, spec.perCaseHeading),
+        perCaseTable(cases.map((c, i) => ({ id: c.id, value: (segments[i] as S).value })), threshold, 2, spec.perCaseHeading),
       ],
     })
   }
@@ -138,7 +143,7 @@ function chrfBreakdown(score: ChrfScore): string {
 const BLEU_SPEC: CorpusSpec<BleuOptions, BleuScore> = {
   matcher: 'toScoreBleuAbove',
   sentence: sentenceBleu,
-  corpus: corpusBleu,
+  segments: bleuSegments,
   breakdown: bleuBreakdown,
   perCaseHeading: 'sentence BLEU per answer (for orientation; the corpus score is computed from summed n-gram counts)',
 }
@@ -146,7 +151,7 @@ const BLEU_SPEC: CorpusSpec<BleuOptions, BleuScore> = {
 const CHRF_SPEC: CorpusSpec<ChrfOptions, ChrfScore> = {
   matcher: 'toScoreChrfAbove',
   sentence: sentenceChrf,
-  corpus: corpusChrf,
+  segments: chrfSegments,
   breakdown: chrfBreakdown,
   perCaseHeading: 'sentence chrF per answer',
 }

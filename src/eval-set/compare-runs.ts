@@ -3,6 +3,8 @@
  * metric, with a paired significance test so that noise does not fail a build and a real drop does.
  */
 import { MetricInputError } from '../errors.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import { signatureDifferences } from '../signature.js'
 import { metricScale } from './metrics.js'
 import type { MetricRun, MetricValues } from './metric-run.js'
@@ -32,6 +34,9 @@ export interface CompareRunsOptions {
   /** Full scale per metric name; defaults to the registry's (100 for `bleu`/`chrf`, else 1). */
   readonly scales?: Readonly<Record<string, number>>
 }
+
+/** The keys of {@link CompareRunsOptions}. */
+export const COMPARE_RUNS_OPTION_KEYS = keysOf<CompareRunsOptions>()('tolerance', 'alpha', 'resamples', 'seed', 'test', 'confidence', 'scales')
 
 export interface CaseDelta {
   readonly id: string
@@ -158,6 +163,7 @@ export function compareRuns(baseline: MetricRun, current: MetricRun, options: Co
   checkRun('baseline', baseline)
   checkRun('current', current)
   if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object', options)
+  checkOptionKeys(FN, options, COMPARE_RUNS_OPTION_KEYS)
   const { alpha = 0.05, resamples = 10_000, seed = 42, test = 'bootstrap', confidence = 0.95 } = options
   if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1)) throw new MetricInputError(FN, 'options.alpha', 'a number strictly between 0 and 1', alpha)
   if (!Number.isInteger(resamples) || resamples < 1) throw new MetricInputError(FN, 'options.resamples', 'a positive integer', resamples)

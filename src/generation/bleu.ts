@@ -194,6 +194,80 @@ export function corpusBleu(
   return scoreFromStats(sums, r, nrefs, () => unmatched.flush(EMPTY_SPANS))
 }
 
+/** What {@link bleuSegments} returns: the corpus score and one sentence score per segment. */
+export interface BleuSegments {
+  /** Equals {@link corpusBleu} over the same segments (corpus defaults: effective order off). */
+  readonly corpus: BleuScore
+  /** `segments[i]` equals {@link sentenceBleu}`(candidates[i], references[i])` (sentence defaults: effective order on). */
+  readonly segments: BleuScore[]
+}
+
+/**
+ * Corpus BLEU and every segment's sentence BLEU from one pass: each candidate and reference is
+ * preprocessed and tokenized once, its segment's sufficient statistics give the sentence score and
+ * are summed for the corpus score. The same numbers as calling {@link corpusBleu} (with the
+ * references laid out as streams) and {@link sentenceBleu} per segment, for half the work.
+ *
+ * `references[i]` lists the references of segment i (not sacrebleu's stream layout). The options
+ * are resolved twice, as each function would: the corpus score uses the corpus defaults
+ * (effective order off, `nrefs` the per-segment count or `var`), the segment scores the sentence
+ * defaults (effective order on). Pass `effectiveOrder` to use the same setting for both.
+ * `details.unmatchedNgrams` of the corpus score is the corpus's (the first ones met), of each
+ * segment score that segment's own.
+ *
+ * Parity: `corpus` equals sacrebleu 2.6.0 `corpus_bleu` and `segments[i]` `sentence_bleu`
+ * (bit-for-bit the values of {@link corpusBleu} and {@link sentenceBleu}).
+ *
+ * @param candidates one string per segment (non-empty array)
+ * @param references per segment, a non-empty array of reference strings (as long as `candidates`)
+ * @param options see {@link BleuOptions}
+ * @throws MetricInputError for a non-string candidate or reference, a `references` array of the
+ *   wrong length, a segment without references, or a bad option
+ * @example
+ * const { corpus, segments } = bleuSegments(
+ *   ['The dog bit the man.', "It wasn't surprising.", 'The man had just bitten him.'],
+ *   [
+ *     ['The dog bit the man.', 'The dog had bit the man.'],
+ *     ['It was not unexpected.', 'No one was surprised.'],
+ *     ['The man bit him first.', 'The man had bitten the dog.'],
+ *   ],
+ * )
+ * corpus.value // → 48.530827009929865
+ * segments[0]!.value // → 100
+ */
+export function bleuSegments(candidates: readonly string[], references: ReadonlyArray<readonly string[]>, options?: BleuOptions): BleuSegments {
+  const fn = 'bleuSegments'
+  checkSegmentArgs(fn, candidates, references)
+  const rCorpus = resolveBleuOptions(fn, options, false, BLEU_OPTION_KEYS)
+  const resolvedSentence = resolveBleuOptions(fn, options, true, BLEU_OPTION_KEYS)
+  // every segment's signature is built from the same settings: remember them for this call at least
+  const rSentence: ResolvedBleu = resolvedSentence.signatures ? resolvedSentence : { ...resolvedSentence, signatures: new Map() }
+  const N = rCorpus.maxOrder
+  const corpusUnmatched = new UnmatchedNgrams(N)
+  const sums = new Array<number>(2 + 2 * N).fill(0)
+  const refCounts = new Set<number>()
+  const segments: BleuScore[] = []
+  for (let i = 0; i < candidates.length; i++) {
+    const refs = references[i]!
+    refCounts.add(refs.length)
+    // tokenizer and lowercase are the same in both resolutions: the spans serve both scores
+    const hyp = preprocess(candidates[i]!, rCorpus)
+    const unmatched = new UnmatchedNgrams(N)
+    const stats = segmentStats(
+      hyp,
+      refs.map((ref) => preprocess(ref, rCorpus)),
+      N,
+      unmatched,
+    )
+    // the corpus keeps the segment's first unmatched n-grams it still has room for, as corpusBleu notes them
+    corpusUnmatched.absorb(unmatched, hyp)
+    for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
+    segments.push(scoreFromStats(stats, rSentence, refs.length, () => unmatched.flush(hyp)))
+  }
+  const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
+  return { corpus: scoreFromStats(sums, rCorpus, nrefs, () => corpusUnmatched.flush(EMPTY_SPANS)), segments }
+}
+
 /**
  * BLEU's sufficient statistics for one segment, in sacrebleu's layout:
  * `[sysLen, refLen, counts_1…counts_N, totals_1…totals_N]` (N = `maxNgramOrder`, default 4).
@@ -251,6 +325,24 @@ export function bleuFromStats(stats: readonly number[], options?: BleuFromStatsO
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** Validates `(candidates, references)` of {@link bleuSegments}: per segment, a non-empty array of strings. */
+function checkSegmentArgs(fn: string, candidates: unknown, references: unknown): void {
+  if (!Array.isArray(candidates) || candidates.length === 0) throw new MetricInputError(fn, 'candidates', 'a non-empty array of strings', candidates)
+  for (let i = 0; i < candidates.length; i++) {
+    if (typeof candidates[i] !== 'string') throw new MetricInputError(fn, `candidates[${i}]`, 'a string', candidates[i])
+  }
+  if (!Array.isArray(references) || references.length !== candidates.length) {
+    throw new MetricInputError(fn, 'references', `an array of ${candidates.length} reference arrays, one per candidate`, references)
+  }
+  for (let i = 0; i < references.length; i++) {
+    const refs: unknown = references[i]
+    if (!Array.isArray(refs) || refs.length === 0) throw new MetricInputError(fn, `references[${i}]`, 'a non-empty array of strings', refs)
+    for (let j = 0; j < refs.length; j++) {
+      if (typeof refs[j] !== 'string') throw new MetricInputError(fn, `references[${i}][${j}]`, 'a string', refs[j])
+    }
+  }
+}
 
 const EMPTY_SPANS: TokenSpans = { source: '', starts: [], ends: [], count: 0 }
 
@@ -387,6 +479,18 @@ class UnmatchedNgrams {
     for (let i = 0; i < this.notes.length; i += 3) if (this.notes[i] === n && this.notes[i + 1] === key) return
     this.notes.push(n, key, start)
     this.taken[n - 1]!++
+  }
+  /**
+   * Notes what `segment` (a collector of the current segment alone) noted, as far as this one has
+   * room, then flushes: the same notes as counting the segment with this collector directly (its
+   * notes per order are a prefix of the segment's, which keeps up to as many), without counting twice.
+   */
+  absorb(segment: UnmatchedNgrams, hyp: TokenSpans): string[][] {
+    if (!this.allFull()) {
+      const notes = segment.notes
+      for (let i = 0; i < notes.length; i += 3) if (!this.full(notes[i]!)) this.note(notes[i]!, notes[i + 1]!, notes[i + 2]!)
+    }
+    return this.flush(hyp)
   }
   /** Moves the notes of the segment whose candidate is `hyp` into the lists and returns them. */
   flush(hyp: TokenSpans): string[][] {

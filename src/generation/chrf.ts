@@ -159,6 +159,55 @@ export function corpusChrf(
   return scoreFromStats(sums, r, nrefs, { bestReferences })
 }
 
+/** What {@link chrfSegments} returns: the corpus score and one sentence score per segment. */
+export interface ChrfSegments {
+  /** Equals {@link corpusChrf} over the same segments (`bestReferences[i]` indexes `references[i]`). */
+  readonly corpus: ChrfScore
+  /** `segments[i]` equals {@link sentenceChrf}`(candidates[i], references[i])`. */
+  readonly segments: ChrfScore[]
+}
+
+/**
+ * Corpus chrF and every segment's sentence chrF from one pass: each candidate and reference is
+ * lowercased (if asked), split into characters and words and counted once; the statistics of each
+ * segment's best reference give its sentence score and are summed for the corpus score. The same
+ * numbers as {@link corpusChrf} (references laid out as streams without gaps) and
+ * {@link sentenceChrf} per segment, for half the work.
+ *
+ * Parity: `corpus` equals sacrebleu 2.6.0 `corpus_chrf` and `segments[i]` `sentence_chrf`
+ * (bit-for-bit the values of {@link corpusChrf} and {@link sentenceChrf}).
+ *
+ * @param candidates one string per segment (non-empty array)
+ * @param references per segment, a non-empty array of reference strings (as long as `candidates`)
+ * @param options see {@link ChrfOptions}
+ * @throws MetricInputError for a non-string candidate or reference, a `references` array of the
+ *   wrong length, a segment without references, or a bad option
+ * @example
+ * const { corpus, segments } = chrfSegments(['abcdefg', 'abc'], [['hijklmnop'], ['abc', 'x']], { beta: 3 })
+ * segments[0]!.value // → 0
+ * segments[1]!.details.bestReference // → 0
+ * corpus.details.bestReferences // → [0, 0]
+ */
+export function chrfSegments(candidates: readonly string[], references: ReadonlyArray<readonly string[]>, options?: ChrfOptions): ChrfSegments {
+  const fn = 'chrfSegments'
+  checkSegmentArgs(fn, candidates, references)
+  const r = resolveChrfOptions(fn, options, CHRF_OPTION_KEYS)
+  const sums = new Array<number>(3 * (r.charOrder + r.wordOrder)).fill(0)
+  const bestReferences: number[] = []
+  const refCounts = new Set<number>()
+  const segments: ChrfScore[] = []
+  for (let i = 0; i < candidates.length; i++) {
+    const refs = references[i]!
+    refCounts.add(refs.length)
+    const { stats, best } = segmentStats(candidates[i]!, refs, r)
+    bestReferences.push(best)
+    for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
+    segments.push(scoreFromStats(stats, r, refs.length, { bestReference: best }))
+  }
+  const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
+  return { corpus: scoreFromStats(sums, r, nrefs, { bestReferences }), segments }
+}
+
 /**
  * chrF statistics of one segment: `[hyp, ref, match]` per order (character orders 1…C, then word
  * orders 1…W) for the reference with the highest sentence-level F (first on ties). Summing these
@@ -206,6 +255,24 @@ export function chrfFromStats(stats: readonly number[], options?: ChrfFromStatsO
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** Validates `(candidates, references)` of {@link chrfSegments}: per segment, a non-empty array of strings. */
+function checkSegmentArgs(fn: string, candidates: unknown, references: unknown): void {
+  if (!Array.isArray(candidates) || candidates.length === 0) throw new MetricInputError(fn, 'candidates', 'a non-empty array of strings', candidates)
+  for (let i = 0; i < candidates.length; i++) {
+    if (typeof candidates[i] !== 'string') throw new MetricInputError(fn, `candidates[${i}]`, 'a string', candidates[i])
+  }
+  if (!Array.isArray(references) || references.length !== candidates.length) {
+    throw new MetricInputError(fn, 'references', `an array of ${candidates.length} reference arrays, one per candidate`, references)
+  }
+  for (let i = 0; i < references.length; i++) {
+    const refs: unknown = references[i]
+    if (!Array.isArray(refs) || refs.length === 0) throw new MetricInputError(fn, `references[${i}]`, 'a non-empty array of strings', refs)
+    for (let j = 0; j < refs.length; j++) {
+      if (typeof refs[j] !== 'string') throw new MetricInputError(fn, `references[${i}][${j}]`, 'a string', refs[j])
+    }
+  }
+}
 
 const EPS = 1e-16
 

@@ -1,7 +1,9 @@
 import { assertPositiveInteger, MetricInputError } from '../errors.js'
 import { caseLabel } from '../eval-case.js'
 import { averagePrecisionValue, hitRateValue, ndcgValue, precisionValue, readGain, recallValue, reciprocalRankValue } from './kernels.js'
-import type { NdcgOptions } from './ndcg.js'
+import { NDCG_OPTION_KEYS, type NdcgOptions } from './ndcg.js'
+import { keysOf } from '../option-keys.js'
+import { checkOptionKeys } from '../options.js'
 import type { NormalizedCase } from './normalize.js'
 import { prepare } from './ranking.js'
 import type { RetrievalCase } from './types.js'
@@ -25,6 +27,7 @@ export function retrievalMetrics(
   k: number,
   options: NdcgOptions = {},
 ): RetrievalMetrics {
+  checkOptionKeys('retrievalMetrics', options, NDCG_OPTION_KEYS)
   return metricsOf(normalizeFor('retrievalMetrics', { retrieved, relevant }, k, options), k, options)
 }
 
@@ -68,6 +71,9 @@ export interface EvaluateRetrievalOptions extends NdcgOptions {
   readonly k: number
 }
 
+/** The keys of {@link EvaluateRetrievalOptions}. */
+export const EVALUATE_RETRIEVAL_OPTION_KEYS = keysOf<EvaluateRetrievalOptions>()('k', ...NDCG_OPTION_KEYS)
+
 /**
  * Per-query metrics and their means over an eval set.
  *
@@ -76,6 +82,7 @@ export interface EvaluateRetrievalOptions extends NdcgOptions {
 export function evaluateRetrieval(cases: readonly RetrievalCase[], options: EvaluateRetrievalOptions): RetrievalEvaluation {
   if (!Array.isArray(cases)) throw new MetricInputError('evaluateRetrieval', 'cases', 'an array of `{ retrieved, relevant }` cases', cases)
   if (cases.length === 0) throw new MetricInputError('evaluateRetrieval', 'cases', 'a non-empty array (a mean over no queries is undefined)', cases)
+  checkOptionKeys('evaluateRetrieval', options, EVALUATE_RETRIEVAL_OPTION_KEYS)
   const k = options?.k
   assertPositiveInteger('evaluateRetrieval', 'options.k', k)
   const perQuery = cases.map((c, i) => {

@@ -389,3 +389,15 @@ describe('the exported key lists', () => {
     keysOf<Opts>()('a', 'b', 'c')
   })
 })
+
+describe('retrieval sets and run comparison refuse unknown keys too', () => {
+  it('evaluateRetrieval, retrievalMetrics and compareRuns', async () => {
+    const { evaluateRetrieval, retrievalMetrics } = await import('../../src/retrieval/retrieval-metrics.js')
+    const { compareRuns } = await import('../../src/eval-set/compare-runs.js')
+    expect(() => evaluateRetrieval([{ retrieved: ['a'], relevant: ['a'] }], { k: 1, gian: 'exponential' } as never)).toThrow(/unknown option 'gian' — did you mean 'gain'\?/)
+    expect(() => retrievalMetrics(['a'], ['a'], 1, { duplicate: 'error' } as never)).toThrow(/did you mean 'duplicates'\?/)
+    const run = { metrics: { mrr: { signature: 'RR', values: { q1: 1 } } } }
+    expect(() => compareRuns(run, run, { tolerence: 0.1 } as never)).toThrow(/compareRuns: .*did you mean 'tolerance'\?/)
+    expect(evaluateRetrieval([{ retrieved: ['a'], relevant: ['a'] }], { k: 1, gain: 'exponential' }).mean.ndcg).toBe(1)
+  })
+})

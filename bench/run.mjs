@@ -18,11 +18,13 @@ import { generatePairs } from './gen-generation.mjs'
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
 const args = new Set(process.argv.slice(2))
-const lib = await import(pathToFileURL(join(root, 'dist', 'src', 'index.js')).href).catch(() => {
+// $RAG_MATCHERS_DIST: another build of the package (e.g. `npx tsup --out-dir <dir> --no-dts`) instead of dist/
+const dist = process.env.RAG_MATCHERS_DIST ?? join(root, 'dist')
+const lib = await import(pathToFileURL(join(dist, 'src', 'index.js')).href).catch(() => {
   console.error('bench: dist/ is missing; run `npm run build` first (npm run bench does it for you).')
   process.exit(2)
 })
-const matchers = await import(pathToFileURL(join(root, 'dist', 'matchers', 'index.js')).href)
+const matchers = await import(pathToFileURL(join(dist, 'runners', 'matchers.js')).href)
 
 const rows = []
 let peakRss = 0
@@ -120,6 +122,14 @@ const evalSet = queries.slice(0, 10)
 const answers = pairs.slice(0, 10).map((p, i) => ({ id: `a${i}`, answer: p.hypothesis, reference: p.reference }))
 record('matchers', 'toHaveNdcgAtK on a 10-query eval set', throughput(Array(20_000).fill(evalSet), (s) => matchers.toHaveNdcgAtK.call(ctx, s, 10, 0)), 'calls/s')
 record('matchers', 'toScoreRougeLAbove on a 10-answer eval set', throughput(Array(5_000).fill(answers), (s) => matchers.toScoreRougeLAbove.call(ctx, s, 0)), 'calls/s')
+{
+  // eval-set BLEU/chrF on 1,000 cases: the matcher (call + failure message with its per-case table),
+  // and the metric work before (corpus + sentence per case) vs after (one pass), see eval-set-bench.mjs
+  const { benchEvalSet } = await import(pathToFileURL(join(here, 'eval-set-bench.mjs')).href)
+  const { rows: evalRows } = await benchEvalSet({ matchers, pairs, cases: 1_000, reps: 9 })
+  for (const row of evalRows) record('matchers', row.name.trim(), 1_000 / (row.ms / 1_000), 'cases/s', `${row.ms.toFixed(1)} ms per call`)
+  sampleRss()
+}
 
 // ---------------------------------------------------------------- embeddings (the generated tiny model)
 if (existsSync(join(here, 'embeddings-bench.mjs'))) {

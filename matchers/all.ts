@@ -1,6 +1,7 @@
 import { agreementDeclarations } from './agreement.js'
 import { baselineDeclarations } from './baseline.js'
-import { declaredScale, matcherOf, type MatcherImpl } from './declare.js'
+import type { MatcherContext, MatcherResult } from './context.js'
+import { declaredScale, matcherOf } from './declare.js'
 import { embeddingDeclarations } from './embeddings.js'
 import { generationDeclarations } from './generation.js'
 import { judgeDeclarations } from './judge.js'
@@ -19,6 +20,13 @@ export const matcherDeclarations = [
   ...agreementDeclarations,
 ] as const
 
+/**
+ * A matcher as runners call it. Runners pass any arguments (`any[]`, as their own `RawMatcherFn`
+ * declares), and the declaration's checks decide what is accepted.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RegisteredMatcher = (this: MatcherContext, received: unknown, ...args: any[]) => MatcherResult | Promise<MatcherResult>
+
 /** A declared matcher name. */
 export type DeclaredMatcherName = (typeof matcherDeclarations)[number]['name']
 
@@ -27,8 +35,8 @@ export type DeclaredMatcherName = (typeof matcherDeclarations)[number]['name']
  * compute. `withRecording` hands each result's `meta`, with the declared metric scale, to the
  * rag-matchers reporters; it changes no result.
  */
-export const allMatchers: Record<DeclaredMatcherName, MatcherImpl> = withRecording(
-  Object.fromEntries(matcherDeclarations.map((d) => [d.name, matcherOf(d)])) as Record<DeclaredMatcherName, MatcherImpl>,
+export const allMatchers: Record<DeclaredMatcherName, RegisteredMatcher> = withRecording(
+  Object.fromEntries(matcherDeclarations.map((d) => [d.name, matcherOf(d)])) as Record<DeclaredMatcherName, RegisteredMatcher>,
   Object.fromEntries(matcherDeclarations.map((d) => [d.name, declaredScale(d.metric)])),
 )
 

@@ -213,7 +213,7 @@ export interface BleuSegments {
  * (effective order off, `nrefs` the per-segment count or `var`), the segment scores the sentence
  * defaults (effective order on). Pass `effectiveOrder` to use the same setting for both.
  * `details.unmatchedNgrams` of the corpus score is the corpus's (the first ones met), of each
- * segment score that segment's own.
+ * segment score that segment's own (counted again from its kept tokens on first read).
  *
  * Parity: `corpus` equals sacrebleu 2.6.0 `corpus_bleu` and `segments[i]` `sentence_bleu`
  * (bit-for-bit the values of {@link corpusBleu} and {@link sentenceBleu}).
@@ -233,7 +233,7 @@ export interface BleuSegments {
  *   ],
  * )
  * corpus.value // → 48.530827009929865
- * segments[0]!.value // → 100
+ * segments[0]!.value // → 100.00000000000004 (= sentenceBleu of the first segment)
  */
 export function bleuSegments(candidates: readonly string[], references: ReadonlyArray<readonly string[]>, options?: BleuOptions): BleuSegments {
   const fn = 'bleuSegments'
@@ -252,17 +252,14 @@ export function bleuSegments(candidates: readonly string[], references: Readonly
     refCounts.add(refs.length)
     // tokenizer and lowercase are the same in both resolutions: the spans serve both scores
     const hyp = preprocess(candidates[i]!, rCorpus)
-    const unmatched = new UnmatchedNgrams(N)
-    const stats = segmentStats(
-      hyp,
-      refs.map((ref) => preprocess(ref, rCorpus)),
-      N,
-      unmatched,
-    )
-    // the corpus keeps the segment's first unmatched n-grams it still has room for, as corpusBleu notes them
-    corpusUnmatched.absorb(unmatched, hyp)
+    const refSpans = refs.map((ref) => preprocess(ref, rCorpus))
+    // the corpus's unmatched n-grams are noted exactly as corpusBleu notes them
+    const stats = segmentStats(hyp, refSpans, N, corpusUnmatched.allFull() ? undefined : corpusUnmatched)
+    corpusUnmatched.flush(hyp)
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
-    segments.push(scoreFromStats(stats, rSentence, refs.length, () => unmatched.flush(hyp)))
+    // a segment's own unmatched n-grams are rarely read (a per-case table shows values only):
+    // counted again from the kept spans on first read, never tokenized again
+    segments.push(scoreFromStats(stats, rSentence, refs.length, () => segmentUnmatched(hyp, refSpans, N)))
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
   return { corpus: scoreFromStats(sums, rCorpus, nrefs, () => corpusUnmatched.flush(EMPTY_SPANS)), segments }
@@ -480,18 +477,6 @@ class UnmatchedNgrams {
     this.notes.push(n, key, start)
     this.taken[n - 1]!++
   }
-  /**
-   * Notes what `segment` (a collector of the current segment alone) noted, as far as this one has
-   * room, then flushes: the same notes as counting the segment with this collector directly (its
-   * notes per order are a prefix of the segment's, which keeps up to as many), without counting twice.
-   */
-  absorb(segment: UnmatchedNgrams, hyp: TokenSpans): string[][] {
-    if (!this.allFull()) {
-      const notes = segment.notes
-      for (let i = 0; i < notes.length; i += 3) if (!this.full(notes[i]!)) this.note(notes[i]!, notes[i + 1]!, notes[i + 2]!)
-    }
-    return this.flush(hyp)
-  }
   /** Moves the notes of the segment whose candidate is `hyp` into the lists and returns them. */
   flush(hyp: TokenSpans): string[][] {
     const lists = (this.lists ??= Array.from({ length: this.maxOrder }, () => []))
@@ -510,6 +495,13 @@ class UnmatchedNgrams {
     for (let n = 1; n <= this.maxOrder; n++) this.taken[n - 1] = lists[n - 1]!.length
     return lists
   }
+}
+
+/** The unmatched n-grams of one tokenized segment, as {@link sentenceBleu} lists them. */
+function segmentUnmatched(hyp: TokenSpans, refs: readonly TokenSpans[], maxOrder: number): string[][] {
+  const unmatched = new UnmatchedNgrams(maxOrder)
+  segmentStats(hyp, refs, maxOrder, unmatched)
+  return unmatched.flush(hyp)
 }
 
 // Tables reused across calls (reset before each use): allocating them per sentence costs more

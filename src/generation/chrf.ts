@@ -196,13 +196,15 @@ export function chrfSegments(candidates: readonly string[], references: Readonly
   const bestReferences: number[] = []
   const refCounts = new Set<number>()
   const segments: ChrfScore[] = []
+  // every segment's signature comes from the same settings: built once per reference count
+  const signatures = new Map<number | 'var' | undefined, string>()
   for (let i = 0; i < candidates.length; i++) {
     const refs = references[i]!
     refCounts.add(refs.length)
     const { stats, best } = segmentStats(candidates[i]!, refs, r)
     bestReferences.push(best)
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
-    segments.push(scoreFromStats(stats, r, refs.length, { bestReference: best }))
+    segments.push(scoreFromStats(stats, r, refs.length, { bestReference: best }, signatures))
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
   return { corpus: scoreFromStats(sums, r, nrefs, { bestReferences }), segments }
@@ -317,6 +319,7 @@ function scoreFromStats(
   r: ResolvedChrf,
   nrefs: number | 'var' | undefined,
   extra: { bestReference?: number; bestReferences?: number[] },
+  signatures?: Map<number | 'var' | undefined, string>,
 ): ChrfScore {
   const f = fScore(stats, r)
   const orders: ChrfOrderStats[] = []
@@ -336,7 +339,12 @@ function scoreFromStats(
     })
   }
   const details: ChrfDetails = { stats, orders, precision: f.precision, recall: f.recall, effectiveOrder: f.effectiveOrder, ...extra }
-  return makeScore(chrfName(r), f.score, chrfSignature(r, nrefs), details)
+  let signature = signatures?.get(nrefs)
+  if (signature === undefined) {
+    signature = chrfSignature(r, nrefs)
+    signatures?.set(nrefs, signature)
+  }
+  return makeScore(chrfName(r), f.score, signature, details)
 }
 
 function chrfName(r: ResolvedChrf): string {

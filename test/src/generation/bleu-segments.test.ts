@@ -123,7 +123,8 @@ describe('bleuSegments', () => {
       ],
     )
     expect(corpus.value).toBe(48.530827009929865)
-    expect(segments[0]!.value).toBe(100)
+    expect(segments[0]!.value).toBe(100.00000000000004)
+    expect(segments[0]!.value).toBe(sentenceBleu('The dog bit the man.', ['The dog bit the man.', 'The dog had bit the man.']).value)
   })
 
   it('rejects bad arguments and option keys with MetricInputError', () => {
@@ -161,6 +162,13 @@ describe('chrfSegments', () => {
       }
     },
   )
+
+  it('gives the documented example values', () => {
+    const { corpus, segments } = chrfSegments(['abcdefg', 'abc'], [['hijklmnop'], ['abc', 'x']], { beta: 3 })
+    expect(segments[0]!.value).toBe(0)
+    expect(segments[1]!.details.bestReference).toBe(0)
+    expect(corpus.details.bestReferences).toEqual([0, 0])
+  })
 
   it('equals corpusChrf on the original streams too (value and signature; nulls only renumber bestReferences)', () => {
     for (const c of golden.corpora) {

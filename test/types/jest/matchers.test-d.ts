@@ -58,3 +58,13 @@ expect([0.9, 0.4]).toCorrelateWith([5, 2], 0.5, { method: 'tau' })
 expect({ wins: 4, losses: 1, ties: 0 }).toWinAgainst(0.5)
 // @ts-expect-error unknown ties convention
 expect({ wins: 4, losses: 1, ties: 0 }).toWinAgainst('v1', { ties: 'drop' })
+
+// Every retrieval matcher takes the core's retrieval options; unknown keys do not compile.
+expect(c).toHaveRecallAtK(3, 0.5, { duplicates: 'error' })
+expect(c).toHavePrecisionAtK(3, 0.5, { duplicates: 'literal' })
+expect(c).toHaveMrrAbove(0.5, { duplicates: 'first' })
+expect(c).toHitWithin(3, { duplicates: 'literal' })
+// @ts-expect-error unknown option key
+expect(c).toHaveNdcgAtK(3, 0.5, { gian: 'exponential' })
+// @ts-expect-error duplicates is one of 'first' | 'literal' | 'error'
+expect(c).toHaveMapAtK(3, 0.5, { duplicates: 'all' })

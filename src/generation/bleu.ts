@@ -4,7 +4,7 @@ import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
-import { checkCorpusArgs, checkSentenceArgs } from './sacrebleu-args.js'
+import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, lazySegments } from './sacrebleu-args.js'
 import { forEachNgramOrder, KeyCounts, SpanInterner } from './ngrams.js'
 import { isPyWhitespaceUnit, spanNgramText, type TokenSpans } from './tokenizers/spans.js'
 import { BLEU_TOKENIZER_NAMES, getBleuTokenizer, isBleuTokenizerName, type BleuTokenizer, type BleuTokenizerName } from './tokenizers/index.js'
@@ -246,7 +246,8 @@ export function bleuSegments(candidates: readonly string[], references: Readonly
   const corpusUnmatched = new UnmatchedNgrams(N)
   const sums = new Array<number>(2 + 2 * N).fill(0)
   const refCounts = new Set<number>()
-  const segments: BleuScore[] = []
+  // Sentence scores are built on first read: a passing set assertion never shows them.
+  const builders: Array<() => BleuScore> = []
   for (let i = 0; i < candidates.length; i++) {
     const refs = references[i]!
     refCounts.add(refs.length)
@@ -259,11 +260,12 @@ export function bleuSegments(candidates: readonly string[], references: Readonly
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
     // a segment's own unmatched n-grams are rarely read (a per-case table shows values only):
     // counted again from the kept spans on first read, never tokenized again
-    segments.push(scoreFromStats(stats, rSentence, refs.length, () => segmentUnmatched(hyp, refSpans, N)))
+    builders.push(() => scoreFromStats(stats, rSentence, refs.length, () => segmentUnmatched(hyp, refSpans, N)))
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
-  return { corpus: scoreFromStats(sums, rCorpus, nrefs, () => corpusUnmatched.flush(EMPTY_SPANS)), segments }
+  return lazySegments(scoreFromStats(sums, rCorpus, nrefs, () => corpusUnmatched.flush(EMPTY_SPANS)), builders)
 }
+
 
 /**
  * BLEU's sufficient statistics for one segment, in sacrebleu's layout:
@@ -324,23 +326,6 @@ export function bleuFromStats(stats: readonly number[], options?: BleuFromStatsO
 // ---------------------------------------------------------------------------------------------
 
 /** Validates `(candidates, references)` of {@link bleuSegments}: per segment, a non-empty array of strings. */
-function checkSegmentArgs(fn: string, candidates: unknown, references: unknown): void {
-  if (!Array.isArray(candidates) || candidates.length === 0) throw new MetricInputError(fn, 'candidates', 'a non-empty array of strings', candidates)
-  for (let i = 0; i < candidates.length; i++) {
-    if (typeof candidates[i] !== 'string') throw new MetricInputError(fn, `candidates[${i}]`, 'a string', candidates[i])
-  }
-  if (!Array.isArray(references) || references.length !== candidates.length) {
-    throw new MetricInputError(fn, 'references', `an array of ${candidates.length} reference arrays, one per candidate`, references)
-  }
-  for (let i = 0; i < references.length; i++) {
-    const refs: unknown = references[i]
-    if (!Array.isArray(refs) || refs.length === 0) throw new MetricInputError(fn, `references[${i}]`, 'a non-empty array of strings', refs)
-    for (let j = 0; j < refs.length; j++) {
-      if (typeof refs[j] !== 'string') throw new MetricInputError(fn, `references[${i}][${j}]`, 'a string', refs[j])
-    }
-  }
-}
-
 const EMPTY_SPANS: TokenSpans = { source: '', starts: [], ends: [], count: 0 }
 
 /**

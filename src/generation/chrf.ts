@@ -5,7 +5,7 @@ import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
 import { pyIsSpaceCode, pySplit } from '../text/python-string.js'
-import { checkCorpusArgs, checkSentenceArgs } from './sacrebleu-args.js'
+import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, lazySegments } from './sacrebleu-args.js'
 import { consumeMatches, countKeys, forEachNgramOrder, Interner, KeyCounts } from './ngrams.js'
 
 /** Options of the chrF functions (sacrebleu `CHRF(...)` arguments, camelCased). */
@@ -195,7 +195,8 @@ export function chrfSegments(candidates: readonly string[], references: Readonly
   const sums = new Array<number>(3 * (r.charOrder + r.wordOrder)).fill(0)
   const bestReferences: number[] = []
   const refCounts = new Set<number>()
-  const segments: ChrfScore[] = []
+  // Sentence scores are built on first read: a passing set assertion never shows them.
+  const builders: Array<() => ChrfScore> = []
   // every segment's signature comes from the same settings: built once per reference count
   const signatures = new Map<number | 'var' | undefined, string>()
   for (let i = 0; i < candidates.length; i++) {
@@ -204,10 +205,10 @@ export function chrfSegments(candidates: readonly string[], references: Readonly
     const { stats, best } = segmentStats(candidates[i]!, refs, r)
     bestReferences.push(best)
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
-    segments.push(scoreFromStats(stats, r, refs.length, { bestReference: best }, signatures))
+    builders.push(() => scoreFromStats(stats, r, refs.length, { bestReference: best }, signatures))
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
-  return { corpus: scoreFromStats(sums, r, nrefs, { bestReferences }), segments }
+  return lazySegments(scoreFromStats(sums, r, nrefs, { bestReferences }), builders)
 }
 
 /**
@@ -259,22 +260,6 @@ export function chrfFromStats(stats: readonly number[], options?: ChrfFromStatsO
 // ---------------------------------------------------------------------------------------------
 
 /** Validates `(candidates, references)` of {@link chrfSegments}: per segment, a non-empty array of strings. */
-function checkSegmentArgs(fn: string, candidates: unknown, references: unknown): void {
-  if (!Array.isArray(candidates) || candidates.length === 0) throw new MetricInputError(fn, 'candidates', 'a non-empty array of strings', candidates)
-  for (let i = 0; i < candidates.length; i++) {
-    if (typeof candidates[i] !== 'string') throw new MetricInputError(fn, `candidates[${i}]`, 'a string', candidates[i])
-  }
-  if (!Array.isArray(references) || references.length !== candidates.length) {
-    throw new MetricInputError(fn, 'references', `an array of ${candidates.length} reference arrays, one per candidate`, references)
-  }
-  for (let i = 0; i < references.length; i++) {
-    const refs: unknown = references[i]
-    if (!Array.isArray(refs) || refs.length === 0) throw new MetricInputError(fn, `references[${i}]`, 'a non-empty array of strings', refs)
-    for (let j = 0; j < refs.length; j++) {
-      if (typeof refs[j] !== 'string') throw new MetricInputError(fn, `references[${i}][${j}]`, 'a string', refs[j])
-    }
-  }
-}
 
 const EPS = 1e-16
 

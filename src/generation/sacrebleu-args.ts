@@ -57,3 +57,33 @@ export function checkCorpusArgs(fn: string, candidates: unknown, referenceStream
   }
   return segments
 }
+
+/** The per-case arguments of `bleuSegments` / `chrfSegments`: candidates and, per candidate, a non-empty array of references. */
+export function checkSegmentArgs(fn: string, candidates: unknown, references: unknown): void {
+  if (!Array.isArray(candidates) || candidates.length === 0) throw new MetricInputError(fn, 'candidates', 'a non-empty array of strings', candidates)
+  for (let i = 0; i < candidates.length; i++) {
+    if (typeof candidates[i] !== 'string') throw new MetricInputError(fn, `candidates[${i}]`, 'a string', candidates[i])
+  }
+  if (!Array.isArray(references) || references.length !== candidates.length) {
+    throw new MetricInputError(fn, 'references', `an array of ${candidates.length} reference arrays, one per candidate`, references)
+  }
+  for (let i = 0; i < references.length; i++) {
+    const refs: unknown = references[i]
+    if (!Array.isArray(refs) || refs.length === 0) throw new MetricInputError(fn, `references[${i}]`, 'a non-empty array of strings', refs)
+    for (let j = 0; j < refs.length; j++) {
+      if (typeof refs[j] !== 'string') throw new MetricInputError(fn, `references[${i}][${j}]`, 'a string', refs[j])
+    }
+  }
+}
+
+/** `{ corpus, segments }` with `segments` built once, on first read. */
+export function lazySegments<S>(corpus: S, builders: ReadonlyArray<() => S>): { readonly corpus: S; readonly segments: S[] } {
+  let segments: S[] | undefined
+  return {
+    corpus,
+    get segments(): S[] {
+      segments ??= builders.map((build) => build())
+      return segments
+    },
+  }
+}

@@ -13,8 +13,11 @@ import type { RecordedAssertion, RecordedCaseText, RecordedCaseValue } from './r
 /** The `schemaVersion` of rag-report.json written by this version. */
 export const REPORT_SCHEMA_VERSION = 1
 
+/** The fields a report assertion takes over from its record unchanged. */
+type RecordedFields = 'matcher' | 'metric' | 'value' | 'threshold' | 'comparator' | 'pass' | 'isNot' | 'outcome' | 'signature' | 'scale' | 'set' | 'setSize' | 'perCase' | 'perCaseTotal' | 'baseline' | 'cases' | 'extra'
+
 /** One assertion in the report: the record plus where it ran, in a runner-independent form. */
-export interface ReportAssertion {
+export interface ReportAssertion extends Pick<RecordedAssertion, RecordedFields> {
   /** Test file, relative to the project root, `/`-separated. */
   readonly file: string
   /** Enclosing describe blocks, outermost first. */
@@ -24,24 +27,6 @@ export interface ReportAssertion {
   /** Position of the test in its file and of the assertion in its test: the canonical order. */
   readonly testIndex: number
   readonly index: number
-  readonly matcher: string
-  readonly metric: string
-  readonly value: number | null
-  readonly threshold?: number
-  readonly comparator: '>=' | '<'
-  readonly pass: boolean
-  readonly isNot: boolean
-  readonly outcome: boolean
-  readonly signature: string
-  /** Full scale of the metric (1, or 100 for BLEU/chrF), from the matcher's declaration. */
-  readonly scale?: number
-  readonly set?: string
-  readonly setSize?: number
-  readonly perCase?: readonly RecordedCaseValue[]
-  readonly perCaseTotal?: number
-  readonly baseline?: { readonly mean: number; readonly delta: number }
-  readonly cases?: readonly RecordedCaseText[]
-  readonly extra?: Record<string, unknown>
 }
 
 export interface CaseValue {

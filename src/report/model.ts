@@ -68,13 +68,8 @@ export interface MetricRow {
   readonly failingCases: readonly string[]
 }
 
-export interface CaseRow {
-  readonly id: string
-  readonly question?: string
-  readonly answer?: string
-  readonly reference?: string
-  readonly retrieved?: readonly string[]
-  readonly error?: string
+/** A case of an eval set in the report: its recorded texts and its value in each metric row. */
+export interface CaseRow extends Omit<RecordedCaseText, 'positional'> {
   /** Metric row key → the case's value in that row. */
   readonly values: Readonly<Record<string, CaseValue>>
   /** Labels of the metric rows in which this case is below the threshold. */

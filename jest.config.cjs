@@ -9,10 +9,7 @@ module.exports = {
   testMatch: ['<rootDir>/test/matchers/**/*.test.ts', '<rootDir>/test/jest/**/*.test.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/setup/jest-setup.ts'],
   transform: {
-    '^.+\\.(t|j)sx?$': [
-      '@swc/jest',
-      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
-    ],
+    '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   snapshotResolver: '<rootDir>/test/setup/jest-snapshot-resolver.cjs',

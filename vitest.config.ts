@@ -8,7 +8,6 @@ export default defineConfig({
     setupFiles: ['test/setup/vitest-setup.ts'],
     testTimeout: 30_000,
     // Jest and Vitest snapshots differ in header and escaping; keep each runner's own folder.
-    resolveSnapshotPath: (testPath: string, ext: string) =>
-      testPath.replace(/([^/\\]+)$/, '__snapshots__/vitest/$1') + ext,
+    resolveSnapshotPath: (testPath: string, ext: string) => testPath.replace(/([^/\\]+)$/, '__snapshots__/vitest/$1') + ext,
   },
 })

@@ -22,7 +22,10 @@ function rng(seed) {
   let c = 0xb7e15162
   let d = seed >>> 0
   const next = () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0
+    a >>>= 0
+    b >>>= 0
+    c >>>= 0
+    d >>>= 0
     let t = (a + b) | 0
     a = b ^ (b >>> 9)
     b = (c + (c << 3)) | 0

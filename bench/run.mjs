@@ -77,8 +77,19 @@ console.log(`generation workload: ${pairs.length} pairs from ${workloadName}`)
   }
   record('generation', 'corpus BLEU (sacrebleu defaults)', pairs.length / times.sort((a, b) => a - b)[1], 'pairs/s', '8,028 (sacrebleu)')
 }
-record('generation', 'sentence BLEU', throughput(pairs, (p) => lib.sentenceBleu(p.hypothesis, p.reference)), 'pairs/s', '9,403 (sacrebleu)')
-record('generation', 'sentence chrF', throughput(pairs, (p) => lib.sentenceChrf(p.hypothesis, p.reference)), 'pairs/s')
+record(
+  'generation',
+  'sentence BLEU',
+  throughput(pairs, (p) => lib.sentenceBleu(p.hypothesis, p.reference)),
+  'pairs/s',
+  '9,403 (sacrebleu)',
+)
+record(
+  'generation',
+  'sentence chrF',
+  throughput(pairs, (p) => lib.sentenceChrf(p.hypothesis, p.reference)),
+  'pairs/s',
+)
 record(
   'generation',
   'ROUGE-L with stemming',
@@ -86,7 +97,13 @@ record(
   'pairs/s',
   '3,504 (rouge-score)',
 )
-record('generation', 'METEOR (WordNet synonyms)', throughput(pairs, (p) => lib.meteorScore(p.hypothesis, p.reference)), 'pairs/s', '4,374 (NLTK)')
+record(
+  'generation',
+  'METEOR (WordNet synonyms)',
+  throughput(pairs, (p) => lib.meteorScore(p.hypothesis, p.reference)),
+  'pairs/s',
+  '4,374 (NLTK)',
+)
 
 // ---------------------------------------------------------------- retrieval
 function rng(seed) {
@@ -120,8 +137,18 @@ const ctx = {
 }
 const evalSet = queries.slice(0, 10)
 const answers = pairs.slice(0, 10).map((p, i) => ({ id: `a${i}`, answer: p.hypothesis, reference: p.reference }))
-record('matchers', 'toHaveNdcgAtK on a 10-query eval set', throughput(Array(20_000).fill(evalSet), (s) => matchers.toHaveNdcgAtK.call(ctx, s, 10, 0)), 'calls/s')
-record('matchers', 'toScoreRougeLAbove on a 10-answer eval set', throughput(Array(5_000).fill(answers), (s) => matchers.toScoreRougeLAbove.call(ctx, s, 0)), 'calls/s')
+record(
+  'matchers',
+  'toHaveNdcgAtK on a 10-query eval set',
+  throughput(Array(20_000).fill(evalSet), (s) => matchers.toHaveNdcgAtK.call(ctx, s, 10, 0)),
+  'calls/s',
+)
+record(
+  'matchers',
+  'toScoreRougeLAbove on a 10-answer eval set',
+  throughput(Array(5_000).fill(answers), (s) => matchers.toScoreRougeLAbove.call(ctx, s, 0)),
+  'calls/s',
+)
 {
   // eval-set BLEU/chrF on 1,000 cases: the matcher (call + failure message with its per-case table),
   // and the metric work before (corpus + sentence per case) vs after (one pass), see eval-set-bench.mjs

@@ -100,6 +100,7 @@ export function runMergeReportsCli(
  * // cli/main.ts registers it under COMMANDS['merge-reports'], loaded on demand
  * await run(['--output-dir', 'rag-report', 'shards/'], { stdout: process.stdout, stderr: process.stderr })
  */
+// eslint-disable-next-line @typescript-eslint/require-await
 export async function run(argv: readonly string[], io: { stdout: { write(chunk: string): unknown }; stderr: { write(chunk: string): unknown } }): Promise<number> {
   return runMergeReportsCli(argv, { log: (text) => io.stdout.write(`${text}\n`), error: (text) => io.stderr.write(`${text}\n`) })
 }

@@ -8,17 +8,7 @@
  */
 import { DEFAULT_ROUGE_TYPES, ROUGE_TYPES, rougeScore, type RougeResult, type RougeType } from '../src/generation/rouge.js'
 import type { CliIo } from './io.js'
-import {
-  CliUsageError,
-  COMMON_HELP,
-  pyFixed,
-  runTextCommand,
-  segmentReferences,
-  type CommonSettings,
-  type OptionDef,
-  type TextInputs,
-  withNrefs,
-} from './text-input.js'
+import { CliUsageError, COMMON_HELP, pyFixed, runTextCommand, segmentReferences, type CommonSettings, type OptionDef, type TextInputs, withNrefs } from './text-input.js'
 
 const OPTIONS: readonly OptionDef[] = [
   { names: ['--types', '--rouge-types'], key: 'types', value: true },
@@ -83,7 +73,9 @@ function evaluate(config: RougeConfig, input: TextInputs, common: CommonSettings
       if (common.json) {
         out += `${JSON.stringify(Object.fromEntries(types.map((t) => [t, pick(result, t)])))}\n`
       } else {
-        const cells = types.map((t) => (common.scoreOnly ? pyFixed(pick(result, t).fmeasure, common.width) : `${result[t]?.metric} = ${prfText(pick(result, t), common.width)}`))
+        const cells = types.map((t) =>
+          common.scoreOnly ? pyFixed(pick(result, t).fmeasure, common.width) : `${result[t]?.metric} = ${prfText(pick(result, t), common.width)}`,
+        )
         out += `${cells.join('\t')}\n`
       }
     }
@@ -112,9 +104,7 @@ function evaluate(config: RougeConfig, input: TextInputs, common: CommonSettings
   })
   const header = `mean over ${n} segment${n === 1 ? '' : 's'} of the per-segment precision, recall and F (rouge-score score_multi per segment); F is not recomputed from the mean P and R`
   if (common.json) {
-    const scores = Object.fromEntries(
-      means.map((m) => [m.type, { name: m.metric, signature: m.signature, precision: m.precision, recall: m.recall, fmeasure: m.fmeasure }]),
-    )
+    const scores = Object.fromEntries(means.map((m) => [m.type, { name: m.metric, signature: m.signature, precision: m.precision, recall: m.recall, fmeasure: m.fmeasure }]))
     return `${JSON.stringify({ name: 'ROUGE', aggregation: header, segments: n, nrefs, stemmer, scores }, null, 1)}\n`
   }
   if (common.scoreOnly) return means.map((m) => `${pyFixed(m.fmeasure, common.width)}\n`).join('')

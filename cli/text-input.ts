@@ -258,7 +258,9 @@ export async function readTextInputs(args: ParsedArgs, io: CliIo): Promise<TextI
   const wrong = referenceStreams.map((s, k) => [referenceFiles[k] as string, s.length] as const).filter(([, n]) => n !== hypotheses.length)
   if (wrong.length > 0) {
     const list = wrong.map(([file, n]) => `${file} has ${n} line${n === 1 ? '' : 's'}`).join(', ')
-    throw new CliInputError(`the hypotheses (${hypothesisFile}) have ${hypotheses.length} line${hypotheses.length === 1 ? '' : 's'} but ${list}; every reference file needs one line per hypothesis line`)
+    throw new CliInputError(
+      `the hypotheses (${hypothesisFile}) have ${hypotheses.length} line${hypotheses.length === 1 ? '' : 's'} but ${list}; every reference file needs one line per hypothesis line`,
+    )
   }
   if (hypotheses.length === 0) throw new CliInputError(`${hypothesisFile} has no lines: there is no segment to score`)
   return { hypotheses, referenceStreams, hypothesisFile, referenceFiles }

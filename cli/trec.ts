@@ -236,7 +236,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const file = error.code === 'duplicate-qrels-docno' || error.code === 'empty-qrels' ? qrelsPath : runPath
       switch (error.code) {
         case 'missing-topic':
-          return fail(EXIT.evaluation, `topic '${error.topic}' has judgments in ${qrelsPath} but no results in ${runPath}; trec_eval 10.0 refuses this too (exit 4). Use -c to score such topics as 0.`)
+          return fail(
+            EXIT.evaluation,
+            `topic '${error.topic}' has judgments in ${qrelsPath} but no results in ${runPath}; trec_eval 10.0 refuses this too (exit 4). Use -c to score such topics as 0.`,
+          )
         case 'duplicate-docno':
           return fail(EXIT.evaluation, `docno '${error.docno}' is retrieved more than once for topic '${error.topic}' in ${file}; trec_eval refuses duplicates (exit 4).`)
         case 'duplicate-qrels-docno':

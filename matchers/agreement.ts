@@ -13,18 +13,9 @@ import {
   type MetricAlignmentDetails,
   type ScoreRatingInput,
   type TiesConvention,
-  type WinCounts,
 } from '../src/agreement/index.js'
 import { MetricInputError } from '../src/errors.js'
-import {
-  idOf,
-  isObject,
-  readRatingTable,
-  RatingsInputError,
-  tallyPairwise,
-  type PairwiseTally,
-  type RatingTable,
-} from '../src/agreement/rating-table.js'
+import { idOf, isObject, readRatingTable, RatingsInputError, tallyPairwise, type PairwiseTally, type RatingTable } from '../src/agreement/rating-table.js'
 export type { PairwiseRecord, RatingMatrix, RatingRecord } from '../src/agreement/rating-table.js'
 import type { Score } from '../src/score.js'
 import type { MatcherContext, MatcherResult } from './context.js'
@@ -212,7 +203,9 @@ interface AgreementOutcome {
 }
 
 function scopeLine(t: RatingTable): string {
-  return t.source === 'matrix' ? `raters × items matrix: ${t.raters.length} raters, ${t.items.length} items` : `dimension ${t.dimension}: ${t.raters.length} raters (${list(t.raters)}), ${t.items.length} items`
+  return t.source === 'matrix'
+    ? `raters × items matrix: ${t.raters.length} raters, ${t.items.length} items`
+    : `dimension ${t.dimension}: ${t.raters.length} raters (${list(t.raters)}), ${t.items.length} items`
 }
 
 function computeCohen(ctx: MatcherContext, t: RatingTable, weights: KappaWeighting): AgreementOutcome {
@@ -225,7 +218,8 @@ function computeCohen(ctx: MatcherContext, t: RatingTable, weights: KappaWeighti
       t.raters,
     )
   }
-  if (t.raters.length < 2) return { reason: `Cohen's kappa needs two raters; the ratings name only ${t.raters[0] ?? 'none'}`, summary: [scopeLine(t)], breakdownRaters: t.raters }
+  if (t.raters.length < 2)
+    return { reason: `Cohen's kappa needs two raters; the ratings name only ${t.raters[0] ?? 'none'}`, summary: [scopeLine(t)], breakdownRaters: t.raters }
   const [r1, r2] = t.raters as [string, string]
   const a: Label[] = []
   const b: Label[] = []
@@ -250,7 +244,8 @@ function computeCohen(ctx: MatcherContext, t: RatingTable, weights: KappaWeighti
 }
 
 function computeFleiss(t: RatingTable): AgreementOutcome {
-  if (t.raters.length < 2) return { reason: `Fleiss' kappa needs at least two raters; the ratings name only ${t.raters[0] ?? 'none'}`, summary: [scopeLine(t)], breakdownRaters: t.raters }
+  if (t.raters.length < 2)
+    return { reason: `Fleiss' kappa needs at least two raters; the ratings name only ${t.raters[0] ?? 'none'}`, summary: [scopeLine(t)], breakdownRaters: t.raters }
   const complete = t.items.filter((item) => t.raters.every((r) => t.scores.get(item)!.has(r)))
   const incomplete = t.items.filter((item) => !complete.includes(item))
   const leftOut = incomplete.length > 0 ? `; ${incomplete.length} left out (not rated by every rater): ${list(incomplete, 5)}` : ''
@@ -271,7 +266,13 @@ function computeFleiss(t: RatingTable): AgreementOutcome {
 function computeKrippendorff(ctx: MatcherContext, t: RatingTable, levelOption: KrippendorffLevel | undefined): AgreementOutcome {
   const level = levelOption ?? (t.kind === 'number' ? 'ordinal' : 'nominal')
   if (t.kind === 'string' && level !== 'nominal') {
-    matcherError(ctx, AGREEMENT, AGREEMENT_ARGS, `options.level '${level}' needs numeric scores; the scores are labels, whose order is unknown: use level 'nominal' or numeric scores`, level)
+    matcherError(
+      ctx,
+      AGREEMENT,
+      AGREEMENT_ARGS,
+      `options.level '${level}' needs numeric scores; the scores are labels, whose order is unknown: use level 'nominal' or numeric scores`,
+      level,
+    )
   }
   if (t.kind === 'boolean' && (level === 'interval' || level === 'ratio')) {
     matcherError(ctx, AGREEMENT, AGREEMENT_ARGS, `options.level '${level}' needs numeric scores; the scores are booleans: use level 'nominal'`, level)
@@ -285,7 +286,11 @@ function computeKrippendorff(ctx: MatcherContext, t: RatingTable, levelOption: K
     const d = score.details
     return {
       score,
-      summary: [scope, `${d.pairableUnits} of ${d.units} items rated at least twice (pairable), ${d.pairableValues} pairable ratings`, `disagreement observed ${formatNumber(d.observedDisagreement)}, expected by chance ${formatNumber(d.expectedDisagreement)} (alpha = 1 − observed / expected)`],
+      summary: [
+        scope,
+        `${d.pairableUnits} of ${d.units} items rated at least twice (pairable), ${d.pairableValues} pairable ratings`,
+        `disagreement observed ${formatNumber(d.observedDisagreement)}, expected by chance ${formatNumber(d.expectedDisagreement)} (alpha = 1 − observed / expected)`,
+      ],
       breakdownRaters: t.raters,
     }
   } catch (error) {
@@ -367,7 +372,13 @@ export function toHaveAgreementAbove(this: MatcherContext, received: unknown, mi
   const t = readTable(ctx, () => readRatingTable(received, o), AGREEMENT, AGREEMENT_ARGS)
   const statistic: Statistic = o.statistic
   if (statistic === 'cohen' && (o as CohenAgreementOptions).weights !== undefined && (o as CohenAgreementOptions).weights !== 'none' && t.kind === 'string') {
-    matcherError(ctx, AGREEMENT, AGREEMENT_ARGS, 'options.weights needs numeric (or boolean) scores: weights follow the order of the scores, and labels have none', (o as CohenAgreementOptions).weights)
+    matcherError(
+      ctx,
+      AGREEMENT,
+      AGREEMENT_ARGS,
+      'options.weights needs numeric (or boolean) scores: weights follow the order of the scores, and labels have none',
+      (o as CohenAgreementOptions).weights,
+    )
   }
   const level = statistic === 'krippendorff' ? (o as KrippendorffAgreementOptions).level : undefined
   const outcome =
@@ -403,7 +414,8 @@ export function toHaveAgreementAbove(this: MatcherContext, received: unknown, mi
   const pass = value >= min
   return {
     pass,
-    message: () => buildMessage(ctx, { matcher: AGREEMENT, args: AGREEMENT_ARGS, headline: thresholdHeadline(ctx, { label: name, value, min }), signature, sections: details() }),
+    message: () =>
+      buildMessage(ctx, { matcher: AGREEMENT, args: AGREEMENT_ARGS, headline: thresholdHeadline(ctx, { label: name, value, min }), signature, sections: details() }),
     meta: { matcher: AGREEMENT, metric: name, value, threshold: min, comparator: comparator(ctx), pass, signature, extra },
   }
 }
@@ -471,7 +483,9 @@ export function toCorrelateWith(this: MatcherContext, received: unknown, humanSc
   if (options !== undefined && !isObject(options)) fail("options must be an object such as { method: 'kendall' }", options)
   const methodOption: unknown = options?.method ?? 'spearman'
   const method: CorrelationMethod =
-    methodOption === 'spearman' || methodOption === 'kendall' || methodOption === 'pearson' ? methodOption : fail("options.method must be 'spearman', 'kendall' or 'pearson'", methodOption)
+    methodOption === 'spearman' || methodOption === 'kendall' || methodOption === 'pearson'
+      ? methodOption
+      : fail("options.method must be 'spearman', 'kendall' or 'pearson'", methodOption)
   const metric = readScores(ctx, 'received value', received)
   const human = readScores(ctx, 'humanScores', humanScores)
   if (metric.positional !== human.positional) {
@@ -508,7 +522,13 @@ export function toCorrelateWith(this: MatcherContext, received: unknown, humanSc
   return {
     pass,
     message: () =>
-      buildMessage(ctx, { matcher: CORRELATE, args: CORRELATE_ARGS, headline: thresholdHeadline(ctx, { label: `${name} (received vs humanScores)`, value: score.value, min }), signature: score.signature, sections: sections() }),
+      buildMessage(ctx, {
+        matcher: CORRELATE,
+        args: CORRELATE_ARGS,
+        headline: thresholdHeadline(ctx, { label: `${name} (received vs humanScores)`, value: score.value, min }),
+        signature: score.signature,
+        sections: sections(),
+      }),
     meta: { matcher: CORRELATE, metric: name, value: score.value, threshold: min, comparator: comparator(ctx), pass, signature: score.signature, extra },
   }
 }
@@ -575,12 +595,22 @@ export function toWinAgainst(this: MatcherContext, received: unknown, baseline: 
   const others = [
     t.lost.length > 0 ? `lost on: ${list(t.lost)}` : undefined,
     t.ignored > 0 ? `ignored ${t.ignored} judgement${t.ignored === 1 ? '' : 's'} between other systems` : undefined,
-  ].filter(Boolean).join('\n')
+  ]
+    .filter(Boolean)
+    .join('\n')
   const extra = { system: t.system, baseline, wins: t.wins, losses: t.losses, ties: t.ties, rate: score.value, low: d.low, high: d.high, confidence }
   const metric = `win rate (lower ${level} Wilson bound)`
   if (Number.isNaN(score.value)) {
     const reason = d.reason ?? 'the win rate is undefined'
-    return uncomputable(ctx, WIN, WIN_ARGS, { name: `The win rate of ${t.system} against ${baseline}`, metric, reason, signature: score.signature, threshold: minRate, sections: () => [counts, others], extra })
+    return uncomputable(ctx, WIN, WIN_ARGS, {
+      name: `The win rate of ${t.system} against ${baseline}`,
+      metric,
+      reason,
+      signature: score.signature,
+      threshold: minRate,
+      sections: () => [counts, others],
+      extra,
+    })
   }
   const pass = d.low >= minRate
   return {
@@ -612,7 +642,8 @@ export const agreementDeclarations = [
     name: 'toHaveAgreementAbove',
     async: false,
     family: 'agreement',
-    summary: "Inter-rater agreement ≥ `min` (−1…1): Cohen's kappa (two raters), Fleiss' kappa (items every rater scored) or Krippendorff's alpha (missing ratings allowed). An undefined statistic fails, with or without `.not`.",
+    summary:
+      "Inter-rater agreement ≥ `min` (−1…1): Cohen's kappa (two raters), Fleiss' kappa (items every rater scored) or Krippendorff's alpha (missing ratings allowed). An undefined statistic fails, with or without `.not`.",
     forms: [
       {
         received: RATINGS,
@@ -621,7 +652,7 @@ export const agreementDeclarations = [
         options: {
           statistic: { type: "'cohen' | 'fleiss' | 'krippendorff' (required)", doc: 'Which statistic.' },
           dimension: { type: 'a string', doc: 'The dimension of the records to use; required when they hold several.' },
-          weights: { type: "'none' | 'linear' | 'quadratic'", default: "'none'", doc: "Cohen only: disagreement weights." },
+          weights: { type: "'none' | 'linear' | 'quadratic'", default: "'none'", doc: 'Cohen only: disagreement weights.' },
           level: { type: "'nominal' | 'ordinal' | 'interval' | 'ratio'", default: "'ordinal' for numbers, else 'nominal'", doc: 'Krippendorff only: level of measurement.' },
           raters: { type: 'an array of rater names (row indices for a matrix)', doc: 'Only these raters (Cohen: exactly two).' },
         },

@@ -182,7 +182,9 @@ function worstCases(m: MetricComparison): string | undefined {
 
 function onlyInOneRun(comparison: RunComparison): string | undefined {
   const lines = [
-    comparison.onlyInBaseline.length > 0 ? `cases only in the baseline (${comparison.onlyInBaseline.length}, not compared): ${list([...comparison.onlyInBaseline])}` : undefined,
+    comparison.onlyInBaseline.length > 0
+      ? `cases only in the baseline (${comparison.onlyInBaseline.length}, not compared): ${list([...comparison.onlyInBaseline])}`
+      : undefined,
     comparison.onlyInCurrent.length > 0 ? `cases only in this run (${comparison.onlyInCurrent.length}, not compared): ${list([...comparison.onlyInCurrent])}` : undefined,
   ].filter(Boolean)
   return lines.length > 0 ? lines.join('\n') : undefined
@@ -193,7 +195,12 @@ function signatureSection(comparison: RunComparison): string {
     .filter((m) => m.status === 'incomparable')
     .map((m) => {
       const changes = (m.signatureDifferences ?? []).map((d) => `    ${d.key}: ${d.a ?? '(absent)'} in the baseline, ${d.b ?? '(absent)'} now`)
-      return [`  ${m.metric}: computed with different settings`, ...changes, `    baseline signature: ${m.baselineSignature}`, `    current signature:  ${m.currentSignature}`].join('\n')
+      return [
+        `  ${m.metric}: computed with different settings`,
+        ...changes,
+        `    baseline signature: ${m.baselineSignature}`,
+        `    current signature:  ${m.currentSignature}`,
+      ].join('\n')
     })
     .join('\n')
 }
@@ -294,9 +301,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
       const what = stored === undefined ? `No baseline "${name}"` : `Baseline "${name}" has no values for ${missing.join(', ')}`
       return {
         pass: false,
-        message: message(`${what}, and baselines are not written here because ${why}.`, [
-          `Run the tests locally (or with -u) to write it, then commit ${display(file)}.`,
-        ]),
+        message: message(`${what}, and baselines are not written here because ${why}.`, [`Run the tests locally (or with -u) to write it, then commit ${display(file)}.`]),
         meta: meta(false, { file, missing }),
       }
     }
@@ -318,7 +323,15 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   const settings = `${o.test === 'bootstrap' ? 'paired bootstrap' : 'sign-flip permutation test'}, ${o.resamples} resamples, seed ${o.seed}; a metric regresses when it drops by more than its tolerance with one-sided p < ${o.alpha}`
   const extra = {
     file,
-    metrics: comparison.metrics.map((m) => ({ metric: m.metric, status: m.status, baseline: m.baselineMean, current: m.currentMean, delta: m.delta, pValue: m.pValue, n: m.n })),
+    metrics: comparison.metrics.map((m) => ({
+      metric: m.metric,
+      status: m.status,
+      baseline: m.baselineMean,
+      current: m.currentMean,
+      delta: m.delta,
+      pValue: m.pValue,
+      n: m.n,
+    })),
     onlyInBaseline: comparison.onlyInBaseline.length,
     onlyInCurrent: comparison.onlyInCurrent.length,
   }
@@ -326,10 +339,13 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   if (comparison.incomparable.length > 0) {
     return {
       pass: false,
-      message: message(`Baseline "${name}" cannot be compared: ${comparison.incomparable.join(', ')} ${comparison.incomparable.length === 1 ? 'was' : 'were'} computed with different settings than the baseline.`, [
-        signatureSection(comparison),
-        'Values computed with other settings (or another rag-matchers version) are not comparable. If the new settings are intended, update the baseline with -u (vitest -u / jest -u).',
-      ]),
+      message: message(
+        `Baseline "${name}" cannot be compared: ${comparison.incomparable.join(', ')} ${comparison.incomparable.length === 1 ? 'was' : 'were'} computed with different settings than the baseline.`,
+        [
+          signatureSection(comparison),
+          'Values computed with other settings (or another rag-matchers version) are not comparable. If the new settings are intended, update the baseline with -u (vitest -u / jest -u).',
+        ],
+      ),
       meta: meta(false, extra),
     }
   }
@@ -360,13 +376,18 @@ export const baselineDeclarations = [
     forms: [
       {
         received: 'an eval run: `{ cases }` (runEvalSet, describeEvalSet) or an array of cases',
-        args: [
-          { name: 'name', type: 'string', doc: 'The entry in the baseline file.' },
-        ],
+        args: [{ name: 'name', type: 'string', doc: 'The entry in the baseline file.' }],
         optionsRequired: true,
         options: {
-          metrics: { type: 'a non-empty array of metric names', doc: 'Registry names: `recall@k`, `precision@k`, `ndcg@k`, `mrr`, `hit@k`, `map@k`, `bleu`, `chrf`, `rouge1`, `rouge2`, `rougeL`, `rougeLsum`, `meteor`.' },
-          tolerance: { type: 'a number 0–1 or a record metric → number', default: '0.02', doc: "Smallest drop that can fail, as a fraction of the metric's full scale (0.02 = 2 BLEU points)." },
+          metrics: {
+            type: 'a non-empty array of metric names',
+            doc: 'Registry names: `recall@k`, `precision@k`, `ndcg@k`, `mrr`, `hit@k`, `map@k`, `bleu`, `chrf`, `rouge1`, `rouge2`, `rougeL`, `rougeLsum`, `meteor`.',
+          },
+          tolerance: {
+            type: 'a number 0–1 or a record metric → number',
+            default: '0.02',
+            doc: "Smallest drop that can fail, as a fraction of the metric's full scale (0.02 = 2 BLEU points).",
+          },
           alpha: { type: 'a number in (0, 1)', default: '0.05', doc: 'Significance level of the one-sided test.' },
           test: { type: "'bootstrap' | 'permutation'", default: "'bootstrap'", doc: 'Paired bootstrap or sign-flip permutation test.' },
           resamples: { type: 'a positive integer', default: '10000', doc: 'Resamples of the test.' },
@@ -380,7 +401,10 @@ export const baselineDeclarations = [
     metric: { name: 'metrics regressed vs baseline', scale: 1, direction: 'lower', comparator: '<' },
     example: "expect(run).toMatchMetricBaseline('qa', { metrics: ['recall@3', 'ndcg@3', 'bleu'] })",
     failing: {
-      received: [{ id: 'q1', retrieved: ['a'], relevant: ['a'] }, { id: 'q2', error: new Error('pipeline timed out after 60000 ms') }],
+      received: [
+        { id: 'q1', retrieved: ['a'], relevant: ['a'] },
+        { id: 'q2', error: new Error('pipeline timed out after 60000 ms') },
+      ],
       args: ['qa', { metrics: ['recall@3'], file: '/project/test/qa.test.ts' }],
     },
     compute: toMatchMetricBaseline,

@@ -126,7 +126,13 @@ export function checkCall(ctx: MatcherContext, decl: MatcherDeclaration, form: F
     if (given > form.args.length) {
       const value = args[form.args.length]
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) return // a class instance: the matcher's own check decides
-      matcherError(ctx, decl.name, hint, `the argument after ${form.args.map((a) => a.name).join(', ') || 'the received value'} must be an options object such as { ${Object.keys(form.options).slice(0, 2).join(', ')} }; ${decl.name} ${names.length === 0 ? 'takes no arguments' : `takes at most ${plural(names.length, 'argument')} (${names.join(', ')})`}`, value)
+      matcherError(
+        ctx,
+        decl.name,
+        hint,
+        `the argument after ${form.args.map((a) => a.name).join(', ') || 'the received value'} must be an options object such as { ${Object.keys(form.options).slice(0, 2).join(', ')} }; ${decl.name} ${names.length === 0 ? 'takes no arguments' : `takes at most ${plural(names.length, 'argument')} (${names.join(', ')})`}`,
+        value,
+      )
     }
     return
   }

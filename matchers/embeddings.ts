@@ -38,6 +38,7 @@ export interface SemanticSimilarityCase {
  * matchers, the received value picks the form: an answer string takes `(reference, min, options?)`, an
  * eval set (cases with `answer` and `reference`) takes `(min, options?)`.
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
 export interface EmbeddingMatchers<R = unknown, T = unknown> {
   /**
    * Cosine similarity of the embeddings of the received answer and `reference` ≥ `min` (scale −1…1;
@@ -88,7 +89,8 @@ function resolveEmbedder(ctx: MatcherContext, args: string, options: unknown): {
   }
   const given = (options as SemanticSimilarityMatcherOptions | undefined)?.embedder
   if (given !== undefined) {
-    if (!isEmbedder(given)) matcherError(ctx, MATCHER, args, 'options.embedder must be an embedder { id, embed(texts) } (transformersEmbedder(), ollamaEmbedder(), functionEmbedder())', given)
+    if (!isEmbedder(given))
+      matcherError(ctx, MATCHER, args, 'options.embedder must be an embedder { id, embed(texts) } (transformersEmbedder(), ollamaEmbedder(), functionEmbedder())', given)
     return { embedder: given, source: 'option' }
   }
   const configured = getConfig().embedder
@@ -140,7 +142,15 @@ export async function toBeSemanticallySimilarTo(this: MatcherContext, received: 
   }
   const [reference, min, options] = rest
   if (typeof reference !== 'string') {
-    matcherError(ctx, MATCHER, args, typeof reference === 'number' ? 'reference must be a string; the (min) form needs an array of { answer, reference } cases as the received value' : 'reference must be a string', reference)
+    matcherError(
+      ctx,
+      MATCHER,
+      args,
+      typeof reference === 'number'
+        ? 'reference must be a string; the (min) form needs an array of { answer, reference } cases as the received value'
+        : 'reference must be a string',
+      reference,
+    )
   }
   requireThreshold(ctx, MATCHER, args, 'min', min, [-1, 1], ' (cosine similarity)')
   const { embedder, source } = resolveEmbedder(ctx, args, options)
@@ -205,7 +215,14 @@ async function setForm(ctx: MatcherContext, received: unknown, min: unknown, opt
   const threshold = min as number
   const d = score.details
   if (Number.isNaN(score.value)) {
-    const named = d.reason?.replace(/pair\(s\) ([\d, ]+)/, (_, list: string) => `case(s) ${list.split(', ').map((i) => labels[Number(i)]).join(', ')}`)
+    const named = d.reason?.replace(
+      /pair\(s\) ([\d, ]+)/,
+      (_, list: string) =>
+        `case(s) ${list
+          .split(', ')
+          .map((i) => labels[Number(i)])
+          .join(', ')}`,
+    )
     return uncomputable(ctx, args, embedder, source, named ?? 'the mean cosine is undefined', score.signature)
   }
 
@@ -244,7 +261,11 @@ async function setForm(ctx: MatcherContext, received: unknown, min: unknown, opt
 // ---------------------------------------------------------------- declarations
 
 const EMBEDDING_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  embedder: { type: 'an Embedder', default: 'configure({ embedder }), else transformersEmbedder()', doc: 'The embedder: transformersEmbedder(), ollamaEmbedder(), functionEmbedder() or your own `{ id, embed(texts) }`.' },
+  embedder: {
+    type: 'an Embedder',
+    default: 'configure({ embedder }), else transformersEmbedder()',
+    doc: 'The embedder: transformersEmbedder(), ollamaEmbedder(), functionEmbedder() or your own `{ id, embed(texts) }`.',
+  },
 }
 
 export const embeddingDeclarations = [
@@ -255,7 +276,12 @@ export const embeddingDeclarations = [
     summary:
       'Cosine similarity of the embeddings of the answer and `reference` ≥ `min` (−1…1); for an eval set the mean over cases, least similar listed on failure. An embedder that fails makes the assertion fail, with or without `.not`.',
     forms: [
-      { received: 'an eval set: cases with `answer` and `reference`', when: isEvalSet, args: [{ name: 'min', type: 'number', doc: 'Threshold on the mean cosine (−1…1).' }], options: EMBEDDING_OPTIONS },
+      {
+        received: 'an eval set: cases with `answer` and `reference`',
+        when: isEvalSet,
+        args: [{ name: 'min', type: 'number', doc: 'Threshold on the mean cosine (−1…1).' }],
+        options: EMBEDDING_OPTIONS,
+      },
       {
         received: 'an answer string',
         args: [
@@ -270,7 +296,11 @@ export const embeddingDeclarations = [
     failing: {
       received: 'the cat sat',
       // A letter-count embedder written for the example, so the message is real and needs no model.
-      args: ['a dog ran', 0.9, { embedder: functionEmbedder((t: string) => ['a', 'e', 'o', 't', 's'].map((ch) => [...t].filter((c) => c === ch).length), { id: 'letter-counts' }) }],
+      args: [
+        'a dog ran',
+        0.9,
+        { embedder: functionEmbedder((t: string) => ['a', 'e', 'o', 't', 's'].map((ch) => [...t].filter((c) => c === ch).length), { id: 'letter-counts' }) },
+      ],
     },
     compute: toBeSemanticallySimilarTo,
   }),

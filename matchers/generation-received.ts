@@ -51,7 +51,13 @@ export function readReferences(ctx: MatcherContext, matcher: string, args: strin
 
 export function readAnswer(ctx: MatcherContext, matcher: string, args: string, received: unknown): string {
   if (typeof received !== 'string') {
-    matcherError(ctx, matcher, args, 'received value must be an answer string, or an eval set (array of cases with `answer` and `reference`) with only a threshold argument', received)
+    matcherError(
+      ctx,
+      matcher,
+      args,
+      'received value must be an answer string, or an eval set (array of cases with `answer` and `reference`) with only a threshold argument',
+      received,
+    )
   }
   return received
 }

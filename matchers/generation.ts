@@ -99,7 +99,12 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
       signature: score.signature,
       sections: () => [
         spec.breakdown(score),
-        perCaseTable(cases.map((c, i) => ({ id: c.id, value: (segments[i] as S).value })), threshold, 2, spec.perCaseHeading),
+        perCaseTable(
+          cases.map((c, i) => ({ id: c.id, value: (segments[i] as S).value })),
+          threshold,
+          2,
+          spec.perCaseHeading,
+        ),
       ],
     })
   }
@@ -129,9 +134,7 @@ function bleuBreakdown(score: BleuScore): string {
   const d = score.details
   const p = d.precisions.map((x) => x.toFixed(1)).join('/')
   const verbose = `${score.value.toFixed(2)} ${p} (BP = ${d.bp.toFixed(3)} ratio = ${d.ratio.toFixed(3)} hyp_len = ${d.sysLen} ref_len = ${d.refLen})`
-  const unmatched = d.unmatchedNgrams
-    .map((grams, i) => (grams.length > 0 ? `  ${i + 1}-grams: ${grams.map((g) => JSON.stringify(g)).join(', ')}` : undefined))
-    .filter(Boolean)
+  const unmatched = d.unmatchedNgrams.map((grams, i) => (grams.length > 0 ? `  ${i + 1}-grams: ${grams.map((g) => JSON.stringify(g)).join(', ')}` : undefined)).filter(Boolean)
   return unmatched.length > 0 ? `${verbose}\ncandidate n-grams found in no reference:\n${unmatched.join('\n')}` : verbose
 }
 
@@ -193,7 +196,14 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
       value,
       min: threshold,
       signature: first.score.signature,
-      sections: () => [perCaseTable(perCase.map((c, i) => ({ ...c, note: (results[i] as (typeof results)[number]).note })), threshold, 4, 'per answer')],
+      sections: () => [
+        perCaseTable(
+          perCase.map((c, i) => ({ ...c, note: (results[i] as (typeof results)[number]).note })),
+          threshold,
+          4,
+          'per answer',
+        ),
+      ],
       perCase,
     })
   }
@@ -246,12 +256,20 @@ function rougeSpec(matcher: string, fixed?: Partial<RougeMatcherOptions>): MeanS
 function rougeBreakdown(score: RougeScore): string {
   const d = score.details
   const prf = `P ${formatNumber(d.precision)}  R ${formatNumber(d.recall)}  F ${formatNumber(d.fmeasure)}  (${d.matchCount} of ${d.referenceCount} reference units matched${d.perReference.length > 1 ? `, best of ${d.perReference.length} references: #${d.bestReferenceIndex + 1}` : ''})`
-  const missed = d.missedReferenceTokens.length > 0 ? `missed reference units (after tokenizing${d.stemmer ? ' and stemming' : ''}): ${list(d.missedReferenceTokens.map((t) => JSON.stringify(t)))}` : undefined
+  const missed =
+    d.missedReferenceTokens.length > 0
+      ? `missed reference units (after tokenizing${d.stemmer ? ' and stemming' : ''}): ${list(d.missedReferenceTokens.map((t) => JSON.stringify(t)))}`
+      : undefined
   return [prf, missed].filter(Boolean).join('\n')
 }
 
 function tokensNote(label: string, tokens: readonly string[]): string {
-  return tokens.length > 0 ? `${label}: ${list(tokens.map((t) => JSON.stringify(t)), 5)}` : ''
+  return tokens.length > 0
+    ? `${label}: ${list(
+        tokens.map((t) => JSON.stringify(t)),
+        5,
+      )}`
+    : ''
 }
 
 const ROUGE_SPEC = rougeSpec('toScoreRougeAbove')
@@ -386,7 +404,7 @@ export const generationDeclarations = [
     name: 'toScoreRougeLAbove',
     async: false,
     family: 'generation',
-    summary: 'Shorthand for `toScoreRougeAbove(references, min, { type: \'rougeL\' })`: ROUGE-L F with stemming ≥ `min`.',
+    summary: "Shorthand for `toScoreRougeAbove(references, min, { type: 'rougeL' })`: ROUGE-L F with stemming ≥ `min`.",
     forms: answerForms(MIN_1, undefined),
     metric: { name: 'ROUGE-L', registry: 'rougeL', direction: 'higher', comparator: '>=' },
     example: 'expect(run.cases).toScoreRougeLAbove(0.4)',

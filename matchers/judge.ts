@@ -166,7 +166,8 @@ function isJudge(value: unknown): value is Judge {
 /** The options object: the common fields first, then the matcher's own `kinds`. */
 function readOptions<O extends JudgeMatcherOptions>(ctx: MatcherContext, matcher: string, args: string, options: unknown, kinds: OptionKinds<O> = {}): O | undefined {
   if (options === undefined) return undefined
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) matcherError(ctx, matcher, args, 'options must be an object such as { judge, repeat, passRate }', options)
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    matcherError(ctx, matcher, args, 'options must be an object such as { judge, repeat, passRate }', options)
   const o = options as O
   if (o.judge !== undefined && !isJudge(o.judge)) matcherError(ctx, matcher, args, 'options.judge must be a judge such as ollamaJudge({ model })', o.judge)
   if (o.repeat !== undefined && !(Number.isSafeInteger(o.repeat) && o.repeat > 0)) matcherError(ctx, matcher, args, 'options.repeat must be a positive integer', o.repeat)
@@ -208,7 +209,13 @@ function resolveJudge(ctx: MatcherContext, matcher: string, args: string, option
 }
 
 /** The result when no number could be computed: the assertion fails in BOTH directions. */
-function uncomputable(ctx: MatcherContext, spec: { matcher: string; args: string; label: string }, reason: string, extra: ReadonlyArray<string | undefined> = [], signature?: string): MatcherResult {
+function uncomputable(
+  ctx: MatcherContext,
+  spec: { matcher: string; args: string; label: string },
+  reason: string,
+  extra: ReadonlyArray<string | undefined> = [],
+  signature?: string,
+): MatcherResult {
   return {
     // Never a pass: with `.not` the runner flips `pass`, so report the result that fails either way.
     pass: ctx.isNot === true,
@@ -220,7 +227,15 @@ function uncomputable(ctx: MatcherContext, spec: { matcher: string; args: string
         ...(signature ? { signature } : {}),
         sections: [reason, ...extra],
       }),
-    meta: { matcher: spec.matcher, metric: spec.label, value: Number.NaN, comparator: ctx.isNot ? '<' : '>=', pass: false, signature: signature ?? '', extra: { error: reason } },
+    meta: {
+      matcher: spec.matcher,
+      metric: spec.label,
+      value: Number.NaN,
+      comparator: ctx.isNot ? '<' : '>=',
+      pass: false,
+      signature: signature ?? '',
+      extra: { error: reason },
+    },
   }
 }
 
@@ -367,7 +382,7 @@ export async function toBeCompleteGiven(this: MatcherContext, received: unknown,
   const args = 'source, min'
   const answer = requireAnswer(this, matcher, args, received)
   const s = source as { contexts?: unknown; reference?: unknown } | null
-  if (s === null || typeof s !== 'object' || ('contexts' in s) === ('reference' in s)) {
+  if (s === null || typeof s !== 'object' || 'contexts' in s === 'reference' in s) {
     matcherError(this, matcher, args, 'source must be { reference: string } or { contexts: [...] } (exactly one)', source)
   }
   if ('reference' in s) requireString(this, matcher, args, 'source.reference', s.reference)
@@ -385,7 +400,12 @@ export async function toBeCompleteGiven(this: MatcherContext, received: unknown,
       if (d.empty) return [d.note]
       const missing = d.points.filter((p) => p.verdict === 'missing')
       return [
-        failures(missing.map((p) => itemRow(p.point, p.reason)), d.total, `all ${d.total} key points of the ${d.source} covered`, `missing key points of the ${d.source}`),
+        failures(
+          missing.map((p) => itemRow(p.point, p.reason)),
+          d.total,
+          `all ${d.total} key points of the ${d.source} covered`,
+          `missing key points of the ${d.source}`,
+        ),
         `covered: ${d.covered} of ${d.total}`,
       ]
     },
@@ -442,7 +462,12 @@ export async function toHaveContextRecall(this: MatcherContext, received: unknow
       if (d.empty) return [d.note]
       const missing = d.statements.filter((s) => s.verdict === 'not_attributed')
       return [
-        failures(missing.map((s) => itemRow(s.statement, s.reason)), d.total, `all ${d.total} reference statements found in the contexts`, 'reference statements not found in the contexts'),
+        failures(
+          missing.map((s) => itemRow(s.statement, s.reason)),
+          d.total,
+          `all ${d.total} reference statements found in the contexts`,
+          'reference statements not found in the contexts',
+        ),
         `attributed: ${d.attributed} of ${d.total}${d.note ? `; ${d.note}` : ''}`,
       ]
     },
@@ -467,7 +492,12 @@ export async function toBeRelevantTo(this: MatcherContext, received: unknown, qu
       if (d.empty) return [d.note]
       const off = d.statements.filter((s) => !s.relevant)
       return [
-        failures(off.map((s) => itemRow(s.statement, s.reason)), d.total, `all ${d.total} statements address the question`, 'statements that do not address the question'),
+        failures(
+          off.map((s) => itemRow(s.statement, s.reason)),
+          d.total,
+          `all ${d.total} statements address the question`,
+          'statements that do not address the question',
+        ),
         `question: ${quote(q)}`,
       ]
     },
@@ -532,7 +562,11 @@ export async function toBePreferredOver(this: MatcherContext, received: unknown,
 // ---------------------------------------------------------------- declarations
 
 const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  judge: { type: 'a Judge', default: 'configure({ judge })', doc: 'The judge, e.g. `ollamaJudge({ model })`; a judge without a cache of its own records to `__rag_judge_cache__/` next to the test file.' },
+  judge: {
+    type: 'a Judge',
+    default: 'configure({ judge })',
+    doc: 'The judge, e.g. `ollamaJudge({ model })`; a judge without a cache of its own records to `__rag_judge_cache__/` next to the test file.',
+  },
   repeat: { type: 'a positive integer', default: '1', doc: 'Self-consistency: run the metric `repeat` times with seeds `seed … seed+repeat−1`.' },
   passRate: { type: 'a number 0–1', doc: 'With `repeat`: pass when at least this share of the runs scores ≥ min, instead of comparing the mean.' },
 }
@@ -547,12 +581,15 @@ export const judgeDeclarations = [
     name: 'toBeGroundedIn',
     async: true,
     family: 'judge',
-    summary: 'Groundedness (faithfulness) of the answer in `contexts` ≥ `min` (default 1: every claim supported); lists unsupported claims with the judge\'s reasons.',
+    summary: "Groundedness (faithfulness) of the answer in `contexts` ≥ `min` (default 1: every claim supported); lists unsupported claims with the judge's reasons.",
     forms: [
       {
         received: ANSWER_RECEIVED,
         args: [CONTEXTS, { ...MIN_JUDGE, optional: true, doc: 'Threshold on 0–1. @default 1' }],
-        options: { ...JUDGE_OPTIONS, onEmpty: { type: "'vacuous' | 'nan'", default: "'vacuous'", doc: "An answer without claims: scores 1 (`'vacuous'`) or fails as not computable (`'nan'`)." } },
+        options: {
+          ...JUDGE_OPTIONS,
+          onEmpty: { type: "'vacuous' | 'nan'", default: "'vacuous'", doc: "An answer without claims: scores 1 (`'vacuous'`) or fails as not computable (`'nan'`)." },
+        },
       },
     ],
     metric: judgeMetric('groundedness'),
@@ -563,8 +600,14 @@ export const judgeDeclarations = [
     name: 'toBeCompleteGiven',
     async: true,
     family: 'judge',
-    summary: "Completeness of the answer against a reference answer or the contexts ≥ `min` (share of key points covered); lists the missing key points.",
-    forms: [{ received: ANSWER_RECEIVED, args: [{ name: 'source', type: '{ reference } | { contexts }', doc: 'Where the key points come from.' }, MIN_JUDGE], options: { ...JUDGE_OPTIONS, question: QUESTION } }],
+    summary: 'Completeness of the answer against a reference answer or the contexts ≥ `min` (share of key points covered); lists the missing key points.',
+    forms: [
+      {
+        received: ANSWER_RECEIVED,
+        args: [{ name: 'source', type: '{ reference } | { contexts }', doc: 'Where the key points come from.' }, MIN_JUDGE],
+        options: { ...JUDGE_OPTIONS, question: QUESTION },
+      },
+    ],
     metric: judgeMetric('completeness'),
     example: "await expect(answer).toBeCompleteGiven({ reference: 'Paris, on the Seine.' }, 1)",
     compute: toBeCompleteGiven,
@@ -584,7 +627,9 @@ export const judgeDeclarations = [
     async: true,
     family: 'judge',
     summary: "Context recall of the received retrieved contexts ≥ `min`: the share of the reference answer's statements they account for.",
-    forms: [{ received: 'the retrieved contexts (ContextInput[])', args: [{ name: 'reference', type: 'string', doc: 'The reference answer.' }, MIN_JUDGE], options: JUDGE_OPTIONS }],
+    forms: [
+      { received: 'the retrieved contexts (ContextInput[])', args: [{ name: 'reference', type: 'string', doc: 'The reference answer.' }, MIN_JUDGE], options: JUDGE_OPTIONS },
+    ],
     metric: judgeMetric('context recall'),
     example: 'await expect(retrievedChunks).toHaveContextRecall(referenceAnswer, 0.9)',
     compute: toHaveContextRecall,
@@ -608,7 +653,12 @@ export const judgeDeclarations = [
       {
         received: ANSWER_RECEIVED,
         args: [{ name: 'rubric', type: 'string | Rubric', doc: 'The criteria, or `{ id?, criteria, scale?, levels? }`.' }, MIN_JUDGE],
-        options: { ...JUDGE_OPTIONS, question: QUESTION, contexts: { type: 'ContextInput[]', doc: 'Contexts shown to the judge.' }, reference: { type: 'a string', doc: 'A reference answer shown to the judge.' } },
+        options: {
+          ...JUDGE_OPTIONS,
+          question: QUESTION,
+          contexts: { type: 'ContextInput[]', doc: 'Contexts shown to the judge.' },
+          reference: { type: 'a string', doc: 'A reference answer shown to the judge.' },
+        },
       },
     ],
     metric: judgeMetric('rubric score'),
@@ -624,7 +674,11 @@ export const judgeDeclarations = [
       {
         received: ANSWER_RECEIVED,
         args: [{ name: 'otherAnswer', type: 'string', doc: 'The answer to beat.' }],
-        options: { ...JUDGE_OPTIONS, question: { type: 'a string (required)', doc: 'The question both answers respond to.' }, criteria: { type: 'a string', doc: 'What "better" means, shown to the judge.' } },
+        options: {
+          ...JUDGE_OPTIONS,
+          question: { type: 'a string (required)', doc: 'The question both answers respond to.' },
+          criteria: { type: 'a string', doc: 'What "better" means, shown to the judge.' },
+        },
       },
     ],
     metric: judgeMetric('pairwise preference'),

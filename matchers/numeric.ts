@@ -1,8 +1,4 @@
-import {
-  numericConsistency,
-  type NumericConsistencyDetails,
-  type NumericConsistencyOptions,
-} from '../src/generation/numeric-consistency.js'
+import { numericConsistency, type NumericConsistencyDetails, type NumericConsistencyOptions } from '../src/generation/numeric-consistency.js'
 import type { NumberMention } from '../src/generation/numbers/extract-numbers.js'
 import type { Score } from '../src/score.js'
 import type { MatcherContext, MatcherResult } from './context.js'
@@ -68,7 +64,10 @@ export function toStateNumbersOf(this: MatcherContext, received: unknown, ...arg
           signature: first.signature,
           sections: [
             failing.length > 0
-              ? `answers that misstate numbers:\n${table(failing.map(({ c, s }) => [c.id, problems(s.details)[0] ?? '']), { total: failing.length })}`
+              ? `answers that misstate numbers:\n${table(
+                  failing.map(({ c, s }) => [c.id, problems(s.details)[0] ?? '']),
+                  { total: failing.length },
+                )}`
               : undefined,
           ],
         }),
@@ -117,7 +116,12 @@ export function toStateNumbersOf(this: MatcherContext, received: unknown, ...arg
 const NUMERIC_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   words: { type: 'a boolean', default: 'true', doc: 'Read number words ("twelve", "three million") as numbers.', check: isBoolean },
   ignore: { type: "an array of 'years' | 'dates' | 'ordinals' | 'versions'", default: '[]', doc: 'Kinds of numbers to leave out of the comparison.', check: isArray },
-  relativeTolerance: { type: 'a number', default: '0', doc: 'Two plain numbers are equal when |a − b| ≤ relativeTolerance × max(|a|, |b|); in [0, 1).', check: isFiniteNumber },
+  relativeTolerance: {
+    type: 'a number',
+    default: '0',
+    doc: 'Two plain numbers are equal when |a − b| ≤ relativeTolerance × max(|a|, |b|); in [0, 1).',
+    check: isFiniteNumber,
+  },
   rounding: { type: 'a boolean', default: 'false', doc: 'Accept a number written with fewer decimals when the other rounds to it (28.43 ≈ 28.4).', check: isBoolean },
   units: { type: 'a boolean', default: 'true', doc: 'Use units (`GB`, `percent`…) and the words right after a number to tell quantities apart.', check: isBoolean },
 }

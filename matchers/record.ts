@@ -97,12 +97,15 @@ function deliver(ctx: MatcherContext, record: RecordedAssertion): void {
   if (task !== undefined) {
     const existing = task.meta[TASK_META_KEY]
     // A new array each time: Vitest copies suite meta into test meta shallowly, so never push into one we did not create.
-    task.meta[TASK_META_KEY] = [...(Array.isArray(existing) ? existing : []), {
-      ...record,
-      test: { name: task.name, fullName: task.fullTestName, file: task.file?.filepath ?? ctx.testPath, describe: describePath(task) },
-      attempt: task.result?.retryCount ?? 0,
-      repeat: task.result?.repeatCount ?? 0,
-    }]
+    task.meta[TASK_META_KEY] = [
+      ...(Array.isArray(existing) ? existing : []),
+      {
+        ...record,
+        test: { name: task.name, fullName: task.fullTestName, file: task.file?.filepath ?? ctx.testPath, describe: describePath(task) },
+        attempt: task.result?.retryCount ?? 0,
+        repeat: task.result?.repeatCount ?? 0,
+      },
+    ]
     return
   }
   const dir = process.env[RESULTS_DIR_ENV]
@@ -121,4 +124,3 @@ function describePath(task: VitestTaskLike): string[] {
   }
   return names
 }
-

@@ -5,8 +5,7 @@ import { matcherError } from './validate.js'
 
 /** A received value is one query or an eval set; set matchers assert on the mean. */
 export type RetrievalReceived =
-  | { readonly kind: 'case'; readonly case: RetrievalCase }
-  | { readonly kind: 'set'; readonly cases: readonly RetrievalCase[]; readonly labels: readonly string[] }
+  { readonly kind: 'case'; readonly case: RetrievalCase } | { readonly kind: 'set'; readonly cases: readonly RetrievalCase[]; readonly labels: readonly string[] }
 
 const SHAPE = 'a case `{ retrieved, relevant }`, an array of cases, or `{ cases }`'
 

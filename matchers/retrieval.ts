@@ -106,7 +106,14 @@ function setBreakdown(perCase: ReadonlyArray<{ id: string; value: number; pass: 
   const rows = ordered.map((c) => [
     c.id,
     formatNumber(c.value, min),
-    c.details.missed.length > 0 ? `missed: ${list(c.details.missed.map((m) => m.id), 5)}` : k !== undefined && c.details.hits === 0 ? 'no hit' : '',
+    c.details.missed.length > 0
+      ? `missed: ${list(
+          c.details.missed.map((m) => m.id),
+          5,
+        )}`
+      : k !== undefined && c.details.hits === 0
+        ? 'no hit'
+        : '',
   ])
   return `queries below ${formatNumber(min)}: ${below} of ${perCase.length} (lowest first)\n${table(rows)}`
 }
@@ -167,7 +174,12 @@ const DUPLICATES: OptionSpec = {
 const RETRIEVAL_OPTIONS = { duplicates: DUPLICATES } as const
 const NDCG_OPTIONS = {
   duplicates: DUPLICATES,
-  gain: { type: "'linear' | 'exponential'", default: "'linear'", doc: 'How a grade becomes a gain: the grade itself (trec_eval `ndcg_cut`) or 2^grade − 1.', check: oneOf('linear', 'exponential') },
+  gain: {
+    type: "'linear' | 'exponential'",
+    default: "'linear'",
+    doc: 'How a grade becomes a gain: the grade itself (trec_eval `ndcg_cut`) or 2^grade − 1.',
+    check: oneOf('linear', 'exponential'),
+  },
 } as const
 
 function forms(args: readonly ArgSpec[], options: Readonly<Record<string, OptionSpec>>): FormSpec[] {

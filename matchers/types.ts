@@ -14,13 +14,7 @@ import type { RetrievalMatchers } from './retrieval.js'
  * use to pick their parameter list (an answer string versus an eval set).
  */
 export interface RagMatchers<R = unknown, T = unknown>
-  extends RetrievalMatchers<R>,
-    GenerationMatchers<R, T>,
-    NumericMatchers<R, T>,
-    EmbeddingMatchers<R, T>,
-    JudgeMatchers<R>,
-    EvalSetMatchers<R>,
-    AgreementMatchers<R> {}
+  extends RetrievalMatchers<R>, GenerationMatchers<R, T>, NumericMatchers<R, T>, EmbeddingMatchers<R, T>, JudgeMatchers<R>, EvalSetMatchers<R>, AgreementMatchers<R> {}
 
 /** The sync matchers, which are also offered as asymmetric matchers (`expect.toHaveNdcgAtK(…)`). */
 export type RagAsymmetricMatchers = {

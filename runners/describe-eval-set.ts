@@ -159,6 +159,7 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
   runner.describe(name, () => {
     runner.beforeAll(async () => {
       try {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
         if (loadError !== undefined) throw loadError
         const list = items ?? (await (dataset as () => readonly I[] | Promise<readonly I[]>)())
         const result = await runEvalSet(list, pipeline, {

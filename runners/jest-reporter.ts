@@ -43,7 +43,9 @@ export interface JestGlobalConfigLike {
 export function readChannel(dir: string): RecordedAssertion[] {
   let files: string[]
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort()
   } catch {
     return []
   }

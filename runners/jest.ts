@@ -9,7 +9,7 @@ const jestExpect = (globalThis as { expect?: { extend?: (m: object) => void } })
 
 if (jestExpect === undefined || typeof jestExpect.extend !== 'function') {
   throw new Error(
-    'rag-matchers/jest: no global `expect` was found. Load this module from Jest\'s `setupFilesAfterEnv` ' +
+    "rag-matchers/jest: no global `expect` was found. Load this module from Jest's `setupFilesAfterEnv` " +
       "(not `setupFiles`, which runs before expect exists), or use 'rag-matchers/jest-globals' with " +
       "`import { expect } from '@jest/globals'`. See the rag-matchers README, section Jest.",
   )

@@ -17,7 +17,18 @@ import { TASK_META_KEY, type RecordedAssertion } from '../src/report/record.js'
 import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from '../src/report/model.js'
 import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from '../src/report/output.js'
 
-export { buildReport, metricLabel, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion, type EvalSetSection, type MetricRow, type CaseRow, type FileSection, type BaselineComparison } from '../src/report/model.js'
+export {
+  buildReport,
+  metricLabel,
+  REPORT_SCHEMA_VERSION,
+  type RagReport,
+  type ReportAssertion,
+  type EvalSetSection,
+  type MetricRow,
+  type CaseRow,
+  type FileSection,
+  type BaselineComparison,
+} from '../src/report/model.js'
 export { mergeReports, mergeReportFiles } from '../src/report/merge.js'
 export { runMergeReportsCli, MERGE_USAGE } from '../cli/merge-reports.js'
 export { writeReport, REPORT_JSON, REPORT_HTML, DEFAULT_OUTPUT_DIR, type RagReporterOptions } from '../src/report/output.js'

@@ -10,6 +10,7 @@ import { resetConfig } from '../matchers/config.js'
 import type { MatcherContext, MatcherResult } from '../matchers/context.js'
 import { argsHint, declaredScale, matcherOf, type FormSpec, type MatcherDeclaration } from '../matchers/declare.js'
 
+// eslint-disable-next-line no-control-regex
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '')
 
 function context(isNot: boolean): MatcherContext {
@@ -35,7 +36,8 @@ function formSection(decl: MatcherDeclaration, form: FormSpec, received = form.r
   }
   if (form.options !== undefined) {
     lines.push('| option | type | default | meaning |', '| --- | --- | --- | --- |')
-    for (const [key, o] of Object.entries(form.options)) lines.push(`| \`${key}\` | ${cell(o.type)} | ${o.default === undefined ? '—' : `\`${cell(o.default)}\``} | ${cell(o.doc)} |`)
+    for (const [key, o] of Object.entries(form.options))
+      lines.push(`| \`${key}\` | ${cell(o.type)} | ${o.default === undefined ? '—' : `\`${cell(o.default)}\``} | ${cell(o.doc)} |`)
     lines.push('')
   } else {
     lines.push('No options.', '')

@@ -194,10 +194,7 @@ function main() {
   mkdirSync(dirname(output), { recursive: true })
   writeFileSync(output, gz)
   const sha = createHash('sha256').update(gz).digest('hex')
-  process.stdout.write(
-    `wrote ${output}: ${gz.length} bytes gzipped (${json.length} bytes JSON), sha256 ${sha}\n` +
-      `${JSON.stringify(counts)}\n`,
-  )
+  process.stdout.write(`wrote ${output}: ${gz.length} bytes gzipped (${json.length} bytes JSON), sha256 ${sha}\n` + `${JSON.stringify(counts)}\n`)
 }
 
 main()

@@ -36,13 +36,7 @@ export { reciprocalRank } from './retrieval/reciprocal-rank.js'
 export { ndcgAtK, type NdcgOptions } from './retrieval/ndcg.js'
 export { hitRateAtK } from './retrieval/hit-rate.js'
 export { averagePrecision, rPrecision } from './retrieval/average-precision.js'
-export {
-  evaluateRetrieval,
-  retrievalMetrics,
-  type EvaluateRetrievalOptions,
-  type RetrievalEvaluation,
-  type RetrievalMetrics,
-} from './retrieval/retrieval-metrics.js'
+export { evaluateRetrieval, retrievalMetrics, type EvaluateRetrievalOptions, type RetrievalEvaluation, type RetrievalMetrics } from './retrieval/retrieval-metrics.js'
 export { relevantBySubstring, type SubstringOptions } from './retrieval/relevant-by-substring.js'
 
 // TREC (trec_eval)
@@ -69,13 +63,7 @@ export {
 export type { Embedder } from './embeddings/types.js'
 export { cosineSimilarity } from './embeddings/similarity.js'
 export { EmbeddingCache, embedTexts, type EmbedTextsOptions } from './embeddings/cache.js'
-export {
-  semanticSimilarity,
-  semanticSimilarities,
-  meanSemanticSimilarity,
-  type SemanticSimilarityOptions,
-  type EmbedSimDetails,
-} from './embeddings/semantic-similarity.js'
+export { semanticSimilarity, semanticSimilarities, meanSemanticSimilarity, type SemanticSimilarityOptions, type EmbedSimDetails } from './embeddings/semantic-similarity.js'
 export { transformersEmbedder, type TransformersEmbedderOptions } from './embeddings/transformers-embedder.js'
 export { ollamaEmbedder, type OllamaEmbedderOptions } from './embeddings/ollama-embedder.js'
 export { functionEmbedder, type FunctionEmbedderOptions } from './embeddings/function-embedder.js'
@@ -108,14 +96,7 @@ export { metricAlignment, type MetricAlignmentOptions } from './agreement/alignm
 
 // Eval sets, metric runs and baselines
 export { loadDataset, parseDataset, type Dataset, type EvalItem, type ParseDatasetOptions } from './eval-set/load-dataset.js'
-export {
-  runEvalSet,
-  type EvalRun,
-  type Pipeline,
-  type PipelineContext,
-  type PipelineOutput,
-  type RunEvalSetOptions,
-} from './eval-set/run-eval-set.js'
+export { runEvalSet, type EvalRun, type Pipeline, type PipelineContext, type PipelineOutput, type RunEvalSetOptions } from './eval-set/run-eval-set.js'
 export { computeMetric, metricRunOf, type MetricValue } from './eval-set/metrics.js'
 export type { MetricRun } from './eval-set/metric-run.js'
 export { compareRuns, type CompareRunsOptions, type RunComparison } from './eval-set/compare-runs.js'

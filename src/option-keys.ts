@@ -15,9 +15,7 @@
 export type MissingOptionKeys<T, K extends readonly PropertyKey[]> = Exclude<keyof T, K[number]>
 
 /** Nothing when `K` lists every key of `T`; otherwise a property no argument list has, naming what is missing. */
-type CompletenessCheck<T, K extends readonly PropertyKey[]> = [MissingOptionKeys<T, K>] extends [never]
-  ? unknown
-  : { readonly 'missing option keys': MissingOptionKeys<T, K> }
+type CompletenessCheck<T, K extends readonly PropertyKey[]> = [MissingOptionKeys<T, K>] extends [never] ? unknown : { readonly 'missing option keys': MissingOptionKeys<T, K> }
 
 /** See the module comment: `keysOf<Options>()(...every key of Options)`. */
 export function keysOf<T extends object>() {

@@ -7,7 +7,13 @@ import { matcherDeclarations } from '../matchers/all.js'
 
 const repo = process.cwd()
 const fixture = join(repo, 'test/fixtures/declared-signatures.ts')
-const program = ts.createProgram([fixture], { strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: ['node'] })
+const program = ts.createProgram([fixture], {
+  strict: true,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  skipLibCheck: true,
+  types: ['node'],
+})
 const checker = program.getTypeChecker()
 const source = program.getSourceFile(fixture)!
 const symbol = checker.getSymbolAtLocation(source)!
@@ -46,7 +52,10 @@ function typed(name: string): { args: string[]; options: string[] } {
 
 describe('declarations and type signatures', () => {
   it('name the same matchers', () => {
-    const names = checker.getPropertiesOfType(declared).map((p) => p.name).sort()
+    const names = checker
+      .getPropertiesOfType(declared)
+      .map((p) => p.name)
+      .sort()
     expect(matcherDeclarations.map((d) => d.name).sort()).toEqual(names)
     expect(names.length).toBeGreaterThan(20)
   })

@@ -46,7 +46,12 @@ describe('human ratings of the recorded answers', () => {
     const f = (x: number) => Number(x.toFixed(2)).toFixed(2)
     const lines = report.details.dimensions.map((d) => {
       const kappas = d.pairwiseKappa.map((p) => `${p.raters.join('–')} ${f(p.value)}`).join(', ')
-      const disputed = d.disputedItems.slice(0, 2).map((i) => `${i.item} (${Object.entries(i.scores).map(([r, s]) => `${r}=${String(s)}`).join(' ')})`)
+      const disputed = d.disputedItems.slice(0, 2).map(
+        (i) =>
+          `${i.item} (${Object.entries(i.scores)
+            .map(([r, s]) => `${r}=${String(s)}`)
+            .join(' ')})`,
+      )
       return `${d.dimension.padEnd(12)} α(${d.level}) ${f(d.krippendorffAlpha.value)}  Fleiss κ ${f(d.fleissKappa.value)}  Cohen κ ${kappas}  most disputed: ${disputed.join(', ')}`
     })
     console.log(`human ratings: ${report.details.dimensions[0]?.raters.length} raters × ${report.details.dimensions[0]?.items} answers\n${lines.join('\n')}`)
@@ -88,7 +93,11 @@ describe('does a metric agree with the people?', () => {
     expect(verdicts('numeric check', (a, r) => numericConsistency(a, r).details.consistent)).toHaveAgreementAbove(0.8, { statistic: 'cohen' })
     expect(verdicts('METEOR ≥ 0.4', (a, r) => meteorScore(a, r).value >= 0.4)).not.toHaveAgreementAbove(0.2, { statistic: 'cohen' })
     // The same through the core, for the disagreeing item.
-    const alignment = metricAlignment(perAnswer((a, r) => meteorScore(a, r).value), human, { method: 'pass-fail', threshold: 0.4, humanThreshold: 3 })
+    const alignment = metricAlignment(
+      perAnswer((a, r) => meteorScore(a, r).value),
+      human,
+      { method: 'pass-fail', threshold: 0.4, humanThreshold: 3 },
+    )
     expect(alignment.details.disagreements?.map((d) => d.item)).toEqual(['bleu-en-de'])
   })
 })

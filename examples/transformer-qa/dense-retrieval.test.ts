@@ -9,11 +9,7 @@ const requested = requestedRetriever() === 'dense'
 // Only a --dense run needs to know about embedders.
 const choice = requested ? (await exampleModels()).embedder : undefined
 const embedder = choice?.available ? choice.create() : undefined
-const why = choice === undefined
-  ? ` — skipped: BM25 run (pass --dense or set ${RETRIEVER_ENV}=dense)`
-  : !choice.available
-    ? ` — skipped: ${choice.reason}`
-    : ''
+const why = choice === undefined ? ` — skipped: BM25 run (pass --dense or set ${RETRIEVER_ENV}=dense)` : !choice.available ? ` — skipped: ${choice.reason}` : ''
 const dense = embedder ? await loadExample({ retriever: 'dense', embedder, cache: new EmbeddingCache() }) : undefined
 
 if (dense) {

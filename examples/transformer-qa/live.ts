@@ -142,13 +142,20 @@ export async function prepareLiveRun(options: PrepareLiveRunOptions = {}): Promi
   const log = options.log ?? ((line: string) => console.info(line))
   const model = env['RAG_MATCHERS_ANSWER_MODEL']?.trim() || env['RAG_MATCHERS_JUDGE_MODEL']?.trim() || DEFAULT_JUDGE_MODEL
   try {
-    const ollama = await detectOllama({ ...(env['OLLAMA_HOST'] === undefined ? {} : { host: env['OLLAMA_HOST'] }), ...(options.probeTimeoutMs ? { timeoutMs: options.probeTimeoutMs } : {}) })
+    const ollama = await detectOllama({
+      ...(env['OLLAMA_HOST'] === undefined ? {} : { host: env['OLLAMA_HOST'] }),
+      ...(options.probeTimeoutMs ? { timeoutMs: options.probeTimeoutMs } : {}),
+    })
     if (!ollama.reachable) {
-      log(`--live needs a running Ollama server: ${ollama.reason}.\nStart it with \`ollama serve\` (and \`ollama pull ${model}\`), or set OLLAMA_HOST; or run without --live to use the recorded answers.`)
+      log(
+        `--live needs a running Ollama server: ${ollama.reason}.\nStart it with \`ollama serve\` (and \`ollama pull ${model}\`), or set OLLAMA_HOST; or run without --live to use the recorded answers.`,
+      )
       return 1
     }
     if (ollama.modelsReason !== undefined || !hasModel(ollama.models, model)) {
-      log(`--live: ${ollama.modelsReason ?? `Ollama at ${ollama.host} does not have ${model}`}.\nRun \`ollama pull ${model}\`, or choose a pulled model with RAG_MATCHERS_ANSWER_MODEL (\`ollama list\`).`)
+      log(
+        `--live: ${ollama.modelsReason ?? `Ollama at ${ollama.host} does not have ${model}`}.\nRun \`ollama pull ${model}\`, or choose a pulled model with RAG_MATCHERS_ANSWER_MODEL (\`ollama list\`).`,
+      )
       return 1
     }
     let embedder
@@ -161,7 +168,9 @@ export async function prepareLiveRun(options: PrepareLiveRunOptions = {}): Promi
     const run = await retrieveEvalSet({ retriever: requestedRetriever(env), ...(embedder ? { embedder } : {}), ...(embedderReason ? { embedderReason } : {}) })
     await (embedder as { dispose?: () => Promise<void> } | undefined)?.dispose?.()
     const out = options.out ?? LIVE_ANSWERS_FILE
-    log(`--live: answering ${run.evalSet.length} questions with ${model} at ${ollama.host} (temperature ${LIVE_OPTIONS.temperature}, seed ${LIVE_OPTIONS.seed}); retriever: ${run.retriever}${run.note ? ` (${run.note})` : ''}`)
+    log(
+      `--live: answering ${run.evalSet.length} questions with ${model} at ${ollama.host} (temperature ${LIVE_OPTIONS.temperature}, seed ${LIVE_OPTIONS.seed}); retriever: ${run.retriever}${run.note ? ` (${run.note})` : ''}`,
+    )
     await generateLiveAnswers({
       host: ollama.host,
       model,

@@ -185,7 +185,14 @@ export async function detectTransformersModel(options: DetectTransformersOptions
   if (env.allowLocalModels !== false && typeof env.localModelPath === 'string' && env.localModelPath !== '') folders.push(join(env.localModelPath, model))
   if (typeof env.cacheDir === 'string' && env.cacheDir !== '') folders.push(join(env.cacheDir, model))
   for (const dir of folders) {
-    const present = await Promise.all(REQUIRED_FILES.map((f) => access(join(dir, f)).then(() => true, () => false)))
+    const present = await Promise.all(
+      REQUIRED_FILES.map((f) =>
+        access(join(dir, f)).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    )
     if (present.every(Boolean)) return { model, available: true, package: pkg, dir, searched: folders }
   }
   return { model, available: false, reason: `Transformers.js model ${model} not in the local cache`, package: pkg, searched: folders }
@@ -245,9 +252,12 @@ export async function detectModels(options: DetectModelsOptions = {}): Promise<M
     }),
     options.checkTransformers === false
       ? Promise.resolve<TransformersStatus>({ model: DEFAULT_TRANSFORMERS_MODEL, available: false, reason: 'Transformers.js not checked', searched: [] })
-      : detectTransformersModel(options.transformers).catch(
-          (error: unknown): TransformersStatus => ({ model: DEFAULT_TRANSFORMERS_MODEL, available: false, reason: `Transformers.js check failed (${String(error)})`, searched: [] }),
-        ),
+      : detectTransformersModel(options.transformers).catch((error: unknown): TransformersStatus => ({
+          model: DEFAULT_TRANSFORMERS_MODEL,
+          available: false,
+          reason: `Transformers.js check failed (${String(error)})`,
+          searched: [],
+        })),
   ])
   const ollamaModelReason = (model: string): string | undefined => {
     if (!ollama.reachable) return ollama.reason

@@ -68,7 +68,10 @@ export function loadAnswers(env: NodeJS.ProcessEnv = process.env, liveFile: stri
   }
   const live = JSON.parse(readFileSync(liveFile, 'utf8')) as { model?: unknown; answers?: unknown }
   if (live.answers === null || typeof live.answers !== 'object') throw new Error(`${liveFile} has no \`answers\` object; regenerate it with \`npm run example -- --live\`.`)
-  return { answers: live.answers as Record<string, string>, source: `live (${liveFile === LIVE_ANSWERS_FILE ? 'data/answers.live.json' : liveFile}, model ${typeof live.model === 'string' ? live.model : 'unknown'})` }
+  return {
+    answers: live.answers as Record<string, string>,
+    source: `live (${liveFile === LIVE_ANSWERS_FILE ? 'data/answers.live.json' : liveFile}, model ${typeof live.model === 'string' ? live.model : 'unknown'})`,
+  }
 }
 
 /** The retriever asked for through `RAG_MATCHERS_RETRIEVER` (`dense`, case-insensitive), default BM25. */
@@ -110,11 +113,7 @@ export interface DenseRetrieverOptions {
  * const retrieve = denseRetriever(loadPassages(), ollamaEmbedder())
  * const top = await retrieve('How many layers does the encoder stack have?', 3) // [{ id: 'encoder-p1', … }, …]
  */
-export function denseRetriever(
-  passages: readonly Passage[],
-  embedder: Embedder,
-  options: DenseRetrieverOptions = {},
-): (question: string, k?: number) => Promise<Retrieved[]> {
+export function denseRetriever(passages: readonly Passage[], embedder: Embedder, options: DenseRetrieverOptions = {}): (question: string, k?: number) => Promise<Retrieved[]> {
   if (!Array.isArray(passages)) throw new MetricInputError('denseRetriever', 'passages', 'an array of { id, title, text }', passages)
   if (embedder === null || typeof embedder !== 'object' || typeof embedder.embed !== 'function' || typeof embedder.id !== 'string') {
     throw new MetricInputError('denseRetriever', 'embedder', 'an embedder { id, embed(texts) }', embedder)
@@ -123,7 +122,11 @@ export function denseRetriever(
   let passageVectors: Promise<Float32Array[]> | undefined
   const vectors = (): Promise<Float32Array[]> => {
     if (passageVectors === undefined) {
-      const attempt = embedTexts(embedder, passages.map((p) => `${p.title}. ${p.text}`), { cache })
+      const attempt = embedTexts(
+        embedder,
+        passages.map((p) => `${p.title}. ${p.text}`),
+        { cache },
+      )
       passageVectors = attempt
       // A failed attempt is not remembered, so a later call can retry (a model that was still loading).
       attempt.catch(() => {

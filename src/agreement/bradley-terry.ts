@@ -149,9 +149,7 @@ export function bradleyTerry(comparisons: readonly Comparison[], options: Bradle
   ])
   const failure = reachabilityProblem(names, games, score)
   if (failure !== undefined) {
-    const ranking = names
-      .map((system, i) => ({ system, strength: Number.NaN, ...tally[i]! }))
-      .sort((x, y) => (x.system < y.system ? -1 : x.system > y.system ? 1 : 0))
+    const ranking = names.map((system, i) => ({ system, strength: Number.NaN, ...tally[i]! })).sort((x, y) => (x.system < y.system ? -1 : x.system > y.system ? 1 : 0))
     return makeScore('Bradley-Terry', Number.NaN, signature, {
       ...base,
       ranking,

@@ -110,9 +110,7 @@ export function cohenKappa(rater1: readonly Label[], rater2: readonly Label[], o
   let reason: string | undefined
   if (Number.isNaN(value)) {
     reason =
-      n === 0
-        ? 'no item has both labels in `labels`, so kappa is 0/0'
-        : 'expected disagreement is 0 (both raters gave every item the same single label), so kappa is 0/0'
+      n === 0 ? 'no item has both labels in `labels`, so kappa is 0/0' : 'expected disagreement is 0 (both raters gave every item the same single label), so kappa is 0/0'
   }
   const details: CohenKappaDetails = {
     n,
@@ -126,7 +124,16 @@ export function cohenKappa(rater1: readonly Label[], rater2: readonly Label[], o
     expectedDisagreement: expectedWeighted / n,
     ...(reason === undefined ? {} : { reason }),
   }
-  return makeScore("Cohen's kappa", value, buildSignature('Kappa', [['kind', 'cohen'], ['weights', weights], ['n', n]]), details)
+  return makeScore(
+    "Cohen's kappa",
+    value,
+    buildSignature('Kappa', [
+      ['kind', 'cohen'],
+      ['weights', weights],
+      ['n', n],
+    ]),
+    details,
+  )
 }
 
 function weightingOption(fn: string, weights: unknown): KappaWeighting {
@@ -136,11 +143,7 @@ function weightingOption(fn: string, weights: unknown): KappaWeighting {
 }
 
 /** Confusion matrix over `labels` (rows first argument); pairs with a label outside `labels` are skipped. */
-export function confusionMatrix(
-  rater1: readonly Label[],
-  rater2: readonly Label[],
-  labels: readonly Label[],
-): { confusion: number[][]; n: number; excluded: number } {
+export function confusionMatrix(rater1: readonly Label[], rater2: readonly Label[], labels: readonly Label[]): { confusion: number[][]; n: number; excluded: number } {
   const index = new Map<string, number>()
   labels.forEach((l, i) => index.set(labelKey(l), i))
   const confusion = labels.map(() => new Array<number>(labels.length).fill(0))
@@ -267,16 +270,21 @@ export function cohenKappaTable(table: readonly (readonly number[])[], options: 
   } else {
     const W = tableWeights(fn, k, options)
     weightMatrixOut = W
-    kappa = 1 - matrixSum(W.map((row, i) => row.map((w, j) => w * (t[i]![j] as number)))) / nobs / matrixSum(W.map((row, i) => row.map((w, j) => w * (probExp[i]![j] as number))))
+    kappa =
+      1 - matrixSum(W.map((row, i) => row.map((w, j) => w * (t[i]![j] as number)))) / nobs / matrixSum(W.map((row, i) => row.map((w, j) => w * (probExp[i]![j] as number))))
     const agreementW = W.map((row) => row.map((w) => 1 - w))
     const wRow = rowSums(agreementW.map((row) => row.map((w, j) => (freqCol[j] as number) * w)))
-    const wCol = columnSums(agreementW.map((row, i) => row.map((w) => (freqRow[i] as number) * w)), k)
+    const wCol = columnSums(
+      agreementW.map((row, i) => row.map((w) => (freqRow[i] as number) * w)),
+      k,
+    )
     const agreeWexp = matrixSum(agreementW.map((row, i) => row.map((w, j) => w * (freqCol[j] as number) * (freqRow[i] as number))))
     const termA = matrixSum(probs.map((row, i) => row.map((p, j) => p * square((agreementW[i]![j] as number) - ((wCol[j] as number) + (wRow[i] as number)) * (1 - kappa)))))
     const fac = 1 / (square(1 - agreeWexp) * nobs)
     varKappa = (termA - square(kappa - agreeWexp * (1 - kappa))) * fac
     const freqse = freqRow.map((r) => freqCol.map((c) => c * r))
-    varKappa0 = (matrixSum(freqse.map((row, i) => row.map((f, j) => f * square((agreementW[i]![j] as number) - ((wCol[j] as number) + (wRow[i] as number)))))) - square(agreeWexp)) * fac
+    varKappa0 =
+      (matrixSum(freqse.map((row, i) => row.map((f, j) => f * square((agreementW[i]![j] as number) - ((wCol[j] as number) + (wRow[i] as number)))))) - square(agreeWexp)) * fac
   }
   let minSum = 0
   {
@@ -316,7 +324,16 @@ export function cohenKappaTable(table: readonly (readonly number[])[], options: 
     ...(reason === undefined ? {} : { reason }),
   }
   const weightName = !weighted ? 'none' : options.weights !== undefined && Array.isArray(options.weights[0]) ? 'matrix' : (options.wt ?? 'linear')
-  return makeScore("Cohen's kappa", kappa, buildSignature('Kappa', [['kind', 'cohen-table'], ['weights', weightName], ['n', nobs]]), details)
+  return makeScore(
+    "Cohen's kappa",
+    kappa,
+    buildSignature('Kappa', [
+      ['kind', 'cohen-table'],
+      ['weights', weightName],
+      ['n', nobs],
+    ]),
+    details,
+  )
 }
 
 function square(x: number): number {

@@ -38,7 +38,16 @@ function isConstant(v: readonly number[]): boolean {
 }
 
 function correlationScore(name: string, details: CorrelationDetails): CorrelationScore {
-  return makeScore(name, details.statistic, buildSignature('Correlation', [['kind', details.method], ['n', details.n], ['pvalue', 'two-sided']]), details)
+  return makeScore(
+    name,
+    details.statistic,
+    buildSignature('Correlation', [
+      ['kind', details.method],
+      ['n', details.n],
+      ['pvalue', 'two-sided'],
+    ]),
+    details,
+  )
 }
 
 /**
@@ -199,8 +208,7 @@ export function kendallTau(x: readonly number[], y: readonly number[]): Correlat
   const [xs, ys] = checkPair(fn, x, y)
   const n = xs.length
   const name = "Kendall's tau-b"
-  const nan = (reason: string): CorrelationScore =>
-    correlationScore(name, { method: 'kendall', n, statistic: Number.NaN, pvalue: Number.NaN, pvalueMethod: 'none', reason })
+  const nan = (reason: string): CorrelationScore => correlationScore(name, { method: 'kendall', n, statistic: Number.NaN, pvalue: Number.NaN, pvalueMethod: 'none', reason })
   if (n < 2) return nan('fewer than 2 pairs: the correlation is not defined')
 
   // Dense ranks of y, then sort by (x, y) and take dense ranks of x, as scipy does.

@@ -170,26 +170,13 @@ function stirlingMain(x: number): number {
 function stirlingCorrection(x: number): number {
   const inv = 1 / x
   const inv2 = inv * inv
-  return (
-    inv *
-    (1 / 12 +
-      inv2 *
-        (-1 / 360 +
-          inv2 *
-            (1 / 1260 +
-              inv2 * (-1 / 1680 + inv2 * (1 / 1188 + inv2 * (-691 / 360360 + inv2 * (1 / 156 + inv2 * (-3617 / 122400))))))))
-  )
+  return inv * (1 / 12 + inv2 * (-1 / 360 + inv2 * (1 / 1260 + inv2 * (-1 / 1680 + inv2 * (1 / 1188 + inv2 * (-691 / 360360 + inv2 * (1 / 156 + inv2 * (-3617 / 122400))))))))
 }
 
 /** ln Γ(big) − ln Γ(big + small) for big ≥ 10, without subtracting two large logarithms. */
 function logGammaRatio(big: number, small: number): number {
   // (big − ½)(ln big − ln(big+small)) − small·ln(big+small) + small + Δ(correction terms)
-  return (
-    -(big - 0.5) * Math.log1p(small / big) -
-    small * Math.log(big + small) +
-    small +
-    (stirlingCorrection(big) - stirlingCorrection(big + small))
-  )
+  return -(big - 0.5) * Math.log1p(small / big) - small * Math.log(big + small) + small + (stirlingCorrection(big) - stirlingCorrection(big + small))
 }
 
 /** ln B(a, b) = ln Γ(a) + ln Γ(b) − ln Γ(a + b), arranged so large arguments do not cancel. */
@@ -202,11 +189,7 @@ export function logBeta(a: number, b: number): number {
   // Both large: Stirling for all three terms, ln B = ½ln 2π − ½ln(ab/s) − a·ln(s/a) − b·ln(s/b) − Δ.
   const sum = a + b
   return (
-    -0.5 * Math.log((a * b) / sum) +
-    LN_SQRT_2PI -
-    a * Math.log(sum / a) -
-    b * Math.log(sum / b) -
-    (stirlingCorrection(sum) - stirlingCorrection(a) - stirlingCorrection(b))
+    -0.5 * Math.log((a * b) / sum) + LN_SQRT_2PI - a * Math.log(sum / a) - b * Math.log(sum / b) - (stirlingCorrection(sum) - stirlingCorrection(a) - stirlingCorrection(b))
   )
 }
 

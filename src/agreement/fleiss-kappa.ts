@@ -62,10 +62,7 @@ export interface FleissKappaDetails {
  * fleissKappa([[0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
  *   [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7]]).value // 0.20993070442195522
  */
-export function fleissKappa(
-  tableOrRatings: readonly (readonly (Label | null)[])[],
-  options: FleissKappaOptions = {},
-): Score<FleissKappaDetails> {
+export function fleissKappa(tableOrRatings: readonly (readonly (Label | null)[])[], options: FleissKappaOptions = {}): Score<FleissKappaDetails> {
   const fn = 'fleissKappa'
   checkOptionKeys(fn, options, FLEISS_KAPPA_OPTION_KEYS)
   const method = methodOption(fn, options.method)

@@ -70,10 +70,7 @@ export interface KrippendorffAlphaDetails {
  *   [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, null, 3], [null, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, null],
  *   [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, null]], { level: 'nominal' }).value // 0.743421052631579
  */
-export function krippendorffAlpha(
-  reliabilityData: readonly (readonly ReliabilityValue[])[],
-  options: KrippendorffAlphaOptions,
-): Score<KrippendorffAlphaDetails> {
+export function krippendorffAlpha(reliabilityData: readonly (readonly ReliabilityValue[])[], options: KrippendorffAlphaOptions): Score<KrippendorffAlphaDetails> {
   const fn = 'krippendorffAlpha'
   const level = options?.level
   if (level !== 'nominal' && level !== 'ordinal' && level !== 'interval' && level !== 'ratio') {
@@ -145,12 +142,7 @@ export function krippendorffAlpha(
   const ratingsPerUnit = valueCounts.map((c) => c.reduce((a, b) => a + b, 0))
   const pairableUnits = ratingsPerUnit.filter((m) => m >= 2).length
   if (pairableUnits === 0) {
-    throw new MetricInputError(
-      fn,
-      'reliabilityData',
-      'at least one unit with values assigned by at least two coders (raters)',
-      reliabilityData,
-    )
+    throw new MetricInputError(fn, 'reliabilityData', 'at least one unit with values assigned by at least two coders (raters)', reliabilityData)
   }
 
   // o = Σ_u (n_uc n_uk − [c=k] n_uc) / (max(m_u, 2) − 1), accumulated unit after unit as numpy does.

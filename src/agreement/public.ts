@@ -19,42 +19,11 @@ export {
   type KappaWeighting,
 } from './cohen-kappa.js'
 export { fleissKappa, aggregateRatings, type AggregatedRatings, type FleissKappaDetails, type FleissKappaOptions, type FleissMethod } from './fleiss-kappa.js'
-export {
-  krippendorffAlpha,
-  type KrippendorffAlphaDetails,
-  type KrippendorffAlphaOptions,
-  type KrippendorffLevel,
-  type ReliabilityValue,
-} from './krippendorff-alpha.js'
+export { krippendorffAlpha, type KrippendorffAlphaDetails, type KrippendorffAlphaOptions, type KrippendorffLevel, type ReliabilityValue } from './krippendorff-alpha.js'
 export { pearson, spearman, kendallTau, type CorrelationDetails, type CorrelationMethod, type CorrelationScore } from './correlation.js'
-export {
-  winRate,
-  wilsonInterval,
-  type TiesConvention,
-  type WilsonInterval,
-  type WinCounts,
-  type WinRateDetails,
-  type WinRateOptions,
-} from './win-rate.js'
-export {
-  bradleyTerry,
-  winProbability,
-  countWins,
-  type BradleyTerryDetails,
-  type BradleyTerryEntry,
-  type BradleyTerryOptions,
-  type Comparison,
-} from './bradley-terry.js'
-export {
-  loadRatings,
-  parseRatings,
-  RatingsParseError,
-  type PairwiseRating,
-  type ParseRatingsOptions,
-  type Ratings,
-  type RatingsFormat,
-  type ScoreRating,
-} from './ratings.js'
+export { winRate, wilsonInterval, type TiesConvention, type WilsonInterval, type WinCounts, type WinRateDetails, type WinRateOptions } from './win-rate.js'
+export { bradleyTerry, winProbability, countWins, type BradleyTerryDetails, type BradleyTerryEntry, type BradleyTerryOptions, type Comparison } from './bradley-terry.js'
+export { loadRatings, parseRatings, RatingsParseError, type PairwiseRating, type ParseRatingsOptions, type Ratings, type RatingsFormat, type ScoreRating } from './ratings.js'
 export {
   agreementReport,
   type AgreementReportDetails,

@@ -116,7 +116,8 @@ export function readRatingTable(received: unknown, options: RatingTableOptions):
   if (options.raters !== undefined) {
     raters = options.raters.map(String)
     const missing = raters.filter((r) => !allRaters.includes(r))
-    if (missing.length > 0) fail(`options.raters names ${list(missing.map((r) => JSON.stringify(r)))}, who did not rate ${dimension}; raters: ${list(allRaters)}`, options.raters)
+    if (missing.length > 0)
+      fail(`options.raters names ${list(missing.map((r) => JSON.stringify(r)))}, who did not rate ${dimension}; raters: ${list(allRaters)}`, options.raters)
   }
   const chosen = new Set(raters)
   const scores = new Map<string, Map<string, Label>>()
@@ -125,9 +126,14 @@ export function readRatingTable(received: unknown, options: RatingTableOptions):
     if (r.dimension !== dimension || !chosen.has(r.rater)) continue
     let byRater = scores.get(r.item)
     if (byRater === undefined) scores.set(r.item, (byRater = new Map()))
-    if (byRater.has(r.rater)) fail(`received[${r.index}] rates item ${JSON.stringify(r.item)} again: ${r.rater} already scored it on ${dimension}; keep one rating per item, rater and dimension`, r.score)
+    if (byRater.has(r.rater))
+      fail(
+        `received[${r.index}] rates item ${JSON.stringify(r.item)} again: ${r.rater} already scored it on ${dimension}; keep one rating per item, rater and dimension`,
+        r.score,
+      )
     const k = kindOf(r.score)
-    if (kind !== undefined && k !== kind) fail(`received[${r.index}].score is a ${k}, but earlier scores on ${dimension} are ${kind}s; use one kind of score per dimension`, r.score)
+    if (kind !== undefined && k !== kind)
+      fail(`received[${r.index}].score is a ${k}, but earlier scores on ${dimension} are ${kind}s; use one kind of score per dimension`, r.score)
     kind = k
     byRater.set(r.rater, r.score)
   }
@@ -139,7 +145,10 @@ function readMatrix(matrix: unknown[][], options: RatingTableOptions): RatingTab
     throw new RatingsInputError(problem, value)
   }
   if (options.statistic === 'fleiss') {
-    fail("statistic 'fleiss' needs rating records { item, rater, score }: a matrix is ambiguous (statsmodels takes items × raters, this matcher raters × items); use 'krippendorff', or records", matrix)
+    fail(
+      "statistic 'fleiss' needs rating records { item, rater, score }: a matrix is ambiguous (statsmodels takes items × raters, this matcher raters × items); use 'krippendorff', or records",
+      matrix,
+    )
   }
   if (options.dimension !== undefined) fail('options.dimension applies to rating records; a matrix has a single dimension', options.dimension)
   const width = (matrix[0] as unknown[]).length
@@ -210,7 +219,8 @@ export function tallyPairwise(received: unknown, baseline: string, system: strin
       fail('the ratings hold scores only; measure rater agreement with toHaveAgreementAbove, or load a file of pairwise judgements', received.scores.length)
     }
   }
-  if (!Array.isArray(records)) fail('received value must be pairwise judgements [{ item, a, b, winner }] (or loadRatings() output), or counts { wins, losses, ties }', received)
+  if (!Array.isArray(records))
+    fail('received value must be pairwise judgements [{ item, a, b, winner }] (or loadRatings() output), or counts { wins, losses, ties }', received)
   const rows = records as unknown[]
   if (rows.length === 0) fail('received value must hold at least one pairwise judgement', received)
   const parsed = rows.map((r, i) => {
@@ -251,4 +261,3 @@ export function tallyPairwise(received: unknown, baseline: string, system: strin
   }
   return { wins, losses, ties, system: candidate, lost: [...lost], ignored }
 }
-

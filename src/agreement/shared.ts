@@ -28,9 +28,7 @@ export function pairwiseSum(values: ArrayLike<number>, start = 0, length = value
     for (let i = 8; i < blockEnd; i += 8) {
       for (let j = 0; j < 8; j += 1) r[j] = (r[j] as number) + (values[start + i + j] as number)
     }
-    let sum =
-      ((r[0] as number) + (r[1] as number) + ((r[2] as number) + (r[3] as number))) +
-      ((r[4] as number) + (r[5] as number) + ((r[6] as number) + (r[7] as number)))
+    let sum = (r[0] as number) + (r[1] as number) + ((r[2] as number) + (r[3] as number)) + ((r[4] as number) + (r[5] as number) + ((r[6] as number) + (r[7] as number)))
     for (let i = blockEnd; i < length; i += 1) sum += values[start + i] as number
     return sum
   }

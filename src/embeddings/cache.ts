@@ -143,11 +143,7 @@ export const EMBED_TEXTS_OPTION_KEYS = keysOf<EmbedTextsOptions>()('cache', 'bat
 
 /** Checks an object really is an {@link Embedder} before anything calls it. */
 export function assertEmbedder(fn: string, argument: string, value: unknown): asserts value is Embedder {
-  const ok =
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Embedder).id === 'string' &&
-    typeof (value as Embedder).embed === 'function'
+  const ok = typeof value === 'object' && value !== null && typeof (value as Embedder).id === 'string' && typeof (value as Embedder).embed === 'function'
   if (!ok) throw new MetricInputError(fn, argument, 'an embedder `{ id: string, embed(texts) }` (transformersEmbedder(), ollamaEmbedder(), functionEmbedder())', value)
 }
 
@@ -202,18 +198,26 @@ export async function embedTexts(embedder: Embedder, texts: readonly string[], o
       found.set(text, vector)
       if (cache !== undefined) {
         cache.track(embedder, text, vector)
-        vector.then((v) => cache.set(embedder, text, v), () => undefined)
+        vector.then(
+          (v) => cache.set(embedder, text, v),
+          () => undefined,
+        )
       }
     })
   }
   // Avoid unhandled rejections on batches nobody awaits after an earlier one failed.
   for (const value of found.values()) if (value instanceof Promise) value.catch(() => undefined)
 
+  // eslint-disable-next-line @typescript-eslint/await-thenable
   const vectors = await Promise.all(texts.map((text) => found.get(text) as Float32Array | Promise<Float32Array>))
   const dims = vectors[0]?.length
   vectors.forEach((vector, i) => {
     if (vector.length !== dims) {
-      throw new EmbeddingError('bad-response', embedder.id, `${embedder.id}: returned vectors of different dimensions (${dims} for text 0, ${vector.length} for text ${i}); an embedder must give every text the same dimension.`)
+      throw new EmbeddingError(
+        'bad-response',
+        embedder.id,
+        `${embedder.id}: returned vectors of different dimensions (${dims} for text 0, ${vector.length} for text ${i}); an embedder must give every text the same dimension.`,
+      )
     }
   })
   return vectors

@@ -13,15 +13,7 @@
  * - `embed-failed`: the backend threw while embedding (a user function, ONNX Runtime).
  */
 export type EmbeddingErrorKind =
-  | 'missing-package'
-  | 'load-failed'
-  | 'load-timeout'
-  | 'unreachable'
-  | 'model-not-found'
-  | 'timeout'
-  | 'server-error'
-  | 'bad-response'
-  | 'embed-failed'
+  'missing-package' | 'load-failed' | 'load-timeout' | 'unreachable' | 'model-not-found' | 'timeout' | 'server-error' | 'bad-response' | 'embed-failed'
 
 /** Thrown when an embedder cannot produce vectors; `kind` says why (see {@link EmbeddingErrorKind}). */
 export class EmbeddingError extends Error {

@@ -38,10 +38,7 @@ export const FUNCTION_EMBEDDER_OPTION_KEYS = keysOf<FunctionEmbedderOptions>()('
  * const embedder = functionEmbedder(async (text) => (await myApi.embed(text)).vector, { id: 'my-api|model:e5-large' })
  * await semanticSimilarity('a cat', 'a kitten', embedder)
  */
-export function functionEmbedder(
-  fn: (text: string) => EmbeddingFunctionResult | Promise<EmbeddingFunctionResult>,
-  options: FunctionEmbedderOptions = {},
-): Embedder {
+export function functionEmbedder(fn: (text: string) => EmbeddingFunctionResult | Promise<EmbeddingFunctionResult>, options: FunctionEmbedderOptions = {}): Embedder {
   if (typeof fn !== 'function') throw new MetricInputError('functionEmbedder', 'fn', 'a function (text) => number[] | Float32Array', fn)
   checkOptionKeys('functionEmbedder', options, FUNCTION_EMBEDDER_OPTION_KEYS)
   if (options.id !== undefined && (typeof options.id !== 'string' || options.id.length === 0)) {
@@ -55,7 +52,9 @@ export function functionEmbedder(
     try {
       return await fn(text)
     } catch (error) {
-      throw new EmbeddingError('embed-failed', id, `${id}: the embedding function threw for text ${index}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw new EmbeddingError('embed-failed', id, `${id}: the embedding function threw for text ${index}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      })
     }
   }
 

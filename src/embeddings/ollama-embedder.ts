@@ -99,18 +99,38 @@ export function ollamaEmbedder(options: OllamaEmbedderOptions = {}): Embedder {
     const message = error instanceof Error ? error.message : String(error)
     if (typeof status === 'number') {
       if (status === 404) {
-        return new EmbeddingError('model-not-found', id, `ollamaEmbedder: Ollama at ${host} does not have model "${model}" (404: ${message}). Run \`ollama pull ${model}\`, or pass the name of a pulled embedding model (\`ollama list\`).`, { cause: error })
+        return new EmbeddingError(
+          'model-not-found',
+          id,
+          `ollamaEmbedder: Ollama at ${host} does not have model "${model}" (404: ${message}). Run \`ollama pull ${model}\`, or pass the name of a pulled embedding model (\`ollama list\`).`,
+          { cause: error },
+        )
       }
-      return new EmbeddingError('server-error', id, `ollamaEmbedder: Ollama at ${host} answered ${status} for model "${model}": ${message}${status >= 500 ? '. Check the server log (`ollama serve` output); a model that is not an embedding model also fails here.' : ''}`, { cause: error })
+      return new EmbeddingError(
+        'server-error',
+        id,
+        `ollamaEmbedder: Ollama at ${host} answered ${status} for model "${model}": ${message}${status >= 500 ? '. Check the server log (`ollama serve` output); a model that is not an embedding model also fails here.' : ''}`,
+        { cause: error },
+      )
     }
     const name = (error as { name?: unknown } | null)?.name
     if (name === 'TimeoutError' || (name === 'AbortError' && /timeout|timed out/i.test(message))) {
-      return new EmbeddingError('timeout', id, `ollamaEmbedder: Ollama at ${host} did not answer within timeoutMs (${timeoutMs} ms) for model "${model}". The first request loads the model; raise \`timeoutMs\` or lower \`batchSize\`.`, { cause: error })
+      return new EmbeddingError(
+        'timeout',
+        id,
+        `ollamaEmbedder: Ollama at ${host} did not answer within timeoutMs (${timeoutMs} ms) for model "${model}". The first request loads the model; raise \`timeoutMs\` or lower \`batchSize\`.`,
+        { cause: error },
+      )
     }
     if (error instanceof SyntaxError) {
       return new EmbeddingError('bad-response', id, `ollamaEmbedder: Ollama at ${host} sent a body that is not JSON (${message}).`, { cause: error })
     }
-    return new EmbeddingError('unreachable', id, `ollamaEmbedder: cannot reach Ollama at ${host} (${describeCause(error)}). Start it with \`ollama serve\`, or pass the right \`host\`.`, { cause: error })
+    return new EmbeddingError(
+      'unreachable',
+      id,
+      `ollamaEmbedder: cannot reach Ollama at ${host} (${describeCause(error)}). Start it with \`ollama serve\`, or pass the right \`host\`.`,
+      { cause: error },
+    )
   }
 
   return {

@@ -114,12 +114,7 @@ function pairScore(embedderId: string, signature: string, candidate: Float32Arra
  * score.value     // close to 1 for a paraphrase; exactly 1 for identical texts
  * score.signature // 'EmbedSim|model:Xenova/all-MiniLM-L6-v2|pool:mean|norm:yes|dtype:fp32|backend:transformers.js|sim:cos|rescale:none|version:0.1.0'
  */
-export async function semanticSimilarity(
-  candidate: string,
-  reference: string,
-  embedder: Embedder,
-  options: SemanticSimilarityOptions = {},
-): Promise<Score<EmbedSimDetails>> {
+export async function semanticSimilarity(candidate: string, reference: string, embedder: Embedder, options: SemanticSimilarityOptions = {}): Promise<Score<EmbedSimDetails>> {
   assertString('semanticSimilarity', 'candidate', candidate)
   assertString('semanticSimilarity', 'reference', reference)
   assertEmbedder('semanticSimilarity', 'embedder', embedder)
@@ -131,7 +126,8 @@ export async function semanticSimilarity(
 function assertPairs(fn: string, pairs: unknown): asserts pairs is readonly EmbedSimPairInput[] {
   if (!Array.isArray(pairs)) throw new MetricInputError(fn, 'pairs', 'an array of `{ candidate, reference }` pairs', pairs)
   pairs.forEach((pair: unknown, i) => {
-    const ok = typeof pair === 'object' && pair !== null && typeof (pair as EmbedSimPairInput).candidate === 'string' && typeof (pair as EmbedSimPairInput).reference === 'string'
+    const ok =
+      typeof pair === 'object' && pair !== null && typeof (pair as EmbedSimPairInput).candidate === 'string' && typeof (pair as EmbedSimPairInput).reference === 'string'
     if (!ok) throw new MetricInputError(fn, `pairs[${i}]`, '`{ candidate: string, reference: string }`', pair)
   })
 }

@@ -4,10 +4,7 @@ import { MetricInputError } from '../errors.js'
 export type VectorLike = ArrayLike<number>
 
 function assertVector(fn: string, argument: string, value: unknown): asserts value is VectorLike {
-  const ok =
-    (Array.isArray(value) || ArrayBuffer.isView(value)) &&
-    !(value instanceof DataView) &&
-    typeof (value as ArrayLike<unknown>).length === 'number'
+  const ok = (Array.isArray(value) || ArrayBuffer.isView(value)) && !(value instanceof DataView) && typeof (value as ArrayLike<unknown>).length === 'number'
   if (!ok) throw new MetricInputError(fn, argument, 'an array of numbers or a Float32Array', value)
   if ((value as ArrayLike<unknown>).length === 0) throw new MetricInputError(fn, argument, 'a non-empty vector', value)
 }

@@ -173,18 +173,35 @@ export function transformersEmbedder(options: TransformersEmbedderOptions = {}):
             ? { quantized: dtype === 'q8', ...(env.allowRemoteModels ? {} : { local_files_only: true }), ...(options.cacheDir ? { cache_dir: options.cacheDir } : {}) }
             : { dtype, ...(env.allowRemoteModels ? {} : { local_files_only: true }), ...(options.cacheDir ? { cache_dir: options.cacheDir } : {}) }
         if (name === '@xenova/transformers' && dtype !== 'fp32' && dtype !== 'q8') {
-          throw new EmbeddingError('load-failed', id, `transformersEmbedder: dtype "${dtype}" needs @huggingface/transformers (v3+); @xenova/transformers only has fp32 and q8. Install it with \`npm install --save-dev @huggingface/transformers\`.`)
+          throw new EmbeddingError(
+            'load-failed',
+            id,
+            `transformersEmbedder: dtype "${dtype}" needs @huggingface/transformers (v3+); @xenova/transformers only has fp32 and q8. Install it with \`npm install --save-dev @huggingface/transformers\`.`,
+          )
         }
         let timer: NodeJS.Timeout | undefined
         const creation = mod.pipeline('feature-extraction', model, pipelineOptions)
         const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new EmbeddingError('load-timeout', id, loadMessage(model, dtype, name, env.version, where, `loading took longer than loadTimeoutMs (${loadTimeoutMs} ms)`, true))), loadTimeoutMs)
+          timer = setTimeout(
+            () =>
+              reject(
+                new EmbeddingError(
+                  'load-timeout',
+                  id,
+                  loadMessage(model, dtype, name, env.version, where, `loading took longer than loadTimeoutMs (${loadTimeoutMs} ms)`, true),
+                ),
+              ),
+            loadTimeoutMs,
+          )
         })
         try {
           return await Promise.race([creation, timeout])
         } catch (error) {
           // A creation that finishes after the timeout is released, not leaked.
-          creation.then((pipe) => pipe.dispose?.(), () => undefined)
+          creation.then(
+            (pipe) => pipe.dispose?.(),
+            () => undefined,
+          )
           if (error instanceof EmbeddingError) throw error
           throw new EmbeddingError('load-failed', id, loadMessage(model, dtype, name, env.version, where, describeCause(error), false), { cause: error })
         } finally {
@@ -220,7 +237,11 @@ export function transformersEmbedder(options: TransformersEmbedderOptions = {}):
     async dispose() {
       const current = loading
       loading = undefined
-      if (current) await current.then((pipe) => pipe.dispose?.(), () => undefined)
+      if (current)
+        await current.then(
+          (pipe) => pipe.dispose?.(),
+          () => undefined,
+        )
     },
     async embed(texts: string[]): Promise<Float32Array[]> {
       if (!Array.isArray(texts)) throw new MetricInputError('transformersEmbedder.embed', 'texts', 'an array of strings', texts)
@@ -236,11 +257,17 @@ export function transformersEmbedder(options: TransformersEmbedderOptions = {}):
         try {
           tensor = await pipe(batch, { pooling, normalize })
         } catch (error) {
-          throw new EmbeddingError('embed-failed', id, `transformersEmbedder: model "${model}" failed while embedding ${batch.length} text(s): ${describeCause(error)}`, { cause: error })
+          throw new EmbeddingError('embed-failed', id, `transformersEmbedder: model "${model}" failed while embedding ${batch.length} text(s): ${describeCause(error)}`, {
+            cause: error,
+          })
         }
         const [rows, dims] = tensor.dims
         if (tensor.dims.length !== 2 || rows !== batch.length || !dims) {
-          throw new EmbeddingError('bad-response', id, `transformersEmbedder: model "${model}" returned a tensor of shape [${tensor.dims.join(', ')}] for ${batch.length} text(s); expected [${batch.length}, dims]. Is it a feature-extraction model?`)
+          throw new EmbeddingError(
+            'bad-response',
+            id,
+            `transformersEmbedder: model "${model}" returned a tensor of shape [${tensor.dims.join(', ')}] for ${batch.length} text(s); expected [${batch.length}, dims]. Is it a feature-extraction model?`,
+          )
         }
         const data = tensor.data
         const rowsOut: ArrayLike<number>[] = []
@@ -268,13 +295,22 @@ async function importBackend(
         notFound.push(name)
         continue
       }
-      throw new EmbeddingError('load-failed', id, `transformersEmbedder: ${name} is installed but could not be imported (${describeCause(error)}). Reinstall it (\`npm install --save-dev ${name}\`); ONNX Runtime's CPU binary ships inside onnxruntime-node and needs no extra step.`, { cause: error })
+      throw new EmbeddingError(
+        'load-failed',
+        id,
+        `transformersEmbedder: ${name} is installed but could not be imported (${describeCause(error)}). Reinstall it (\`npm install --save-dev ${name}\`); ONNX Runtime's CPU binary ships inside onnxruntime-node and needs no extra step.`,
+        { cause: error },
+      )
     }
     // CJS interop (Jest) may put the exports under `default`.
     const candidate = (raw as { pipeline?: unknown; default?: unknown } | null)?.pipeline ? raw : (raw as { default?: unknown } | null)?.default
     const mod = candidate as TransformersModule | undefined
     if (typeof mod?.pipeline !== 'function' || typeof mod.env !== 'object' || mod.env === null) {
-      throw new EmbeddingError('load-failed', id, `transformersEmbedder: ${name} was imported but has no \`pipeline\`/\`env\` export; is it a supported version (@huggingface/transformers ≥ 3 or @xenova/transformers 2)?`)
+      throw new EmbeddingError(
+        'load-failed',
+        id,
+        `transformersEmbedder: ${name} was imported but has no \`pipeline\`/\`env\` export; is it a supported version (@huggingface/transformers ≥ 3 or @xenova/transformers 2)?`,
+      )
     }
     return { mod, name }
   }

@@ -86,7 +86,11 @@ export function validateBaselineFile(data: unknown, file = '<baseline>'): Baseli
   const path = (parts: string[]) => parts.map((p) => `[${JSON.stringify(p)}]`).join('')
   if (!isRecord(data)) throw new BaselineFileError(file, '', 'expected a JSON object `{ "version": 1, "entries": { … } }`')
   if (data.version !== BASELINE_FORMAT_VERSION) {
-    throw new BaselineFileError(file, '["version"]', `expected version ${BASELINE_FORMAT_VERSION}, got ${JSON.stringify(data.version)} (written by another rag-matchers version?)`)
+    throw new BaselineFileError(
+      file,
+      '["version"]',
+      `expected version ${BASELINE_FORMAT_VERSION}, got ${JSON.stringify(data.version)} (written by another rag-matchers version?)`,
+    )
   }
   if (!isRecord(data.entries)) throw new BaselineFileError(file, '["entries"]', 'expected an object of named entries')
   const entries = emptyRecord<BaselineEntry>()

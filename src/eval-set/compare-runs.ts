@@ -7,7 +7,7 @@ import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import { signatureDifferences } from '../signature.js'
 import { metricScale } from './metrics.js'
-import type { MetricRun, MetricValues } from './metric-run.js'
+import type { MetricRun } from './metric-run.js'
 import { pairedBootstrap, signFlipTest, type PairedTestResult } from './statistics.js'
 
 export type { MetricRun, MetricValues } from './metric-run.js'

@@ -69,9 +69,7 @@ export class DatasetError extends MetricInputError {
     super(fn, field, expected, received)
     Object.defineProperty(this, 'name', { value: 'DatasetError' })
     const where = [source, line !== undefined ? `line ${line}` : undefined].filter(Boolean).join(' ') + (index !== undefined ? ` (item [${index}])` : '')
-    this.message = hasReceived
-      ? `${fn}: ${where}: Expected \`${field}\` to be ${expected}, got ${describeValue(received)}`
-      : `${fn}: ${where}: ${expected}`
+    this.message = hasReceived ? `${fn}: ${where}: Expected \`${field}\` to be ${expected}, got ${describeValue(received)}` : `${fn}: ${where}: ${expected}`
   }
 }
 
@@ -330,7 +328,8 @@ function checkItem(raw: unknown, loc: Location, source: string, fromCsv: boolean
 function checkRelevant(value: unknown, loc: Location, source: string): EvalItem['relevant'] {
   if (Array.isArray(value)) {
     value.forEach((v, i) => {
-      if (!((typeof v === 'string' && v.length > 0) || (typeof v === 'number' && Number.isFinite(v)))) fail(loc, source, `relevant[${i}]`, 'a non-empty string or a number (an id)', v)
+      if (!((typeof v === 'string' && v.length > 0) || (typeof v === 'number' && Number.isFinite(v))))
+        fail(loc, source, `relevant[${i}]`, 'a non-empty string or a number (an id)', v)
     })
     return value as Id[]
   }
@@ -454,7 +453,8 @@ function parseCsvText(text: string, source: string): EvalItem[] {
     return lo + 1
   }
   const header = rows[0]
-  if (header === undefined) throw new DatasetError(FN, source, undefined, undefined, 'file', 'a CSV file with a header row (`id,question,…`) and at least one item', undefined, false)
+  if (header === undefined)
+    throw new DatasetError(FN, source, undefined, undefined, 'file', 'a CSV file with a header row (`id,question,…`) and at least one item', undefined, false)
   const columns = header.record.map((c) => pyStrip(c))
   for (const required of ['id', 'question']) {
     if (!columns.includes(required)) throw new DatasetError(FN, source, 1, undefined, 'header', `a header row with an \`${required}\` column`, columns)

@@ -179,7 +179,8 @@ export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], p
   checkOptionKeys(FN, options, RUN_EVAL_SET_OPTION_KEYS)
   const { concurrency = 4, timeoutMs = 60_000, onProgress, progress = 'auto', stream = process.stderr } = options
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new MetricInputError(FN, 'options.concurrency', 'a positive integer', concurrency)
-  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) throw new MetricInputError(FN, 'options.timeoutMs', 'a positive number of milliseconds (or Infinity)', timeoutMs)
+  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0)
+    throw new MetricInputError(FN, 'options.timeoutMs', 'a positive number of milliseconds (or Infinity)', timeoutMs)
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new MetricInputError(FN, 'options.onProgress', 'a function', onProgress)
   if (progress !== 'auto' && progress !== 'on' && progress !== 'off') throw new MetricInputError(FN, 'options.progress', "'auto', 'on' or 'off'", progress)
   if (progress !== 'off' && (stream === null || typeof stream !== 'object' || typeof stream.write !== 'function')) {

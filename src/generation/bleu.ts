@@ -166,11 +166,7 @@ export function sentenceBleu(candidate: string, references: string | readonly st
  *   ],
  * ).value // → 48.530827009929865
  */
-export function corpusBleu(
-  candidates: readonly string[],
-  referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>,
-  options?: BleuOptions,
-): BleuScore {
+export function corpusBleu(candidates: readonly string[], referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>, options?: BleuOptions): BleuScore {
   const fn = 'corpusBleu'
   const segments = checkCorpusArgs(fn, candidates, referenceStreams)
   const r = resolveBleuOptions(fn, options, false, BLEU_OPTION_KEYS)
@@ -263,9 +259,11 @@ export function bleuSegments(candidates: readonly string[], references: Readonly
     builders.push(() => scoreFromStats(stats, rSentence, refs.length, () => segmentUnmatched(hyp, refSpans, N)))
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
-  return lazySegments(scoreFromStats(sums, rCorpus, nrefs, () => corpusUnmatched.flush(EMPTY_SPANS)), builders)
+  return lazySegments(
+    scoreFromStats(sums, rCorpus, nrefs, () => corpusUnmatched.flush(EMPTY_SPANS)),
+    builders,
+  )
 }
-
 
 /**
  * BLEU's sufficient statistics for one segment, in sacrebleu's layout:

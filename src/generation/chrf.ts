@@ -137,11 +137,7 @@ export function sentenceChrf(candidate: string, references: string | readonly st
  * @example
  * corpusChrf(['abcdefg'], [['hijklmnop']], { beta: 3 }).value // → 0
  */
-export function corpusChrf(
-  candidates: readonly string[],
-  referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>,
-  options?: ChrfOptions,
-): ChrfScore {
+export function corpusChrf(candidates: readonly string[], referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>, options?: ChrfOptions): ChrfScore {
   const fn = 'corpusChrf'
   const segments = checkCorpusArgs(fn, candidates, referenceStreams)
   const r = resolveChrfOptions(fn, options, CHRF_OPTION_KEYS)

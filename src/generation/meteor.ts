@@ -256,14 +256,7 @@ interface RawAlignment {
  * taking the LAST unaligned reference position with an equal word. This is NLTK's reversed double
  * loop with pop(i)/pop(j): popping never reorders what is left, so it visits the same items.
  */
-function matchEqual(
-  hyp: readonly Token[],
-  ref: readonly Token[],
-  refOf: Int32Array,
-  stageOf: Uint8Array,
-  refMatched: Uint8Array,
-  stage: number,
-): number {
+function matchEqual(hyp: readonly Token[], ref: readonly Token[], refOf: Int32Array, stageOf: Uint8Array, refMatched: Uint8Array, stage: number): number {
   const H = hyp.length
   const R = ref.length
   let count = 0
@@ -325,7 +318,7 @@ function twoProduct(a: number, b: number): [number, number] {
   c = SPLITTER * b
   const bh = c - (c - b)
   const bl = b - bh
-  return [p, al * bl - (((p - ah * bh) - al * bh) - ah * bl)]
+  return [p, al * bl - (p - ah * bh - al * bh - ah * bl)]
 }
 
 const POW_MIN = 2 ** -15 // x^64 stays far from subnormals and overflow inside these bounds
@@ -558,11 +551,7 @@ export function meteorScore(
  * @example
  * singleMeteorScore('on the mat sat the cat', 'The cat sat on the mat').value // 0.5
  */
-export function singleMeteorScore(
-  candidate: string | readonly string[],
-  reference: string | readonly string[],
-  options?: MeteorOptions,
-): Score<MeteorDetails> {
+export function singleMeteorScore(candidate: string | readonly string[], reference: string | readonly string[], options?: MeteorOptions): Score<MeteorDetails> {
   const fn = 'singleMeteorScore'
   if (typeof reference !== 'string' && !Array.isArray(reference)) {
     throw new MetricInputError(fn, 'reference', 'a string or an array of token strings', reference)

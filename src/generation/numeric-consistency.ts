@@ -168,11 +168,7 @@ const IGNORE_ORDER: readonly IgnorableNumbers[] = ['years', 'dates', 'ordinals',
  * s.value // 0.5 (2014 stated, 28.4 contradicted)
  * s.details.contradicted.map((c) => [c.reference.raw, c.candidate.raw]) // [['28.4', '41.0']]
  */
-export function numericConsistency(
-  candidate: string,
-  reference: string,
-  options: NumericConsistencyOptions = {},
-): Score<NumericConsistencyDetails> {
+export function numericConsistency(candidate: string, reference: string, options: NumericConsistencyOptions = {}): Score<NumericConsistencyDetails> {
   assertString(FN, 'candidate', candidate)
   assertString(FN, 'reference', reference)
   const opts = resolveOptions(options)
@@ -287,8 +283,7 @@ interface Features {
 }
 
 function features(m: NumberMention): Features {
-  const cls: NumberClass =
-    m.kind === 'version' ? 'version' : m.datePart === 'month' ? 'month' : m.datePart === 'day' ? 'day' : 'number'
+  const cls: NumberClass = m.kind === 'version' ? 'version' : m.datePart === 'month' ? 'month' : m.datePart === 'day' ? 'day' : 'number'
   return {
     m,
     cls,
@@ -324,9 +319,7 @@ function pairInfo(r: Features, c: Features, opts: Resolved): PairInfo | null {
   // currencies are too generic to tell two quantities apart.
   const unitsOverlap = r.units.length > 0 && c.units.length > 0 && sharedFrom(r.units, c.units).length > 0
   const sameUnit = opts.units && unitsOverlap
-  const conflict =
-    opts.units &&
-    ((r.m.unit !== null && c.m.unit !== null && r.m.unit !== c.m.unit) || (r.units.length > 0 && c.units.length > 0 && !unitsOverlap))
+  const conflict = opts.units && ((r.m.unit !== null && c.m.unit !== null && r.m.unit !== c.m.unit) || (r.units.length > 0 && c.units.length > 0 && !unitsOverlap))
   const disjoint = r.desc.length > 0 && c.desc.length > 0 && shared === 0
   let weight: number
   if (equal) {

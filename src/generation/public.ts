@@ -44,15 +44,7 @@ export {
   type RougeScore,
   type RougeType,
 } from './rouge.js'
-export {
-  meteorScore,
-  singleMeteorScore,
-  type MeteorAlignment,
-  type MeteorDetails,
-  type MeteorMatch,
-  type MeteorOptions,
-  type MeteorStage,
-} from './meteor.js'
+export { meteorScore, singleMeteorScore, type MeteorAlignment, type MeteorDetails, type MeteorMatch, type MeteorOptions, type MeteorStage } from './meteor.js'
 
 // Numeric consistency
 export {

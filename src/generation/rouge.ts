@@ -10,19 +10,7 @@ export type RougeNType = 'rouge1' | 'rouge2' | 'rouge3' | 'rouge4' | 'rouge5' | 
 export type RougeType = RougeNType | 'rougeL' | 'rougeLsum'
 
 /** Every type {@link rougeScore} accepts, in display order. */
-export const ROUGE_TYPES: readonly RougeType[] = [
-  'rouge1',
-  'rouge2',
-  'rouge3',
-  'rouge4',
-  'rouge5',
-  'rouge6',
-  'rouge7',
-  'rouge8',
-  'rouge9',
-  'rougeL',
-  'rougeLsum',
-]
+export const ROUGE_TYPES: readonly RougeType[] = ['rouge1', 'rouge2', 'rouge3', 'rouge4', 'rouge5', 'rouge6', 'rouge7', 'rouge8', 'rouge9', 'rougeL', 'rougeLsum']
 
 /** What {@link rougeScore} computes when `types` is not given. */
 export const DEFAULT_ROUGE_TYPES: readonly RougeType[] = ['rouge1', 'rouge2', 'rougeL', 'rougeLsum']

@@ -98,10 +98,7 @@ function ensureLoaded(): WordNetData {
   const started = performance.now()
   const path = explicitPath ?? resolvePackageDataFile(WORDNET_DATA_FILE)
   if (path === undefined) {
-    throw new Error(
-      `rag-matchers: cannot find data/${WORDNET_DATA_FILE} (searched upward from the module folder); ` +
-        'pass its location to setWordNetDataPath()',
-    )
+    throw new Error(`rag-matchers: cannot find data/${WORDNET_DATA_FILE} (searched upward from the module folder); ` + 'pass its location to setWordNetDataPath()')
   }
   const payload = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as Payload
   if (payload.format !== 'rag-matchers/wordnet-meteor' || payload.formatVersion !== 1 || payload.wordnet !== '3.0') {

@@ -36,10 +36,7 @@ export interface JudgeCacheEntry {
   readonly reply: { readonly content: string; readonly value: unknown; readonly attempts: number }
 }
 
-export type CacheRead =
-  | { readonly status: 'hit'; readonly entry: JudgeCacheEntry }
-  | { readonly status: 'miss' }
-  | { readonly status: 'corrupt'; readonly problem: string }
+export type CacheRead = { readonly status: 'hit'; readonly entry: JudgeCacheEntry } | { readonly status: 'miss' } | { readonly status: 'corrupt'; readonly problem: string }
 
 export interface JudgeCache {
   readonly dir: string

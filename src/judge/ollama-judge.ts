@@ -36,18 +36,7 @@ export interface OllamaJudgeOptions {
 }
 
 /** The keys of {@link OllamaJudgeOptions}: what ollamaJudge accepts. */
-export const OLLAMA_JUDGE_OPTION_KEYS = keysOf<OllamaJudgeOptions>()(
-  'model',
-  'host',
-  'temperature',
-  'seed',
-  'numCtx',
-  'timeoutMs',
-  'concurrency',
-  'retries',
-  'cache',
-  'fetch',
-)
+export const OLLAMA_JUDGE_OPTION_KEYS = keysOf<OllamaJudgeOptions>()('model', 'host', 'temperature', 'seed', 'numCtx', 'timeoutMs', 'concurrency', 'retries', 'cache', 'fetch')
 
 interface ChatMessage {
   role: string
@@ -79,23 +68,14 @@ export function ollamaJudge(options: OllamaJudgeOptions): Judge {
   const fn = 'ollamaJudge'
   if (options === null || typeof options !== 'object') throw new MetricInputError(fn, 'options', 'an object with `model`', options)
   checkOptionKeys(fn, options, OLLAMA_JUDGE_OPTION_KEYS)
-  const {
-    model,
-    host = defaultOllamaHost(),
-    temperature = 0,
-    seed = 42,
-    numCtx,
-    timeoutMs = 120_000,
-    concurrency = 2,
-    retries = 2,
-    cache,
-  } = options
+  const { model, host = defaultOllamaHost(), temperature = 0, seed = 42, numCtx, timeoutMs = 120_000, concurrency = 2, retries = 2, cache } = options
   if (typeof model !== 'string' || model.trim() === '') throw new MetricInputError(fn, 'model', 'a non-empty model tag such as `llama3.1:8b`', model)
   if (typeof host !== 'string' || !/^https?:\/\/[^\s/]+/.test(host)) throw new MetricInputError(fn, 'host', 'an http(s) URL such as `http://127.0.0.1:11434`', host)
   if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0) throw new MetricInputError(fn, 'temperature', 'a finite number ≥ 0', temperature)
   if (!Number.isSafeInteger(seed)) throw new MetricInputError(fn, 'seed', 'an integer', seed)
   if (numCtx !== undefined && !(Number.isSafeInteger(numCtx) && numCtx > 0)) throw new MetricInputError(fn, 'numCtx', 'a positive integer', numCtx)
-  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) throw new MetricInputError(fn, 'timeoutMs', 'a positive number of milliseconds', timeoutMs)
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs)))
+    throw new MetricInputError(fn, 'timeoutMs', 'a positive number of milliseconds', timeoutMs)
   if (!(Number.isSafeInteger(concurrency) && concurrency > 0)) throw new MetricInputError(fn, 'concurrency', 'a positive integer', concurrency)
   if (!(Number.isSafeInteger(retries) && retries >= 0)) throw new MetricInputError(fn, 'retries', 'a non-negative integer', retries)
   if (cache !== undefined && (cache === null || typeof cache.read !== 'function')) throw new MetricInputError(fn, 'cache', 'a cache from judgeCache()', cache)
@@ -105,11 +85,7 @@ export function ollamaJudge(options: OllamaJudgeOptions): Judge {
 }
 
 /** The judge proper; `withCache` re-enters here so derived judges share the concurrency limit. */
-function createJudge(
-  options: OllamaJudgeOptions,
-  limit: <T>(task: () => Promise<T>) => Promise<T>,
-  cache: JudgeCache | undefined,
-): Judge {
+function createJudge(options: OllamaJudgeOptions, limit: <T>(task: () => Promise<T>) => Promise<T>, cache: JudgeCache | undefined): Judge {
   const { model, host = defaultOllamaHost(), temperature = 0, seed = 42, numCtx, timeoutMs = 120_000, retries = 2 } = options
   const baseFetch = options.fetch ?? globalThis.fetch
   const hostLabel = host.replace(/\/+$/, '')
@@ -146,13 +122,7 @@ function createJudge(
   }
   return judge
 
-  async function run(
-    request: JudgeRequest,
-    key: string,
-    callOptions: Record<string, number>,
-    messages: ChatMessage[],
-    requestSeed: number,
-  ): Promise<JudgeReply<unknown>> {
+  async function run(request: JudgeRequest, key: string, callOptions: Record<string, number>, messages: ChatMessage[], requestSeed: number): Promise<JudgeReply<unknown>> {
     const mode = cache?.mode ?? 'off'
     let corrupt: string | undefined
     if (cache !== undefined && mode !== 'off') {
@@ -258,14 +228,10 @@ function createJudge(
     // fetch bound to its own abort signal (the race below also covers a fetch that ignores signals).
     const client = new Ollama({
       host,
-      fetch: ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-        baseFetch(input, { ...init, signal: controller.signal })) as typeof fetch,
+      fetch: ((input: Parameters<typeof fetch>[0], init?: RequestInit) => baseFetch(input, { ...init, signal: controller.signal })) as typeof fetch,
     })
     try {
-      const response = await Promise.race([
-        client.chat({ model, messages, format: format as object, options: callOptions, stream: false }),
-        timeout,
-      ])
+      const response = await Promise.race([client.chat({ model, messages, format: format as object, options: callOptions, stream: false }), timeout])
       const content = (response as { message?: { content?: unknown } } | null)?.message?.content
       if (typeof content !== 'string') {
         throw new JudgeError('invalid-reply', `Ollama at ${hostLabel} answered /api/chat without message.content.`, { transport: true })

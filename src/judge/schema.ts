@@ -1,8 +1,20 @@
 import type { JsonSchema, JsonType } from './types.js'
 
 const SUPPORTED = new Set([
-  'type', 'title', 'description', 'properties', 'required', 'additionalProperties', 'items', 'enum',
-  'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength',
+  'type',
+  'title',
+  'description',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
 ])
 
 /**

@@ -41,6 +41,7 @@ export interface JudgeRequest {
    * Checks the schema cannot express (one verdict per claim, indices in range). Returns problems; a
    * non-empty list makes the reply invalid, exactly like a schema violation (retried, then reported).
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly check?: (value: any) => readonly string[]
 }
 

@@ -100,7 +100,9 @@ export function renderChart(row: MetricRow): string {
   }
   if (row.baseline !== undefined) {
     const by = y(row.baseline.mean).toFixed(2)
-    parts.push(`<line class="baseline" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${by}" y2="${by}"><title>${escapeHtml(`baseline mean ${formatValue(row.baseline.mean, d)}`)}</title></line>`)
+    parts.push(
+      `<line class="baseline" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${by}" y2="${by}"><title>${escapeHtml(`baseline mean ${formatValue(row.baseline.mean, d)}`)}</title></line>`,
+    )
   }
   const label = `${row.metric}: one bar per case, threshold line`
   return (
@@ -169,7 +171,9 @@ function casesTable(set: EvalSetSection): string {
   }
   columns.push({ head: 'failing checks', cell: (c) => `<td class="${c.failing.length > 0 ? 'fail' : 'muted'}">${escapeHtml(c.failing.join(', ') || '—')}</td>` })
   const head = `<tr>${columns.map((c) => `<th>${escapeHtml(c.head)}</th>`).join('')}</tr>`
-  const rows = set.cases.map((c) => `<tr class="case${c.failing.length > 0 ? ' failing' : ''}" data-case="${escapeHtml(c.id)}">${columns.map((col) => col.cell(c)).join('')}</tr>`)
+  const rows = set.cases.map(
+    (c) => `<tr class="case${c.failing.length > 0 ? ' failing' : ''}" data-case="${escapeHtml(c.id)}">${columns.map((col) => col.cell(c)).join('')}</tr>`,
+  )
   return `<h3>Questions</h3><table class="cases">${head}${rows.join('')}</table>`
 }
 

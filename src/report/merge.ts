@@ -14,7 +14,12 @@ function checkReport(value: unknown, where: string): RagReport {
   }
   const r = value as Partial<RagReport>
   if (r.schemaVersion !== REPORT_SCHEMA_VERSION) {
-    throw new MetricInputError('mergeReports', `${where}.schemaVersion`, `${REPORT_SCHEMA_VERSION} (a rag-report.json written by this version of rag-matchers)`, r.schemaVersion)
+    throw new MetricInputError(
+      'mergeReports',
+      `${where}.schemaVersion`,
+      `${REPORT_SCHEMA_VERSION} (a rag-report.json written by this version of rag-matchers)`,
+      r.schemaVersion,
+    )
   }
   if (!Array.isArray(r.assertions)) throw new MetricInputError('mergeReports', `${where}.assertions`, 'an array', r.assertions)
   return r as RagReport

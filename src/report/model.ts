@@ -8,13 +8,30 @@
  * docs/reporter.md; `schemaVersion` changes whenever a field changes meaning or is removed.
  */
 import { VERSION } from '../version.js'
-import type { RecordedAssertion, RecordedCaseText, RecordedCaseValue } from './record.js'
+import type { RecordedAssertion, RecordedCaseText } from './record.js'
 
 /** The `schemaVersion` of rag-report.json written by this version. */
 export const REPORT_SCHEMA_VERSION = 1
 
 /** The fields a report assertion takes over from its record unchanged. */
-type RecordedFields = 'matcher' | 'metric' | 'value' | 'threshold' | 'comparator' | 'pass' | 'isNot' | 'outcome' | 'signature' | 'scale' | 'set' | 'setSize' | 'perCase' | 'perCaseTotal' | 'baseline' | 'cases' | 'extra'
+type RecordedFields =
+  | 'matcher'
+  | 'metric'
+  | 'value'
+  | 'threshold'
+  | 'comparator'
+  | 'pass'
+  | 'isNot'
+  | 'outcome'
+  | 'signature'
+  | 'scale'
+  | 'set'
+  | 'setSize'
+  | 'perCase'
+  | 'perCaseTotal'
+  | 'baseline'
+  | 'cases'
+  | 'extra'
 
 /** One assertion in the report: the record plus where it ran, in a runner-independent form. */
 export interface ReportAssertion extends Pick<RecordedAssertion, RecordedFields> {
@@ -214,7 +231,14 @@ function buildRow(key: string, parts: readonly ReportAssertion[]): { row: Metric
     pass: failedAssertions === 0,
   }
   if (first.perCase === undefined) {
-    const row: MetricRow = { ...common, aggregate: 'set-level', value: first.value, n: first.setSize ?? 0, failingCases: [], ...(first.baseline ? { baseline: first.baseline } : {}) }
+    const row: MetricRow = {
+      ...common,
+      aggregate: 'set-level',
+      value: first.value,
+      n: first.setSize ?? 0,
+      failingCases: [],
+      ...(first.baseline ? { baseline: first.baseline } : {}),
+    }
     return { row, keys: [] }
   }
   // Union of per-case values in canonical order; a case already given by an earlier assertion is skipped

@@ -6,7 +6,6 @@
  */
 import { caseLabel } from '../eval-case.js'
 
-
 /** Env var naming the folder of the Jest channel files; set by the Jest reporter. */
 export const RESULTS_DIR_ENV = 'RAG_MATCHERS_RESULTS_DIR'
 /** The key under Vitest's `task.meta`. */
@@ -92,7 +91,6 @@ export interface RecordedAssertion {
   readonly seq?: number
   readonly pid?: number
 }
-
 
 /** What a matcher reports about one assertion; runners ignore what they do not know. */
 export interface AssertionMeta {

@@ -17,7 +17,17 @@ export function averagePrecision(input: RetrievalCase, k?: number, options: Retr
   const details = rankingDetails(norm, k, (rank, relevant, _grade, hitsSoFar) => (relevant ? hitsSoFar / rank : 0))
   const value = averagePrecisionValue(norm, k)
   const metric = k === undefined ? 'AP' : `AP@${k}`
-  return retrievalScore(metric, 'AP', value, norm, [['k', k ?? 'none'], ['empty', 'zero']], details)
+  return retrievalScore(
+    metric,
+    'AP',
+    value,
+    norm,
+    [
+      ['k', k ?? 'none'],
+      ['empty', 'zero'],
+    ],
+    details,
+  )
 }
 
 /**

@@ -41,5 +41,16 @@ export function ndcgAtK(input: RetrievalCase, k: number, options: NdcgOptions = 
   const gain = gainFunction(gainName)
   const { value, dcg, idcg } = ndcgValue(norm, k, gainName)
   const details = rankingDetails(norm, k, (rank, _relevant, grade) => gain(grade) / Math.log2(rank + 1))
-  return retrievalScore(`nDCG@${k}`, 'nDCG', value, norm, [['k', k], ['gain', gainName], ['empty', 'zero']], { ...details, dcg, idcg })
+  return retrievalScore(
+    `nDCG@${k}`,
+    'nDCG',
+    value,
+    norm,
+    [
+      ['k', k],
+      ['gain', gainName],
+      ['empty', 'zero'],
+    ],
+    { ...details, dcg, idcg },
+  )
 }

@@ -13,5 +13,15 @@ export function recallAtK(input: RetrievalCase, k: number, options: RetrievalOpt
   const norm = prepare('recallAtK', input, k, options, RETRIEVAL_OPTION_KEYS)
   const value = recallValue(norm, k)
   const details = rankingDetails(norm, k, (_rank, relevant) => (relevant ? 1 : 0))
-  return retrievalScore(`R@${k}`, 'R', value, norm, [['k', k], ['empty', 'zero']], details)
+  return retrievalScore(
+    `R@${k}`,
+    'R',
+    value,
+    norm,
+    [
+      ['k', k],
+      ['empty', 'zero'],
+    ],
+    details,
+  )
 }

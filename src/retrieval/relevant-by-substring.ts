@@ -17,11 +17,7 @@ export const SUBSTRING_OPTION_KEYS = keysOf<SubstringOptions>()('caseSensitive')
  *
  * @example relevantBySubstring([{ id: 'c1', text: 'h = 8 heads' }, { id: 'c2', text: 'BLEU' }], 'H = 8') // Set { 'c1' }
  */
-export function relevantBySubstring(
-  chunks: ReadonlyArray<{ readonly id: Id; readonly text: string }>,
-  keyword: string,
-  options: SubstringOptions = {},
-): Set<Id> {
+export function relevantBySubstring(chunks: ReadonlyArray<{ readonly id: Id; readonly text: string }>, keyword: string, options: SubstringOptions = {}): Set<Id> {
   if (!Array.isArray(chunks)) throw new MetricInputError('relevantBySubstring', 'chunks', 'an array of `{ id, text }`', chunks)
   if (typeof keyword !== 'string' || keyword.length === 0) {
     throw new MetricInputError('relevantBySubstring', 'keyword', 'a non-empty string', keyword)

@@ -21,12 +21,7 @@ export interface RetrievalMetrics {
  *
  * @example retrievalMetrics(['a', 'b', 'c'], ['b'], 3) // { precision: 1/3, recall: 1, reciprocalRank: 0.5, ndcg: 0.6309…, hitRate: 1 }
  */
-export function retrievalMetrics(
-  retrieved: RetrievalCase['retrieved'],
-  relevant: RetrievalCase['relevant'],
-  k: number,
-  options: NdcgOptions = {},
-): RetrievalMetrics {
+export function retrievalMetrics(retrieved: RetrievalCase['retrieved'], relevant: RetrievalCase['relevant'], k: number, options: NdcgOptions = {}): RetrievalMetrics {
   checkOptionKeys('retrievalMetrics', options, NDCG_OPTION_KEYS)
   return metricsOf(normalizeFor('retrievalMetrics', { retrieved, relevant }, k, options), k, options)
 }

@@ -30,7 +30,14 @@ export function table(rows: ReadonlyArray<ReadonlyArray<string>>, options: { ind
   const shown = rows.slice(0, max)
   const widths: number[] = []
   for (const row of shown) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)))
-  const out = shown.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd())
+  const out = shown.map(
+    (row) =>
+      indent +
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+  )
   const total = options.total ?? rows.length
   if (total > shown.length) out.push(`${indent}… and ${total - shown.length} more`)
   return out.join('\n')

@@ -132,7 +132,12 @@ describe('rag-matchers bleu -sl: one line per segment, equal to sentence_bleu', 
     const tally = { values: 0 }
     let segments = 0
     for (const { nrefs, cases } of caseCorpora()) {
-      const [hyp, refs] = writeCorpus(files, `sl${nrefs}`, cases.map((c) => c.hypothesis), streamsOf(cases, nrefs))
+      const [hyp, refs] = writeCorpus(
+        files,
+        `sl${nrefs}`,
+        cases.map((c) => c.hypothesis),
+        streamsOf(cases, nrefs),
+      )
       for (const [name, flags] of [['default', []] as [string, string[]], ...Object.entries(variants)]) {
         const out = await runCli(['bleu', '-sl', '--json', ...refs, '-i', hyp, ...flags])
         expect([out.code, out.stderr]).toEqual([0, ''])
@@ -160,7 +165,10 @@ describe('rag-matchers bleu -sl: one line per segment, equal to sentence_bleu', 
     const lines = out.stdout.split('\n').slice(0, -1)
     expect(lines).toHaveLength(corpus.hypotheses.length)
     corpus.hypotheses.forEach((h, i) => {
-      const score = sentenceBleu(h, corpus.references.map((s) => s[i] as string))
+      const score = sentenceBleu(
+        h,
+        corpus.references.map((s) => s[i] as string),
+      )
       const d = score.details
       expect(score.signature).toBe(`BLEU|nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:${VERSION}`)
       expect(lines[i]).toBe(
@@ -250,7 +258,11 @@ describe('rag-matchers bleu as a child process', () => {
     const [hyp, refs] = writeCorpus(files, 'child', corpus.hypotheses, corpus.references)
     const ok = spawnSync(process.execPath, [built, 'bleu', ...refs], { input: readFileSync(hyp), encoding: 'utf8' })
     expect([ok.status, ok.stderr]).toEqual([0, ''])
-    expect(ok.stdout).toMatch(new RegExp(`^BLEU\\|nrefs:1\\|case:mixed\\|eff:no\\|tok:13a\\|smooth:exp\\|version:${VERSION.replace(/\./g, '\\.')} = ${pythonFixed(corpus.corpus_bleu.score, 1).replace('.', '\\.')} `))
+    expect(ok.stdout).toMatch(
+      new RegExp(
+        `^BLEU\\|nrefs:1\\|case:mixed\\|eff:no\\|tok:13a\\|smooth:exp\\|version:${VERSION.replace(/\./g, '\\.')} = ${pythonFixed(corpus.corpus_bleu.score, 1).replace('.', '\\.')} `,
+      ),
+    )
     const missing = spawnSync(process.execPath, [built, 'bleu', files.path('absent.ref')], { input: 'a\n', encoding: 'utf8' })
     expect(missing.status).toBe(2)
   })

@@ -84,7 +84,12 @@ describe('rag-matchers chrf -sl: one line per segment, equal to sentence_chrf', 
     let compared = 0
     let rstripped = 0
     for (const { nrefs, cases } of caseCorpora()) {
-      const [hyp, refs] = writeCorpus(files, `sl${nrefs}`, cases.map((c) => c.hypothesis), streamsOf(cases, nrefs))
+      const [hyp, refs] = writeCorpus(
+        files,
+        `sl${nrefs}`,
+        cases.map((c) => c.hypothesis),
+        streamsOf(cases, nrefs),
+      )
       for (const [name, flags, want] of runs) {
         const out = await runCli(['chrf', '-sl', '--json', ...refs, '-i', hyp, ...flags])
         expect([out.code, out.stderr]).toEqual([0, ''])
@@ -105,7 +110,9 @@ describe('rag-matchers chrf -sl: one line per segment, equal to sentence_chrf', 
         })
       }
     }
-    console.log(`chrf CLI -sl parity: ${compared - bad.length}/${compared} sentence chrF values equal to sacrebleu 2.6.0 (1e-9 relative); ${rstripped} keep-whitespace segments with trailing whitespace checked against the rstripped text`)
+    console.log(
+      `chrf CLI -sl parity: ${compared - bad.length}/${compared} sentence chrF values equal to sacrebleu 2.6.0 (1e-9 relative); ${rstripped} keep-whitespace segments with trailing whitespace checked against the rstripped text`,
+    )
     expect(bad).toEqual([])
     expect(compared + rstripped).toBe(283 * 6)
   })

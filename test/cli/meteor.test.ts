@@ -17,7 +17,12 @@ describe('rag-matchers meteor: golden NLTK 3.8 cases', () => {
     const bad: string[] = []
     let compared = 0
     for (const { nrefs, cases } of corpora) {
-      const [hyp, refs] = writeCorpus(files, `m${nrefs}`, cases.map((c) => c.hypothesis), streamsOf(cases, nrefs))
+      const [hyp, refs] = writeCorpus(
+        files,
+        `m${nrefs}`,
+        cases.map((c) => c.hypothesis),
+        streamsOf(cases, nrefs),
+      )
       const sl = await runCli(['meteor', '-sl', '--json', ...refs, '-i', hyp])
       expect([sl.code, sl.stderr]).toEqual([0, ''])
       const lines = sl.stdout.split('\n').slice(0, -1)
@@ -27,7 +32,8 @@ describe('rag-matchers meteor: golden NLTK 3.8 cases', () => {
         const got = JSON.parse(lines[i] as string) as { score: number; signature: string }
         compared++
         if (!close(got.score, c.meteor)) bad.push(`${c.id}: ${got.score} vs ${c.meteor}`)
-        if (got.signature !== `METEOR|nrefs:${nrefs}|pre:lower|stem:porter|syn:wordnet-3.0|alpha:0.9|beta:3|gamma:0.5|version:${VERSION}`) bad.push(`${c.id}: ${got.signature}`)
+        if (got.signature !== `METEOR|nrefs:${nrefs}|pre:lower|stem:porter|syn:wordnet-3.0|alpha:0.9|beta:3|gamma:0.5|version:${VERSION}`)
+          bad.push(`${c.id}: ${got.signature}`)
         sum += c.meteor
       })
       const corpus = JSON.parse((await runCli(['meteor', '--json', ...refs, '-i', hyp])).stdout) as { score: number; segments: number; nrefs: number; signature: string }
@@ -44,7 +50,12 @@ describe('rag-matchers meteor: golden NLTK 3.8 cases', () => {
   it('prints a header saying the corpus value is a mean, then the signature line; -w, -b and -sl', async () => {
     const { cases } = corpora[0]!
     const some = cases.slice(0, 10)
-    const [hyp, refs] = writeCorpus(files, 'text', some.map((c) => c.hypothesis), streamsOf(some, 1))
+    const [hyp, refs] = writeCorpus(
+      files,
+      'text',
+      some.map((c) => c.hypothesis),
+      streamsOf(some, 1),
+    )
     const mean = some.reduce((s, c) => s + c.meteor, 0) / some.length
     expect(await runCli(['meteor', ...refs, '-i', hyp])).toEqual({
       code: 0,
@@ -60,11 +71,19 @@ describe('rag-matchers meteor: golden NLTK 3.8 cases', () => {
   it('--alpha, --beta, --gamma, --no-synonyms and --no-stemmer reach meteorScore', async () => {
     const { cases } = corpora[0]!
     const some = cases.slice(0, 40)
-    const [hyp, refs] = writeCorpus(files, 'opts', some.map((c) => c.hypothesis), streamsOf(some, 1))
+    const [hyp, refs] = writeCorpus(
+      files,
+      'opts',
+      some.map((c) => c.hypothesis),
+      streamsOf(some, 1),
+    )
     const options = { alpha: 0.5, beta: 2, gamma: 0.25, synonyms: false, stemmer: false }
     const out = await runCli(['meteor', ...refs, '-i', hyp, '-sl', '--json', '--alpha', '0.5', '--beta=2', '--gamma', '.25', '--no-synonyms', '--no-stemmer'])
     expect([out.code, out.stderr]).toEqual([0, ''])
-    const got = out.stdout.split('\n').slice(0, -1).map((l) => (JSON.parse(l) as { score: number }).score)
+    const got = out.stdout
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => (JSON.parse(l) as { score: number }).score)
     expect(got).toEqual(some.map((c) => meteorScore(c.hypothesis, [c.references[0] as string], options).value))
     // the options change the numbers (otherwise the comparison above would prove nothing)
     expect(got).not.toEqual(some.map((c) => c.meteor))

@@ -27,12 +27,7 @@ export function linesFile(lines: ReadonlyArray<string | null>): string {
 }
 
 /** Writes the hypotheses and the k reference streams of a corpus; returns [hypPath, refPaths]. */
-export function writeCorpus(
-  files: TempFiles,
-  name: string,
-  hypotheses: readonly string[],
-  streams: ReadonlyArray<ReadonlyArray<string | null>>,
-): [string, string[]] {
+export function writeCorpus(files: TempFiles, name: string, hypotheses: readonly string[], streams: ReadonlyArray<ReadonlyArray<string | null>>): [string, string[]] {
   const hyp = files.write(`${name}.hyp`, linesFile(hypotheses))
   const refs = streams.map((s, k) => files.write(`${name}.ref${k}`, linesFile(s)))
   return [hyp, refs]

@@ -55,7 +55,9 @@ describe('rag-matchers trec: options', () => {
     const res = trecEval(parseQrels(readFileSync(QRELS, 'utf8')), parseRun(readFileSync(RESULTS, 'utf8')), ['map', 'P.5,10', 'relstring'])
     expect(json).toEqual(res)
     // full precision: trec_eval 10.0 built with %.17g on the same files (peers trec_eval.json, run "aq")
-    const aq = (loadFixture('trec_eval.json') as { runs: Array<{ id: string; all: Record<string, number>; per_query: Record<string, Record<string, number>> }> }).runs.find((r) => r.id === 'aq')
+    const aq = (loadFixture('trec_eval.json') as { runs: Array<{ id: string; all: Record<string, number>; per_query: Record<string, Record<string, number>> }> }).runs.find(
+      (r) => r.id === 'aq',
+    )
     expect(Math.abs(json.mean.map - (aq?.all.map as number))).toBeLessThanOrEqual(1e-12)
     expect(Math.abs(json.perQuery['302'].P_10 - (aq?.per_query['302']?.P_10 as number))).toBeLessThanOrEqual(1e-12)
     expect(Object.keys(json)).toEqual(['perQuery', 'mean', 'topics', 'runId', 'relstring'])

@@ -49,7 +49,11 @@ describe('buildAnswerMessages', () => {
 
 describe('generateLiveAnswers', () => {
   it('asks /api/chat once per question (temperature 0, seed 42, contexts in the prompt) and writes the file', async () => {
-    fake.on('/api/chat', () => true, (req) => chatReply('m:1b', `  Answer to: ${questionOf(req.body)}\n`))
+    fake.on(
+      '/api/chat',
+      () => true,
+      (req) => chatReply('m:1b', `  Answer to: ${questionOf(req.body)}\n`),
+    )
     const run = await retrieveEvalSet({ retriever: 'bm25' })
     const items = run.evalSet.map((item, i) => ({ id: item.id, question: item.question, contexts: run.results[i]! }))
     const out = join(dir, 'nested', 'answers.live.json')
@@ -83,13 +87,19 @@ describe('generateLiveAnswers', () => {
   it('an empty reply or an HTTP error fails naming the question', async () => {
     const items = [{ id: 'q1', question: 'Why?', contexts: [] }]
     fake.on('/api/chat', () => true, chatReply('m', '   '), { times: 1 })
-    await expect(generateLiveAnswers({ host: fake.host, model: 'm', out: join(dir, 'a.json'), retriever: 'x', items, log: () => {} })).rejects.toThrow('live answer for "q1": m returned an empty answer')
+    await expect(generateLiveAnswers({ host: fake.host, model: 'm', out: join(dir, 'a.json'), retriever: 'x', items, log: () => {} })).rejects.toThrow(
+      'live answer for "q1": m returned an empty answer',
+    )
     fake.on('/api/chat', () => true, { status: 404, body: { error: 'model "m" not found, try pulling it first' } })
-    await expect(generateLiveAnswers({ host: fake.host, model: 'm', out: join(dir, 'a.json'), retriever: 'x', items, log: () => {} })).rejects.toThrow(/live answer for "q1" failed: model "m" not found/)
+    await expect(generateLiveAnswers({ host: fake.host, model: 'm', out: join(dir, 'a.json'), retriever: 'x', items, log: () => {} })).rejects.toThrow(
+      /live answer for "q1" failed: model "m" not found/,
+    )
   })
 
   it('rejects malformed options with MetricInputError', async () => {
-    await expect(generateLiveAnswers({ host: 'localhost', model: 'm', retriever: 'x', items: [{ id: 'a', question: 'q', contexts: [] }] })).rejects.toThrow('generateLiveAnswers: Expected `host` to be an http(s) URL')
+    await expect(generateLiveAnswers({ host: 'localhost', model: 'm', retriever: 'x', items: [{ id: 'a', question: 'q', contexts: [] }] })).rejects.toThrow(
+      'generateLiveAnswers: Expected `host` to be an http(s) URL',
+    )
     await expect(generateLiveAnswers({ host: fake.host, model: 'm', retriever: 'x', items: [] })).rejects.toThrow(/Expected `items` to be a non-empty array/)
   })
 })
@@ -97,7 +107,11 @@ describe('generateLiveAnswers', () => {
 describe('prepareLiveRun (the --live step)', () => {
   it('with the model pulled: retrieves with BM25, generates every answer and writes the file', async () => {
     fake.on('/api/tags', () => true, { body: { models: [{ name: 'llama3.1:8b' }] } })
-    fake.on('/api/chat', (body) => body.model === 'llama3.1:8b', (req) => chatReply('llama3.1:8b', `Live: ${questionOf(req.body)}`))
+    fake.on(
+      '/api/chat',
+      (body) => body.model === 'llama3.1:8b',
+      (req) => chatReply('llama3.1:8b', `Live: ${questionOf(req.body)}`),
+    )
     const out = join(dir, 'answers.live.json')
     const lines: string[] = []
     const code = await prepareLiveRun({ env: { OLLAMA_HOST: fake.host }, out, log: (l) => lines.push(l) })
@@ -121,7 +135,9 @@ describe('prepareLiveRun (the --live step)', () => {
     const lines: string[] = []
     const code = await prepareLiveRun({ env: { OLLAMA_HOST: fake.host, RAG_MATCHERS_ANSWER_MODEL: 'qwen2.5:3b' }, out: join(dir, 'x.json'), log: (l) => lines.push(l) })
     expect(code).toBe(1)
-    expect(lines.join('\n')).toBe(`--live: Ollama at ${fake.host} does not have qwen2.5:3b.\nRun \`ollama pull qwen2.5:3b\`, or choose a pulled model with RAG_MATCHERS_ANSWER_MODEL (\`ollama list\`).`)
+    expect(lines.join('\n')).toBe(
+      `--live: Ollama at ${fake.host} does not have qwen2.5:3b.\nRun \`ollama pull qwen2.5:3b\`, or choose a pulled model with RAG_MATCHERS_ANSWER_MODEL (\`ollama list\`).`,
+    )
     expect(fake.requests.some((r) => r.path === '/api/chat')).toBe(false)
   })
 

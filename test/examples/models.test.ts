@@ -5,13 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  detectModels,
-  detectOllama,
-  detectTransformersModel,
-  hasModel,
-  resolveOllamaHost,
-} from '../../examples/transformer-qa/models.js'
+import { detectModels, detectOllama, detectTransformersModel, hasModel, resolveOllamaHost } from '../../examples/transformer-qa/models.js'
 import { startFakeOllama, type FakeOllama } from '../helpers/fake-ollama.js'
 
 /** A port on 127.0.0.1 that nothing listens on: bound by us, then released. */
@@ -137,11 +131,17 @@ describe('detectTransformersModel (files only, no network)', () => {
     await rm(dir, { recursive: true, force: true })
   })
 
-  const fakePackage = (env: Record<string, unknown>) => async (name: string) => (name === '@huggingface/transformers' ? { env: { version: '9.9.9', allowLocalModels: true, ...env } } : notInstalled(name))
+  const fakePackage = (env: Record<string, unknown>) => async (name: string) =>
+    name === '@huggingface/transformers' ? { env: { version: '9.9.9', allowLocalModels: true, ...env } } : notInstalled(name)
 
   it('not installed: says so', async () => {
     const status = await detectTransformersModel({ importModule: notInstalled })
-    expect(status).toEqual({ model: 'Xenova/all-MiniLM-L6-v2', available: false, reason: 'Transformers.js is not installed (@huggingface/transformers, @xenova/transformers)', searched: [] })
+    expect(status).toEqual({
+      model: 'Xenova/all-MiniLM-L6-v2',
+      available: false,
+      reason: 'Transformers.js is not installed (@huggingface/transformers, @xenova/transformers)',
+      searched: [],
+    })
   })
 
   it('installed, model files absent: "not in the local cache", with the folders it looked in', async () => {
@@ -168,7 +168,11 @@ describe('detectTransformersModel (files only, no network)', () => {
   })
 
   it('a package that fails to import: the reason, not an exception', async () => {
-    const status = await detectTransformersModel({ importModule: async () => { throw new Error('onnxruntime binding failed\nstack…') } })
+    const status = await detectTransformersModel({
+      importModule: async () => {
+        throw new Error('onnxruntime binding failed\nstack…')
+      },
+    })
     expect(status.reason).toBe('@huggingface/transformers could not be imported (onnxruntime binding failed)')
   })
 
@@ -221,7 +225,11 @@ describe('detectModels', () => {
     it('reachable but the models are not pulled: says which to pull', async () => {
       fake.on('/api/tags', () => true, { body: { models: [{ name: 'phi3:mini' }] } })
       const report = await detectModels({ env: { OLLAMA_HOST: fake.host }, transformers: { importModule: notInstalled } })
-      expect(report.judge).toEqual({ available: false, model: 'llama3.1:8b', reason: `no judge model (llama3.1:8b not pulled in Ollama at ${fake.host} (run \`ollama pull llama3.1:8b\`))` })
+      expect(report.judge).toEqual({
+        available: false,
+        model: 'llama3.1:8b',
+        reason: `no judge model (llama3.1:8b not pulled in Ollama at ${fake.host} (run \`ollama pull llama3.1:8b\`))`,
+      })
       expect(report.embedder.available ? '' : report.embedder.reason).toBe(
         `no embedding model (nomic-embed-text not pulled in Ollama at ${fake.host} (run \`ollama pull nomic-embed-text\`); Transformers.js is not installed (@huggingface/transformers, @xenova/transformers))`,
       )
@@ -256,7 +264,12 @@ describe('detectModels', () => {
     const report = await detectModels({
       env: { OLLAMA_HOST: `127.0.0.1:${port}` },
       checkTransformers: false,
-      transformers: { importModule: async () => { imported = true; return {} } },
+      transformers: {
+        importModule: async () => {
+          imported = true
+          return {}
+        },
+      },
     })
     expect(imported).toBe(false)
     expect(report.transformers.reason).toBe('Transformers.js not checked')

@@ -22,10 +22,13 @@ const tokens = (text: string): string[] => text.toLowerCase().match(/[a-z0-9_]+/
 /** Counts of each vocabulary word: a transparent embedder whose cosines can be worked out by hand. */
 function bagOfWords(vocabulary: readonly string[]) {
   const calls: string[][] = []
-  const embedder = functionEmbedder((text) => {
-    const counts = tokens(text)
-    return vocabulary.map((word) => counts.filter((t) => t === word).length)
-  }, { id: `bow|vocab:${vocabulary.length}` })
+  const embedder = functionEmbedder(
+    (text) => {
+      const counts = tokens(text)
+      return vocabulary.map((word) => counts.filter((t) => t === word).length)
+    },
+    { id: `bow|vocab:${vocabulary.length}` },
+  )
   // Record each embed() batch, to check what is embedded when.
   return {
     calls,

@@ -39,12 +39,7 @@ export interface FakeOllama {
    * Script a reply: requests to `path` whose parsed body satisfies `match` get `reply`
    * (first matching script wins; `times` limits uses, default unlimited).
    */
-  on(
-    path: string,
-    match: (body: any) => boolean,
-    reply: FakeReply | ((req: FakeRequest) => FakeReply),
-    options?: { times?: number },
-  ): void
+  on(path: string, match: (body: any) => boolean, reply: FakeReply | ((req: FakeRequest) => FakeReply), options?: { times?: number }): void
   /** Every request received, in order. */
   readonly requests: FakeRequest[]
   /** Requests no script matched: answered 500 `{error:'unscripted request'}`. */

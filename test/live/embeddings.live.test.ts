@@ -31,23 +31,31 @@ async function sanity(embedder: Embedder): Promise<void> {
 }
 
 describe('live embeddings', () => {
-  it.skipIf(!live)(`Transformers.js loads Xenova/all-MiniLM-L6-v2 and ranks a paraphrase above an unrelated text${skipLive}`, async () => {
-    const embedder = transformersEmbedder({ loadTimeoutMs: 600_000 })
-    try {
-      const [vector] = await embedder.embed(['hello world'])
-      expect(vector).toHaveLength(384)
-      expect(l2Norm(vector!)).toBeCloseTo(1, 5)
-      await sanity(embedder)
-    } finally {
-      await embedder.dispose()
-    }
-  }, 600_000)
+  it.skipIf(!live)(
+    `Transformers.js loads Xenova/all-MiniLM-L6-v2 and ranks a paraphrase above an unrelated text${skipLive}`,
+    async () => {
+      const embedder = transformersEmbedder({ loadTimeoutMs: 600_000 })
+      try {
+        const [vector] = await embedder.embed(['hello world'])
+        expect(vector).toHaveLength(384)
+        expect(l2Norm(vector!)).toBeCloseTo(1, 5)
+        await sanity(embedder)
+      } finally {
+        await embedder.dispose()
+      }
+    },
+    600_000,
+  )
 
-  it.skipIf(!live || !ollamaHost)(`Ollama embeds with ${ollamaModel} at OLLAMA_HOST${skipOllama}`, async () => {
-    const embedder = ollamaEmbedder({ host: ollamaHost!, model: ollamaModel, timeoutMs: 120_000 })
-    const vectors = await embedder.embed(['hello world', 'goodbye world'])
-    expect(vectors).toHaveLength(2)
-    expect(vectors[0]!.length).toBeGreaterThan(0)
-    await sanity(embedder)
-  }, 300_000)
+  it.skipIf(!live || !ollamaHost)(
+    `Ollama embeds with ${ollamaModel} at OLLAMA_HOST${skipOllama}`,
+    async () => {
+      const embedder = ollamaEmbedder({ host: ollamaHost!, model: ollamaModel, timeoutMs: 120_000 })
+      const vectors = await embedder.embed(['hello world', 'goodbye world'])
+      expect(vectors).toHaveLength(2)
+      expect(vectors[0]!.length).toBeGreaterThan(0)
+      await sanity(embedder)
+    },
+    300_000,
+  )
 })

@@ -2,14 +2,7 @@
 //   RAG_MATCHERS_LIVE=1 RAG_MATCHERS_JUDGE_MODEL=llama3.1:8b [OLLAMA_HOST=127.0.0.1:11434] npx vitest run test/live/judge.live.test.ts
 // Without a cache, so it exercises the model every time; assertions are deliberately loose (clear-cut cases).
 import { describe, expect, it } from 'vitest'
-import {
-  answerRelevance,
-  contextPrecision,
-  groundedness,
-  ollamaJudge,
-  pairwiseJudge,
-  rubricScore,
-} from '../../src/judge/index.js'
+import { answerRelevance, contextPrecision, groundedness, ollamaJudge, pairwiseJudge, rubricScore } from '../../src/judge/index.js'
 
 const live = process.env['RAG_MATCHERS_LIVE'] === '1'
 const model = process.env['RAG_MATCHERS_JUDGE_MODEL']

@@ -131,7 +131,10 @@ describe('.toHaveAgreementAbove: Cohen', () => {
 })
 
 describe('.toHaveAgreementAbove: Fleiss', () => {
-  const fleiss = fleissKappa(likert.map((row) => [row[1], row[2], row[3]]), { input: 'ratings' }).value
+  const fleiss = fleissKappa(
+    likert.map((row) => [row[1], row[2], row[3]]),
+    { input: 'ratings' },
+  ).value
 
   it('uses every rater; passes at the value and fails above it', () => {
     expect(fleiss).toBeCloseTo(0.42400000000000004, 15)
@@ -158,7 +161,10 @@ describe('.toHaveAgreementAbove: Fleiss', () => {
   })
 
   it('raters selects a subset', () => {
-    const annBob = fleissKappa(likert.map((row) => [row[1], row[2]]), { input: 'ratings' }).value
+    const annBob = fleissKappa(
+      likert.map((row) => [row[1], row[2]]),
+      { input: 'ratings' },
+    ).value
     expect(correctness).toHaveAgreementAbove(annBob, { statistic: 'fleiss', raters: ['ann', 'bob'] })
     expect(correctness).not.toHaveAgreementAbove(annBob + 1e-9, { statistic: 'fleiss', raters: ['ann', 'bob'] })
   })
@@ -216,7 +222,13 @@ describe('.toHaveAgreementAbove: Krippendorff', () => {
       { item: 'q3', rater: 'ann', score: 'good' },
       { item: 'q3', rater: 'bob', score: 'bad' },
     ]
-    const alpha = krippendorffAlpha([['good', 'bad', 'good'], ['good', 'bad', 'bad']], { level: 'nominal' }).value
+    const alpha = krippendorffAlpha(
+      [
+        ['good', 'bad', 'good'],
+        ['good', 'bad', 'bad'],
+      ],
+      { level: 'nominal' },
+    ).value
     expect(labels).toHaveAgreementAbove(alpha, { statistic: 'krippendorff' })
     expect(labels).not.toHaveAgreementAbove(alpha + 1e-12, { statistic: 'krippendorff' })
     const booleans = labels.map((r) => ({ ...r, score: r.score === 'good' }))
@@ -271,36 +283,84 @@ describe('.toHaveAgreementAbove: received forms and misuse', () => {
     ['min above 1', () => expect(correctness).toHaveAgreementAbove(1.5, { statistic: 'fleiss' }), /min must be a number from -1 to 1, got `1.5`/],
     ['min as a string', () => expect(correctness).toHaveAgreementAbove('0.5' as never, { statistic: 'fleiss' }), /min must be a number from -1 to 1/],
     ['no options', () => expect(correctness).toHaveAgreementAbove(0.5, undefined as never), /options must be an object naming the statistic/],
-    ['unknown statistic', () => expect(correctness).toHaveAgreementAbove(0.5, { statistic: 'scott' } as never), /options.statistic must be 'cohen', 'fleiss' or 'krippendorff'/],
-    ['weights with fleiss', () => expect(correctness).toHaveAgreementAbove(0.5, { statistic: 'fleiss', weights: 'linear' } as never), /options.weights applies to statistic 'cohen' only/],
-    ['level with cohen', () => expect(correctness).toHaveAgreementAbove(0.5, { statistic: 'cohen', level: 'interval' } as never), /options.level applies to statistic 'krippendorff' only/],
+    [
+      'unknown statistic',
+      () => expect(correctness).toHaveAgreementAbove(0.5, { statistic: 'scott' } as never),
+      /options.statistic must be 'cohen', 'fleiss' or 'krippendorff'/,
+    ],
+    [
+      'weights with fleiss',
+      () => expect(correctness).toHaveAgreementAbove(0.5, { statistic: 'fleiss', weights: 'linear' } as never),
+      /options.weights applies to statistic 'cohen' only/,
+    ],
+    [
+      'level with cohen',
+      () => expect(correctness).toHaveAgreementAbove(0.5, { statistic: 'cohen', level: 'interval' } as never),
+      /options.level applies to statistic 'krippendorff' only/,
+    ],
     ['one rater for cohen', () => expect(correctness).toHaveAgreementAbove(0.5, { statistic: 'cohen', raters: ['ann'] as never }), /exactly two raters/],
-    ['unknown rater', () => expect(correctness).toHaveAgreementAbove(0.5, { statistic: 'cohen', raters: ['ann', 'dan'] }), /options.raters names "dan", who did not rate correctness; raters: ann, bob, carl/],
+    [
+      'unknown rater',
+      () => expect(correctness).toHaveAgreementAbove(0.5, { statistic: 'cohen', raters: ['ann', 'dan'] }),
+      /options.raters names "dan", who did not rate correctness; raters: ann, bob, carl/,
+    ],
     ['a matrix for fleiss', () => expect([column(1), column(2)]).toHaveAgreementAbove(0.5, { statistic: 'fleiss' }), /statistic 'fleiss' needs rating records/],
     ['a ragged matrix', () => expect([[1, 2], [1]]).toHaveAgreementAbove(0.5, { statistic: 'krippendorff' }), /row 1 has 1 items, row 0 has 2/],
-    ['a bad row index', () => expect([[1, 2], [1, 2]]).toHaveAgreementAbove(0.5, { statistic: 'cohen', raters: [0, 2] }), /row indices of the matrix \(0 to 1\)/],
+    [
+      'a bad row index',
+      () =>
+        expect([
+          [1, 2],
+          [1, 2],
+        ]).toHaveAgreementAbove(0.5, { statistic: 'cohen', raters: [0, 2] }),
+      /row indices of the matrix \(0 to 1\)/,
+    ],
     ['an empty array', () => expect([]).toHaveAgreementAbove(0.5, { statistic: 'cohen' }), /received value must hold at least one rating/],
     ['not ratings', () => expect('ratings.csv').toHaveAgreementAbove(0.5, { statistic: 'cohen' }), /received value must be rating records/],
-    ['a record without rater', () => expect([{ item: 'q1', score: 1 }]).toHaveAgreementAbove(0.5, { statistic: 'cohen' }), /received\[0\].rater must be a non-empty string or a number/],
-    ['a null score', () => expect([{ item: 'q1', rater: 'ann', score: null }]).toHaveAgreementAbove(0.5, { statistic: 'cohen' }), /received\[0\].score must be a finite number/],
+    [
+      'a record without rater',
+      () => expect([{ item: 'q1', score: 1 }]).toHaveAgreementAbove(0.5, { statistic: 'cohen' }),
+      /received\[0\].rater must be a non-empty string or a number/,
+    ],
+    [
+      'a null score',
+      () => expect([{ item: 'q1', rater: 'ann', score: null }]).toHaveAgreementAbove(0.5, { statistic: 'cohen' }),
+      /received\[0\].score must be a finite number/,
+    ],
     [
       'mixed score kinds',
-      () => expect([{ item: 'q1', rater: 'ann', score: 1 }, { item: 'q1', rater: 'bob', score: 'good' }]).toHaveAgreementAbove(0.5, { statistic: 'cohen' }),
+      () =>
+        expect([
+          { item: 'q1', rater: 'ann', score: 1 },
+          { item: 'q1', rater: 'bob', score: 'good' },
+        ]).toHaveAgreementAbove(0.5, { statistic: 'cohen' }),
       /received\[1\].score is a string, but earlier scores on overall are numbers/,
     ],
     [
       'a duplicate rating',
-      () => expect([{ item: 'q1', rater: 'ann', score: 1 }, { item: 'q1', rater: 'ann', score: 2 }]).toHaveAgreementAbove(0.5, { statistic: 'cohen' }),
+      () =>
+        expect([
+          { item: 'q1', rater: 'ann', score: 1 },
+          { item: 'q1', rater: 'ann', score: 2 },
+        ]).toHaveAgreementAbove(0.5, { statistic: 'cohen' }),
       /received\[1\] rates item "q1" again: ann already scored it on overall/,
     ],
     [
       'weights on labels',
-      () => expect([{ item: 'q1', rater: 'ann', score: 'good' }, { item: 'q1', rater: 'bob', score: 'bad' }]).toHaveAgreementAbove(0.5, { statistic: 'cohen', weights: 'linear' }),
+      () =>
+        expect([
+          { item: 'q1', rater: 'ann', score: 'good' },
+          { item: 'q1', rater: 'bob', score: 'bad' },
+        ]).toHaveAgreementAbove(0.5, { statistic: 'cohen', weights: 'linear' }),
       /options.weights needs numeric \(or boolean\) scores/,
     ],
     [
       'an ordinal level on labels',
-      () => expect([{ item: 'q1', rater: 'ann', score: 'good' }, { item: 'q1', rater: 'bob', score: 'bad' }]).toHaveAgreementAbove(0.5, { statistic: 'krippendorff', level: 'ordinal' }),
+      () =>
+        expect([
+          { item: 'q1', rater: 'ann', score: 'good' },
+          { item: 'q1', rater: 'bob', score: 'bad' },
+        ]).toHaveAgreementAbove(0.5, { statistic: 'krippendorff', level: 'ordinal' }),
       /options.level 'ordinal' needs numeric scores/,
     ],
   ]
@@ -352,9 +412,7 @@ describe('.toCorrelateWith', () => {
   it('a constant side or a single shared item is undefined and fails both ways', () => {
     const { plain, not } = bothWays((ctx) => toCorrelateWith.call(ctx, [1, 2, 3], [4, 4, 4], 0))
     expect([plain.pass, not.pass]).toEqual([false, true])
-    expect(failureOf(() => expect([1, 2, 3]).not.toCorrelateWith([4, 4, 4], 0))).toContain(
-      'reason: an input is constant: the correlation coefficient is not defined',
-    )
+    expect(failureOf(() => expect([1, 2, 3]).not.toCorrelateWith([4, 4, 4], 0))).toContain('reason: an input is constant: the correlation coefficient is not defined')
     expect(failureOf(() => expect({ a: 1, b: 2 }).toCorrelateWith({ a: 3, c: 1 }, 0, { method: 'pearson' }))).toContain(
       'reason: only 1 item scored on both sides: a correlation needs at least 2',
     )
@@ -443,10 +501,7 @@ describe('.toWinAgainst', () => {
   })
 
   it("takes loadRatings()'s comparisons", () => {
-    const ratings = parseRatings(
-      'item,rater,a,b,winner\nq1,ann,new,old,A\nq2,ann,old,new,b\nq3,ann,new,old,a\nq4,ann,new,old,tie\n',
-      { format: 'csv' },
-    )
+    const ratings = parseRatings('item,rater,a,b,winner\nq1,ann,new,old,A\nq2,ann,old,new,b\nq3,ann,new,old,a\nq4,ann,new,old,tie\n', { format: 'csv' })
     expect(failureOf(() => expect(ratings).toWinAgainst('old'))).toContain('new vs old: 3 wins, 0 losses, 1 tie')
   })
 
@@ -462,7 +517,11 @@ describe('.toWinAgainst', () => {
     ['a bad winner', () => expect([{ item: 'q1', a: 'x', b: 'y', winner: 'x' }]).toWinAgainst('y'), /received\[0\].winner must be 'a', 'b' or 'tie'/],
     ['a system against itself', () => expect([{ item: 'q1', a: 'x', b: 'x', winner: 'a' }]).toWinAgainst('x'), /received\[0\] compares x with itself/],
     ['fractional counts', () => expect({ wins: 2.5, losses: 1, ties: 0 }).toWinAgainst('v1'), /received.wins must be a non-negative integer/],
-    ['scores instead of judgements', () => expect(parseRatings('item,rater,score\nq1,ann,1\n', { format: 'csv' })).toWinAgainst('v1'), /scores only; measure rater agreement with toHaveAgreementAbove/],
+    [
+      'scores instead of judgements',
+      () => expect(parseRatings('item,rater,score\nq1,ann,1\n', { format: 'csv' })).toWinAgainst('v1'),
+      /scores only; measure rater agreement with toHaveAgreementAbove/,
+    ],
     ['not judgements', () => expect(42).toWinAgainst('v1'), /received value must be pairwise judgements/],
   ]
   it.each(misuse)('misuse: %s throws a Matcher error', (_name, run, pattern) => {

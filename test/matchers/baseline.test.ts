@@ -128,7 +128,9 @@ describe('.toMatchMetricBaseline', () => {
 
   it('lists the cases present in only one run', () => {
     withRunner(local, () => expect(evalRun([], [{ id: 'retired' }])).toMatchMetricBaseline('qa', opts()))
-    const message = withRunner(local, () => failureOf(() => expect(evalRun([1, 3, 5, 7, 9, 11, 13, 15], [{ id: 'new-1' }, { id: 'new-2' }])).toMatchMetricBaseline('qa', opts())))
+    const message = withRunner(local, () =>
+      failureOf(() => expect(evalRun([1, 3, 5, 7, 9, 11, 13, 15], [{ id: 'new-1' }, { id: 'new-2' }])).toMatchMetricBaseline('qa', opts())),
+    )
     expect(message).toContain('cases only in the baseline (1, not compared): retired')
     expect(message).toContain('cases only in this run (2, not compared): new-1, new-2')
   })
@@ -136,7 +138,9 @@ describe('.toMatchMetricBaseline', () => {
   it('refuses to compare when a signature changed, naming the metric, the setting, both values and -u', () => {
     const stored = metricRunOf(evalRun().cases, ['recall@1'])
     const old = stored.metrics['recall@1']!
-    writeBaselineEntry(baselineFile(), 'qa', { metrics: { 'recall@1': { signature: old.signature.replace('dup:first', 'dup:literal').replace(/version:[^|]+$/, 'version:0.0.9'), values: old.values } } })
+    writeBaselineEntry(baselineFile(), 'qa', {
+      metrics: { 'recall@1': { signature: old.signature.replace('dup:first', 'dup:literal').replace(/version:[^|]+$/, 'version:0.0.9'), values: old.values } },
+    })
     const message = withRunner(local, () => failureOf(() => expect(evalRun()).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1'] }))))
     expect(message).toContain('Baseline "qa" cannot be compared: recall@1 was computed with different settings than the baseline.')
     expect(message).toContain('    dup: literal in the baseline, first now')
@@ -190,7 +194,10 @@ describe('.toMatchMetricBaseline', () => {
 
   it('fails a run with failed cases, listing them', () => {
     const run = evalRun()
-    const broken = { ...run, cases: run.cases.map((c, i) => (i === 4 ? { id: c.id, question: 'q', error: { name: 'TimeoutError', message: 'pipeline did not finish within 60000 ms' } } : c)) }
+    const broken = {
+      ...run,
+      cases: run.cases.map((c, i) => (i === 4 ? { id: c.id, question: 'q', error: { name: 'TimeoutError', message: 'pipeline did not finish within 60000 ms' } } : c)),
+    }
     const message = withRunner(local, () => failureOf(() => expect(broken).toMatchMetricBaseline('qa', opts())))
     expect(message).toContain('Baseline "qa": the run cannot be compared because some cases have no result.')
     expect(message).toMatch(/1 of 20 cases failed in the pipeline:\n {2}q04 {2}TimeoutError: pipeline did not finish within 60000 ms/)
@@ -220,7 +227,9 @@ describe('.toMatchMetricBaseline', () => {
 
   it('needs a test file path when the runner gives none', () => {
     const ctx = { utils: { matcherHint: (m: string) => `expect(received).${m}(name, options)`, printReceived: String, printExpected: String }, testPath: undefined }
-    expect(() => toMatchMetricBaseline.call(ctx, evalRun(), 'qa', { metrics: ['mrr'] })).toThrow('the runner gave no test file path (this.testPath); pass { file: __filename }')
+    expect(() => toMatchMetricBaseline.call(ctx, evalRun(), 'qa', { metrics: ['mrr'] })).toThrow(
+      'the runner gave no test file path (this.testPath); pass { file: __filename }',
+    )
     expect(stripAnsi('x')).toBe('x')
   })
 })

@@ -95,7 +95,11 @@ describe('misuse of the generation matchers', () => {
     ['ROUGE threshold above 1', () => expect(wrong).toScoreRougeLAbove(reference, 50), /min must be a number from 0 to 1/],
     ['BLEU threshold above 100', () => expect(wrong).toScoreBleuAbove(reference, 150), /min must be a number from 0 to 100/],
     ['a case without a reference', () => expect([{ answer: 'x' }]).toScoreBleuAbove(30), /received\[0\] must have `reference`/],
-    ['a case whose pipeline failed', () => expect([{ id: 'q1', error: new Error('timeout') }]).toScoreMeteorAbove(0.5), /case q1 has no answer because its pipeline failed: timeout/],
+    [
+      'a case whose pipeline failed',
+      () => expect([{ id: 'q1', error: new Error('timeout') }]).toScoreMeteorAbove(0.5),
+      /case q1 has no answer because its pipeline failed: timeout/,
+    ],
   ])('%s', (_name, assertion, pattern) => {
     expect(assertion).toThrow(pattern)
   })

@@ -142,7 +142,9 @@ describe('.toBeGroundedIn', () => {
     // seed 42: 2/2 supported, 43: 1/2, 44: 0/2
     fake.on('/api/chat', step('verdicts'), (req) => {
       const supported = 44 - req.body.options.seed
-      return chatReply({ verdicts: [1, 2].map((claim) => ({ claim, reason: 'r', verdict: claim <= supported ? 'supported' : 'not_found', context: claim <= supported ? 1 : 0 })) })
+      return chatReply({
+        verdicts: [1, 2].map((claim) => ({ claim, reason: 'r', verdict: claim <= supported ? 'supported' : 'not_found', context: claim <= supported ? 1 : 0 })),
+      })
     })
     const judge = makeJudge({ temperature: 0.8 })
     await expect(BAD).toBeGroundedIn(CONTEXTS, 0.5, { judge, repeat: 3, passRate: 0.6 })
@@ -171,12 +173,23 @@ describe('.toBeGroundedIn', () => {
   it('throws a Matcher error on misuse, even with .not', async () => {
     const judge = makeJudge()
     await expect(expect(42).toBeGroundedIn(CONTEXTS, 1, { judge })).rejects.toThrow(/Matcher error: received value must be an answer string/)
-    await expect(expect(GOOD).not.toBeGroundedIn('doc' as never, 1, { judge })).rejects.toThrow(/Matcher error: contexts must be an array of strings or \{ id\?, text \} chunks/)
+    await expect(expect(GOOD).not.toBeGroundedIn('doc' as never, 1, { judge })).rejects.toThrow(
+      /Matcher error: contexts must be an array of strings or \{ id\?, text \} chunks/,
+    )
     await expect(expect(GOOD).toBeGroundedIn(CONTEXTS, 2, { judge })).rejects.toThrow(/Matcher error: min must be a number from 0 to 1/)
     await expect(expect(GOOD).toBeGroundedIn(CONTEXTS, 1, { judge: {} as never })).rejects.toThrow(/Matcher error: options.judge must be a judge/)
     await expect(expect(GOOD).toBeGroundedIn(CONTEXTS, 1, { judge, repeat: 0 })).rejects.toThrow(/Matcher error: options.repeat must be a positive integer/)
     await expect(expect(GOOD).toBeGroundedIn(CONTEXTS, 1, { judge, passRate: 1.5 })).rejects.toThrow(/Matcher error: options.passRate must be a number from 0 to 1/)
-    await expect(expect(GOOD).toBeGroundedIn([{ id: 'x', text: 'a' }, { id: 'x', text: 'b' }], 1, { judge })).rejects.toThrow(/Matcher error: groundedness: Expected `contexts\[1\]\.id` to be unique/)
+    await expect(
+      expect(GOOD).toBeGroundedIn(
+        [
+          { id: 'x', text: 'a' },
+          { id: 'x', text: 'b' },
+        ],
+        1,
+        { judge },
+      ),
+    ).rejects.toThrow(/Matcher error: groundedness: Expected `contexts\[1\]\.id` to be unique/)
     expect(fake.requests).toHaveLength(0)
   })
 })
@@ -206,8 +219,12 @@ describe('.toBeCompleteGiven', () => {
   })
 
   it('throws a Matcher error for a bad source', async () => {
-    await expect(expect('a').toBeCompleteGiven({ reference: 'r', contexts: [] } as never, 1, { judge: makeJudge() })).rejects.toThrow(/Matcher error: source must be \{ reference: string \} or \{ contexts: \[\.\.\.\] \}/)
-    await expect(expect('a').toBeCompleteGiven({ contexts: [] }, 1, { judge: makeJudge() })).rejects.toThrow(/Matcher error: completeness: Expected `source.contexts` to be a non-empty array/)
+    await expect(expect('a').toBeCompleteGiven({ reference: 'r', contexts: [] } as never, 1, { judge: makeJudge() })).rejects.toThrow(
+      /Matcher error: source must be \{ reference: string \} or \{ contexts: \[\.\.\.\] \}/,
+    )
+    await expect(expect('a').toBeCompleteGiven({ contexts: [] }, 1, { judge: makeJudge() })).rejects.toThrow(
+      /Matcher error: completeness: Expected `source.contexts` to be a non-empty array/,
+    )
   })
 })
 
@@ -235,12 +252,16 @@ describe('.toUtilizeContext', () => {
 describe('.toHaveContextRecall', () => {
   it('takes the retrieved contexts as the received value and lists the statements retrieval missed', async () => {
     fake.on('/api/chat', step('statements'), chatReply({ statements: ['Paris is the capital of France.', 'Paris lies on the Seine.'] }))
-    fake.on('/api/chat', step('verdicts'), chatReply({
-      verdicts: [
-        { statement: 1, reason: 'Passage 1.', verdict: 'attributed', context: 1 },
-        { statement: 2, reason: 'No passage mentions the Seine.', verdict: 'not_attributed', context: 0 },
-      ],
-    }))
+    fake.on(
+      '/api/chat',
+      step('verdicts'),
+      chatReply({
+        verdicts: [
+          { statement: 1, reason: 'Passage 1.', verdict: 'attributed', context: 1 },
+          { statement: 2, reason: 'No passage mentions the Seine.', verdict: 'not_attributed', context: 0 },
+        ],
+      }),
+    )
     const judge = makeJudge()
     await expect(CONTEXTS).toHaveContextRecall('Paris, on the Seine, is the capital of France.', 0.5, { judge })
     const message = await asyncFailureOf(() => expect(CONTEXTS).toHaveContextRecall('Paris, on the Seine, is the capital of France.', 0.9, { judge }))
@@ -253,12 +274,16 @@ describe('.toHaveContextRecall', () => {
 
 describe('.toBeRelevantTo', () => {
   it('compares the share of relevant statements with min and lists the off-topic ones', async () => {
-    fake.on('/api/chat', step('statements'), chatReply({
-      statements: [
-        { statement: 'Paris is the capital.', reason: 'Answers it.', relevant: true },
-        { statement: 'I like trains.', reason: 'Off topic.', relevant: false },
-      ],
-    }))
+    fake.on(
+      '/api/chat',
+      step('statements'),
+      chatReply({
+        statements: [
+          { statement: 'Paris is the capital.', reason: 'Answers it.', relevant: true },
+          { statement: 'I like trains.', reason: 'Off topic.', relevant: false },
+        ],
+      }),
+    )
     const judge = makeJudge()
     await expect('Paris is the capital. I like trains.').toBeRelevantTo('What is the capital of France?', 0.5, { judge })
     const message = await asyncFailureOf(() => expect('Paris is the capital. I like trains.').toBeRelevantTo('What is the capital of France?', 0.8, { judge }))
@@ -284,7 +309,9 @@ describe('.toBePreferredOver', () => {
   const question = 'What is the capital of France?'
 
   it('passes when both orders prefer the received answer', async () => {
-    fake.on('/api/chat', step('reason', 'winner'), (req) => chatReply({ reason: 'Paris is right.', winner: dataOf(req.body, 'FIRST ANSWER') === 'Paris.' ? 'first' : 'second' }))
+    fake.on('/api/chat', step('reason', 'winner'), (req) =>
+      chatReply({ reason: 'Paris is right.', winner: dataOf(req.body, 'FIRST ANSWER') === 'Paris.' ? 'first' : 'second' }),
+    )
     await expect('Paris.').toBePreferredOver('Lyon.', { question, judge: makeJudge() })
     await expect('Lyon.').not.toBePreferredOver('Paris.', { question, judge: makeJudge() })
   })

@@ -36,7 +36,17 @@ describe('.toHaveNdcgAtK', () => {
     expect(message).toMatchSnapshot()
   })
   it('accepts { cases } and { id, score, text } items', () => {
-    expect({ cases: [{ retrieved: [{ id: 'a', score: 2 }, { id: 'b', score: 1 }], relevant: ['a'] }] }).toHaveNdcgAtK(1, 1)
+    expect({
+      cases: [
+        {
+          retrieved: [
+            { id: 'a', score: 2 },
+            { id: 'b', score: 1 },
+          ],
+          relevant: ['a'],
+        },
+      ],
+    }).toHaveNdcgAtK(1, 1)
   })
 })
 
@@ -47,7 +57,7 @@ describe('.not.toHaveNdcgAtK', () => {
   it('fails with the flipped comparator', () => {
     const message = failureOf(() => expect(good).not.toHaveNdcgAtK(3, 0.7))
     expect(message).toContain('expect(received).not.toHaveNdcgAtK(k, min)')
-    expect(message).toMatch(/nDCG@3 = 0\.8597 {3}required < 0\.7000   \(at or above by 0\.1597\)/)
+    expect(message).toMatch(/nDCG@3 = 0\.8597 {3}required < 0\.7000 {3}\(at or above by 0\.1597\)/)
   })
 })
 

@@ -22,20 +22,62 @@ const CASE = { id: 'q1', retrieved: ['a', 'b'], relevant: ['a'], answer: 'Paris 
 
 /** A valid call per matcher and received form: the received value, the positional arguments and the options object. */
 const VALID: Record<string, ReadonlyArray<{ received: unknown; args: unknown[]; options: Record<string, unknown> }>> = {
-  toHavePrecisionAtK: [{ received: CASE, args: [1, 0.5], options: {} }, { received: [CASE], args: [1, 0.5], options: {} }],
-  toHaveRecallAtK: [{ received: CASE, args: [1, 0.5], options: {} }, { received: [CASE], args: [1, 0.5], options: {} }],
-  toHaveMrrAbove: [{ received: CASE, args: [0.5], options: {} }, { received: [CASE], args: [0.5], options: {} }],
-  toHaveNdcgAtK: [{ received: CASE, args: [1, 0.5], options: {} }, { received: [CASE], args: [1, 0.5], options: {} }],
-  toHaveMapAtK: [{ received: CASE, args: [1, 0.5], options: {} }, { received: [CASE], args: [1, 0.5], options: {} }],
-  toHitWithin: [{ received: CASE, args: [1], options: {} }, { received: [CASE], args: [1], options: {} }],
-  toHaveHitRateAtK: [{ received: CASE, args: [1, 0.5], options: {} }, { received: [CASE], args: [1, 0.5], options: {} }],
-  toScoreBleuAbove: [{ received: 'Paris is big.', args: ['Paris is large.', 10], options: {} }, { received: [CASE], args: [10], options: {} }],
-  toScoreChrfAbove: [{ received: 'Paris is big.', args: ['Paris is large.', 10], options: {} }, { received: [CASE], args: [10], options: {} }],
-  toScoreRougeAbove: [{ received: 'Paris is big.', args: ['Paris is large.', 0.1], options: {} }, { received: [CASE], args: [0.1], options: {} }],
-  toScoreRougeLAbove: [{ received: 'Paris is big.', args: ['Paris is large.', 0.1], options: {} }, { received: [CASE], args: [0.1], options: {} }],
-  toScoreMeteorAbove: [{ received: 'Paris is big.', args: ['Paris is large.', 0.1], options: {} }, { received: [CASE], args: [0.1], options: {} }],
-  toStateNumbersOf: [{ received: 'It has 3 rooms.', args: ['It has 3 rooms.'], options: {} }, { received: [CASE], args: [], options: {} }],
-  toBeSemanticallySimilarTo: [{ received: 'ab', args: ['ab', 0.5], options: { embedder } }, { received: [CASE], args: [0.5], options: { embedder } }],
+  toHavePrecisionAtK: [
+    { received: CASE, args: [1, 0.5], options: {} },
+    { received: [CASE], args: [1, 0.5], options: {} },
+  ],
+  toHaveRecallAtK: [
+    { received: CASE, args: [1, 0.5], options: {} },
+    { received: [CASE], args: [1, 0.5], options: {} },
+  ],
+  toHaveMrrAbove: [
+    { received: CASE, args: [0.5], options: {} },
+    { received: [CASE], args: [0.5], options: {} },
+  ],
+  toHaveNdcgAtK: [
+    { received: CASE, args: [1, 0.5], options: {} },
+    { received: [CASE], args: [1, 0.5], options: {} },
+  ],
+  toHaveMapAtK: [
+    { received: CASE, args: [1, 0.5], options: {} },
+    { received: [CASE], args: [1, 0.5], options: {} },
+  ],
+  toHitWithin: [
+    { received: CASE, args: [1], options: {} },
+    { received: [CASE], args: [1], options: {} },
+  ],
+  toHaveHitRateAtK: [
+    { received: CASE, args: [1, 0.5], options: {} },
+    { received: [CASE], args: [1, 0.5], options: {} },
+  ],
+  toScoreBleuAbove: [
+    { received: 'Paris is big.', args: ['Paris is large.', 10], options: {} },
+    { received: [CASE], args: [10], options: {} },
+  ],
+  toScoreChrfAbove: [
+    { received: 'Paris is big.', args: ['Paris is large.', 10], options: {} },
+    { received: [CASE], args: [10], options: {} },
+  ],
+  toScoreRougeAbove: [
+    { received: 'Paris is big.', args: ['Paris is large.', 0.1], options: {} },
+    { received: [CASE], args: [0.1], options: {} },
+  ],
+  toScoreRougeLAbove: [
+    { received: 'Paris is big.', args: ['Paris is large.', 0.1], options: {} },
+    { received: [CASE], args: [0.1], options: {} },
+  ],
+  toScoreMeteorAbove: [
+    { received: 'Paris is big.', args: ['Paris is large.', 0.1], options: {} },
+    { received: [CASE], args: [0.1], options: {} },
+  ],
+  toStateNumbersOf: [
+    { received: 'It has 3 rooms.', args: ['It has 3 rooms.'], options: {} },
+    { received: [CASE], args: [], options: {} },
+  ],
+  toBeSemanticallySimilarTo: [
+    { received: 'ab', args: ['ab', 0.5], options: { embedder } },
+    { received: [CASE], args: [0.5], options: { embedder } },
+  ],
   toBeGroundedIn: [{ received: 'Paris is big.', args: [['Paris is large.'], 0.5], options: { judge } }],
   toBeCompleteGiven: [{ received: 'Paris is big.', args: [{ reference: 'Paris is large.' }, 0.5], options: { judge } }],
   toUtilizeContext: [{ received: 'Paris is big.', args: [['Paris is large.'], 0.5], options: { judge } }],
@@ -44,7 +86,16 @@ const VALID: Record<string, ReadonlyArray<{ received: unknown; args: unknown[]; 
   toSatisfyRubric: [{ received: 'Paris is big.', args: ['Answers the question.', 0.5], options: { judge } }],
   toBePreferredOver: [{ received: 'Paris is big.', args: ['Paris is small.'], options: { judge, question: 'How big is Paris?' } }],
   toMatchMetricBaseline: [{ received: [CASE], args: ['strict-never-written'], options: { metrics: ['recall@1'], file: '/nonexistent/strict.test.ts' } }],
-  toHaveAgreementAbove: [{ received: [[1, 2, 3], [1, 2, 3]], args: [0.5], options: { statistic: 'krippendorff' } }],
+  toHaveAgreementAbove: [
+    {
+      received: [
+        [1, 2, 3],
+        [1, 2, 3],
+      ],
+      args: [0.5],
+      options: { statistic: 'krippendorff' },
+    },
+  ],
   toCorrelateWith: [{ received: [1, 2, 3], args: [[1, 2, 3], 0.5], options: {} }],
   toWinAgainst: [{ received: { wins: 8, losses: 2 }, args: ['v1'], options: {} }],
 }

@@ -69,15 +69,18 @@ describe('METEOR parity with NLTK 3.8 (golden generation.json)', () => {
       const got = singleMeteorScore(c.hypothesis, reference).details
       const context = `${c.id} reference ${k}`
       if (!closeRelative(got.score, want.score)) expect.fail(`${context}: score ${got.score}, expected ${want.score}`)
-      expect({
-        hyp_len: got.candidateLength,
-        ref_len: got.referenceLength,
-        exact_matches: got.matches.exact,
-        stem_matches: got.matches.stem,
-        wordnet_matches: got.matches.synonym,
-        matches: got.matches.pairs.map((p) => [p.candidate, p.reference]),
-        chunks: got.chunks,
-      }, context).toEqual({
+      expect(
+        {
+          hyp_len: got.candidateLength,
+          ref_len: got.referenceLength,
+          exact_matches: got.matches.exact,
+          stem_matches: got.matches.stem,
+          wordnet_matches: got.matches.synonym,
+          matches: got.matches.pairs.map((p) => [p.candidate, p.reference]),
+          chunks: got.chunks,
+        },
+        context,
+      ).toEqual({
         hyp_len: want.hyp_len,
         ref_len: want.ref_len,
         exact_matches: want.exact_matches,

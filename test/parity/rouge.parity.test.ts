@@ -198,9 +198,15 @@ describe("ROUGE parity with rouge-score's own tests", () => {
       } else if (fn.startsWith('_backtrack_norec')) {
         expect(lcsIndices(c.ref, c.can), c.id).toEqual(c.expected)
       } else if (fn.startsWith('[ref[i] for i in _backtrack_norec')) {
-        expect(lcsIndices(c.ref, c.can).map((i) => c.ref[i]), c.id).toEqual(c.expected)
+        expect(
+          lcsIndices(c.ref, c.can).map((i) => c.ref[i]),
+          c.id,
+        ).toEqual(c.expected)
       } else if (fn.startsWith('_union_lcs')) {
-        expect(unionLcsIndices(c.ref, c.c_list).map((i) => c.ref[i]), c.id).toEqual(c.expected)
+        expect(
+          unionLcsIndices(c.ref, c.c_list).map((i) => c.ref[i]),
+          c.id,
+        ).toEqual(c.expected)
       } else if (fn.startsWith('_summary_level_lcs')) {
         const ours = rougeLsum(c.can_sents, c.ref_sents)
         expect(ours.recall, c.id).toBe(c.expected.recall)

@@ -234,8 +234,7 @@ describe("sacrebleu's own BLEU and chrF tests (peers/sacrebleu.json)", () => {
 
   it.each(bleuCases.map((c) => [c.id, c]))('BLEU %s', (_id, c) => {
     const ours = peerBleu(c)
-    const actual =
-      c.assertion === 'actual == expected (lists of ints)' ? { counts: ours.details.counts, totals: ours.details.totals } : onPeerScale(c, ours.value)
+    const actual = c.assertion === 'actual == expected (lists of ints)' ? { counts: ours.details.counts, totals: ours.details.totals } : onPeerScale(c, ours.value)
     // the peer's own assertion, on its own scale and tolerance
     expect(peerAssertionHolds(c, actual)).toBe(true)
     // and bit-for-bit (to 1e-9) what sacrebleu itself returns, with its whole breakdown

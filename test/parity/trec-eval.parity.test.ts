@@ -111,7 +111,13 @@ describe('trec_eval 10.0 golden cases (retrieval.json)', () => {
             try {
               writeFileSync(join(dir, 'qrels'), c.qrels_text)
               writeFileSync(join(dir, 'run'), c.run_text)
-              const argv = ['trec', ...ref.cmd.split(/\s+/).slice(1).map((a) => (a === 'QRELS' ? join(dir, 'qrels') : a === 'RUN' ? join(dir, 'run') : a))]
+              const argv = [
+                'trec',
+                ...ref.cmd
+                  .split(/\s+/)
+                  .slice(1)
+                  .map((a) => (a === 'QRELS' ? join(dir, 'qrels') : a === 'RUN' ? join(dir, 'run') : a)),
+              ]
               const out = await runCli(argv)
               expect(out.code).toBe(ref.exit_code)
               if (ref.exit_code === 0) {

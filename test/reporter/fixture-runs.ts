@@ -49,7 +49,12 @@ export function bundleJestReporter(dir: string): string {
 
 /** `jest --config <fixture>/jest.config.cjs …args` with the bundled reporter writing to `out`. */
 export function runJest(args: string[], reporter: string, out: string, cache: string, extraEnv: Record<string, string> = {}): Run {
-  return run(jestBin, ['--config', join(fixture, 'jest.config.cjs'), ...args], { RAG_FIXTURE_JEST_REPORTER: reporter, RAG_FIXTURE_OUT: out, RAG_FIXTURE_CACHE: cache, ...extraEnv })
+  return run(jestBin, ['--config', join(fixture, 'jest.config.cjs'), ...args], {
+    RAG_FIXTURE_JEST_REPORTER: reporter,
+    RAG_FIXTURE_OUT: out,
+    RAG_FIXTURE_CACHE: cache,
+    ...extraEnv,
+  })
 }
 
 export function readReport(out: string): RagReport {

@@ -39,8 +39,31 @@ describe('renderTable', () => {
       buildReport(
         [
           evalSet(),
-          a({ file: 'test/b.test.ts', describe: [], test: 'one', fullName: 'one', matcher: 'toHitWithin', metric: 'HitRate@3', value: 0, threshold: 1, pass: false, outcome: false }),
-          a({ file: 'test/b.test.ts', describe: [], test: 'two', fullName: 'two', metric: 'P@3', value: 0.3333333, threshold: 0.9, comparator: '<', isNot: true, pass: false, outcome: true }),
+          a({
+            file: 'test/b.test.ts',
+            describe: [],
+            test: 'one',
+            fullName: 'one',
+            matcher: 'toHitWithin',
+            metric: 'HitRate@3',
+            value: 0,
+            threshold: 1,
+            pass: false,
+            outcome: false,
+          }),
+          a({
+            file: 'test/b.test.ts',
+            describe: [],
+            test: 'two',
+            fullName: 'two',
+            metric: 'P@3',
+            value: 0.3333333,
+            threshold: 0.9,
+            comparator: '<',
+            isNot: true,
+            pass: false,
+            outcome: true,
+          }),
         ],
         { runner: 'vitest' },
       ),
@@ -68,7 +91,16 @@ describe('renderTable', () => {
   it('lists baseline comparisons under their set', () => {
     const text = renderTable(
       buildReport(
-        [evalSet({ extra: { metrics: [{ metric: 'recall@3', baseline: 0.9, current: 0.6, delta: -0.3, pValue: 0.01, status: 'regressed' }, { metric: 'bleu', baseline: 30, current: 31.5, delta: 1.5, pValue: 0.6, status: 'ok' }] } })],
+        [
+          evalSet({
+            extra: {
+              metrics: [
+                { metric: 'recall@3', baseline: 0.9, current: 0.6, delta: -0.3, pValue: 0.01, status: 'regressed' },
+                { metric: 'bleu', baseline: 30, current: 31.5, delta: 1.5, pValue: 0.6, status: 'ok' },
+              ],
+            },
+          }),
+        ],
         { runner: 'vitest' },
       ),
     )
@@ -96,7 +128,7 @@ describe('renderTable', () => {
         { runner: 'vitest' },
       ),
     )
-    expect(text).toMatch(/\n  BLEU +44\.32 +≥ 20\.00 +3 +pass\n/)
+    expect(text).toMatch(/\n {2}BLEU +44\.32 +≥ 20\.00 +3 +pass\n/)
     expect(text).toContain('n/a')
   })
 })
@@ -124,7 +156,14 @@ describe('renderHtml', () => {
       { id: 'q2', value: 0.9, pass: true },
     ],
     cases: [
-      { id: INJECTED_ATTR, question: INJECTED_ANSWER, answer: `${INJECTED_ANSWER} ${INJECTED_ATTR}`, reference: INJECTED_ATTR, retrieved: [INJECTED_ANSWER], error: INJECTED_ATTR },
+      {
+        id: INJECTED_ATTR,
+        question: INJECTED_ANSWER,
+        answer: `${INJECTED_ANSWER} ${INJECTED_ATTR}`,
+        reference: INJECTED_ATTR,
+        retrieved: [INJECTED_ANSWER],
+        error: INJECTED_ATTR,
+      },
       { id: 'q2', question: 'fine', answer: 'fine' },
     ],
   })
@@ -145,7 +184,39 @@ describe('renderHtml', () => {
     // Every "<letter" starts a well-formed tag of ours (an escape that failed would leave a stray one).
     expect(found).toHaveLength(opened)
     const names = new Set(found.map((t) => t.name))
-    expect([...names].filter((t) => !['html', 'head', 'meta', 'title', 'style', 'body', 'header', 'h1', 'h2', 'h3', 'p', 'span', 'main', 'section', 'table', 'tr', 'th', 'td', 'code', 'div', 'figure', 'figcaption', 'svg', 'line', 'text', 'rect'].includes(t))).toEqual([])
+    expect(
+      [...names].filter(
+        (t) =>
+          ![
+            'html',
+            'head',
+            'meta',
+            'title',
+            'style',
+            'body',
+            'header',
+            'h1',
+            'h2',
+            'h3',
+            'p',
+            'span',
+            'main',
+            'section',
+            'table',
+            'tr',
+            'th',
+            'td',
+            'code',
+            'div',
+            'figure',
+            'figcaption',
+            'svg',
+            'line',
+            'text',
+            'rect',
+          ].includes(t),
+      ),
+    ).toEqual([])
     expect(found.flatMap((t) => t.attributes).filter((n) => n.startsWith('on') || n === 'src' || n === 'href')).toEqual([])
     expect(html).not.toMatch(/<script/i)
     expect(html).not.toMatch(/<img/i)
@@ -181,8 +252,8 @@ describe('renderHtml', () => {
 
 describe('renderChart', () => {
   const row = (values: Array<number | null>, threshold = 0.5) =>
-    buildReport([a({ threshold, value: 0.5, perCase: values.map((v, i) => ({ id: `c${i}`, value: v, pass: v !== null && v >= threshold })) })], { runner: 'vitest' }).evalSets[0]
-      ?.metrics[0] as Parameters<typeof renderChart>[0]
+    buildReport([a({ threshold, value: 0.5, perCase: values.map((v, i) => ({ id: `c${i}`, value: v, pass: v !== null && v >= threshold })) })], { runner: 'vitest' })
+      .evalSets[0]?.metrics[0] as Parameters<typeof renderChart>[0]
 
   function bars(svg: string) {
     return [...svg.matchAll(/<rect class="bar (\w+)"[^>]* y="([\d.-]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => ({ state: m[1], y: Number(m[2]), h: Number(m[3]) }))

@@ -14,16 +14,46 @@ import * as retrieval from '../../matchers/retrieval.js'
 import { repo } from './fixture-runs.js'
 
 const CHROMIUM = '/usr/bin/chromium'
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const OUT = join(repo, 'artifacts', 'rag-report-browser')
 
 const SCRIPT = '<script>window.__pwned=1</script>'
 const ATTR = '"><img src=x onerror="window.__pwned=2">'
 
 const cases = [
-  { id: 'q1', question: 'How long does the battery last?', answer: 'About ten hours.', reference: 'The battery lasts ten hours.', retrieved: ['battery', 'display'], relevant: ['battery'] },
-  { id: 'q2', question: `Inject ${SCRIPT}`, answer: `${SCRIPT} The screen is replaced by support.`, reference: 'Support replaces screens.', retrieved: ['display', 'support'], relevant: ['support'] },
-  { id: ATTR, question: 'Does it have Bluetooth?', answer: `${ATTR} Yes, Bluetooth 5.3.`, reference: 'It has Bluetooth 5.3.', retrieved: ['wireless', 'pairing'], relevant: ['bluetooth'] },
+  {
+    id: 'q1',
+    question: 'How long does the battery last?',
+    answer: 'About ten hours.',
+    reference: 'The battery lasts ten hours.',
+    retrieved: ['battery', 'display'],
+    relevant: ['battery'],
+  },
+  {
+    id: 'q2',
+    question: `Inject ${SCRIPT}`,
+    answer: `${SCRIPT} The screen is replaced by support.`,
+    reference: 'Support replaces screens.',
+    retrieved: ['display', 'support'],
+    relevant: ['support'],
+  },
+  {
+    id: ATTR,
+    question: 'Does it have Bluetooth?',
+    answer: `${ATTR} Yes, Bluetooth 5.3.`,
+    reference: 'It has Bluetooth 5.3.',
+    retrieved: ['wireless', 'pairing'],
+    relevant: ['bluetooth'],
+  },
   { id: 'q4', question: 'What is the warranty?', answer: 'Two years.', reference: 'The warranty is two years.', retrieved: ['warranty'], relevant: ['warranty'] },
 ]
 

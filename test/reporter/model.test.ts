@@ -94,7 +94,8 @@ describe('buildReport', () => {
   })
 
   it('keeps set-level scores such as corpus BLEU (no perCase) as rows of their own', () => {
-    const corpus = (testIndex: number) => a({ set: 's', matcher: 'toScoreBleuAbove', metric: 'BLEU', value: 40 + testIndex, threshold: 10, testIndex, setSize: 3, signature: 'BLEU|version:0' })
+    const corpus = (testIndex: number) =>
+      a({ set: 's', matcher: 'toScoreBleuAbove', metric: 'BLEU', value: 40 + testIndex, threshold: 10, testIndex, setSize: 3, signature: 'BLEU|version:0' })
     const rows = buildReport([corpus(0), corpus(1)], { runner: 'vitest' }).evalSets[0]?.metrics ?? []
     expect(rows.map((r) => [r.aggregate, r.value, r.n])).toEqual([
       ['set-level', 40, 3],
@@ -105,7 +106,11 @@ describe('buildReport', () => {
   it('keeps rows apart by threshold and .not, and lists no failing cases for .not rows', () => {
     const rows =
       buildReport(
-        [setAssertion(['q1'], [0], { threshold: 0.4 }), setAssertion(['q1'], [0], { threshold: 0.6 }), setAssertion(['q1'], [0], { isNot: true, comparator: '<', pass: false, outcome: true })],
+        [
+          setAssertion(['q1'], [0], { threshold: 0.4 }),
+          setAssertion(['q1'], [0], { threshold: 0.6 }),
+          setAssertion(['q1'], [0], { isNot: true, comparator: '<', pass: false, outcome: true }),
+        ],
         { runner: 'vitest' },
       ).evalSets[0]?.metrics ?? []
     expect(rows).toHaveLength(3)
@@ -152,7 +157,17 @@ describe('buildReport', () => {
     })
     const set = buildReport([setAssertion(['q1', 'q2'], [1, 0]), baseline], { runner: 'vitest' }).evalSets[0]
     expect(set?.baselines).toEqual([
-      { assertion: 'baseline "qa" (recall@3, bleu)', fullName: 'set A > t', metric: 'recall@3', baseline: 0.9, current: 0.6, delta: -0.3, pValue: 0.01, status: 'regressed', n: 2 },
+      {
+        assertion: 'baseline "qa" (recall@3, bleu)',
+        fullName: 'set A > t',
+        metric: 'recall@3',
+        baseline: 0.9,
+        current: 0.6,
+        delta: -0.3,
+        pValue: 0.01,
+        status: 'regressed',
+        n: 2,
+      },
       { assertion: 'baseline "qa" (recall@3, bleu)', fullName: 'set A > t', metric: 'bleu', baseline: 30, current: 31, delta: 1, pValue: null, status: 'ok', n: 2 },
     ])
     expect(set?.metrics.find((m) => m.matcher === 'toMatchMetricBaseline')).toMatchObject({ aggregate: 'set-level', pass: false })
@@ -179,7 +194,11 @@ describe('mergeReports', () => {
     setAssertion(['q4', 'q5', 'q6'], [0.2, 0.9, 0.4], { set: 's', file: 'test/c.test.ts' }),
     a({ file: 'test/b.test.ts', testIndex: 2 }),
   ]
-  const shard = (files: string[]) => buildReport(all.filter((x) => files.includes(x.file)), { runner: 'jest', shard: { index: 1, count: 2 } })
+  const shard = (files: string[]) =>
+    buildReport(
+      all.filter((x) => files.includes(x.file)),
+      { runner: 'jest', shard: { index: 1, count: 2 } },
+    )
 
   it('gives the unsharded numbers (union of per-case values), bit for bit', () => {
     const merged = mergeReports([shard(['test/c.test.ts']), shard(['test/a.test.ts', 'test/b.test.ts'])], { createdAt: FIXED })

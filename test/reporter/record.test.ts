@@ -13,7 +13,15 @@ const utils = { matcherHint: (name: string) => `expect(received).${name}()`, pri
 function fakeTask(meta: Record<string, unknown> = {}) {
   const file = { filepath: '/project/test/a.test.ts' }
   const outer = { name: 'outer', suite: { name: '', filepath: file.filepath }, filepath: undefined }
-  return { type: 'test', name: 'my test', fullTestName: 'outer > inner > my test', meta, file, suite: { name: 'inner', suite: outer }, result: { retryCount: 0, repeatCount: 0 } }
+  return {
+    type: 'test',
+    name: 'my test',
+    fullTestName: 'outer > inner > my test',
+    meta,
+    file,
+    suite: { name: 'inner', suite: outer },
+    result: { retryCount: 0, repeatCount: 0 },
+  }
 }
 
 function ctx(extra: Partial<MatcherContext> & { task?: unknown } = {}): MatcherContext {
@@ -142,7 +150,10 @@ describe('the Jest channel (no task object)', () => {
     const files = readdirSync(dir)
     expect(files).toHaveLength(1)
     expect(files[0]).toMatch(new RegExp(`^${process.pid}-\\d+\\.jsonl$`))
-    const lines = readFileSync(join(dir, files[0] as string), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RecordedAssertion)
+    const lines = readFileSync(join(dir, files[0] as string), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RecordedAssertion)
     expect(lines.map((l) => l.matcher)).toEqual(['toHitWithin', 'toHaveMrrAbove'])
     expect(lines[0]?.test).toEqual({ fullName: 'suite my test', file: '/project/test/b.test.ts' })
     expect(lines[0]?.pid).toBe(process.pid)
@@ -219,15 +230,35 @@ describe('toRecord: JSON-safe and bounded', () => {
 
   it('treats only arrays of eval cases as eval sets (not ratings, numbers or rows of other shapes)', () => {
     expect(toRecord({}, 'm', [0.1, 0.2], true, base).setSize).toBeUndefined()
-    expect(toRecord({}, 'm', [[1, 2], [2, 1]], true, base).setSize).toBeUndefined()
+    expect(
+      toRecord(
+        {},
+        'm',
+        [
+          [1, 2],
+          [2, 1],
+        ],
+        true,
+        base,
+      ).setSize,
+    ).toBeUndefined()
     expect(toRecord({}, 'm', [{ item: 'a', rater: 'r1', rating: 3 }], true, base).cases).toBeUndefined()
     expect(toRecord({}, 'm', { cases: [{ answer: 'x', reference: 'y' }] }, true, base).setSize).toBe(1)
     expect(toRecord({}, 'm', [], true, base).setSize).toBeUndefined()
   })
 
   it('marks positional labels (#n) of cases without id or question', () => {
-    const received = [{ retrieved: ['a'], relevant: ['a'] }, { id: 'named', retrieved: ['b'], relevant: ['b'] }]
-    const r = toRecord({}, 'm', received, true, { ...base, perCase: [{ id: '#1', value: 1 }, { id: 'named', value: 1 }] })
+    const received = [
+      { retrieved: ['a'], relevant: ['a'] },
+      { id: 'named', retrieved: ['b'], relevant: ['b'] },
+    ]
+    const r = toRecord({}, 'm', received, true, {
+      ...base,
+      perCase: [
+        { id: '#1', value: 1 },
+        { id: 'named', value: 1 },
+      ],
+    })
     expect(r.perCase?.map((c) => c.positional)).toEqual([true, undefined])
     expect(r.cases?.map((c) => c.positional)).toEqual([true, undefined])
   })

@@ -101,59 +101,75 @@ describe('Jest reporter (rag-matchers/jest-reporter)', () => {
 })
 
 describe('a run without rag-matchers assertions', () => {
-  it('prints nothing from us and removes a stale report (Vitest)', () => {
-    const out = join(tmp, 'plain-vitest')
-    mkdirSync(out, { recursive: true })
-    writeFileSync(join(out, 'rag-report.json'), '{"stale":true}')
-    writeFileSync(join(out, 'rag-report.html'), 'stale')
-    const r = runVitest(['plain'], out, cache)
-    expect(r.status).toBe(0)
-    expect(r.stdout + r.stderr).not.toContain('rag-matchers')
-    expect(readdirSync(out)).toEqual([])
-  }, SLOW)
+  it(
+    'prints nothing from us and removes a stale report (Vitest)',
+    () => {
+      const out = join(tmp, 'plain-vitest')
+      mkdirSync(out, { recursive: true })
+      writeFileSync(join(out, 'rag-report.json'), '{"stale":true}')
+      writeFileSync(join(out, 'rag-report.html'), 'stale')
+      const r = runVitest(['plain'], out, cache)
+      expect(r.status).toBe(0)
+      expect(r.stdout + r.stderr).not.toContain('rag-matchers')
+      expect(readdirSync(out)).toEqual([])
+    },
+    SLOW,
+  )
 
-  it('prints nothing from us and writes no report (Jest)', () => {
-    const out = join(tmp, 'plain-jest')
-    const r = runJest(['plain'], jestReporter, out, cache)
-    expect(r.status).toBe(0)
-    expect(r.stdout + r.stderr).not.toContain('rag-matchers')
-    expect(existsSync(join(out, 'rag-report.json'))).toBe(false)
-  }, SLOW)
+  it(
+    'prints nothing from us and writes no report (Jest)',
+    () => {
+      const out = join(tmp, 'plain-jest')
+      const r = runJest(['plain'], jestReporter, out, cache)
+      expect(r.status).toBe(0)
+      expect(r.stdout + r.stderr).not.toContain('rag-matchers')
+      expect(existsSync(join(out, 'rag-report.json'))).toBe(false)
+    },
+    SLOW,
+  )
 })
 
 describe('sharding: merged shards give the unsharded report', () => {
-  it('Vitest: --shard=i/3 --reporter=blob, then --merge-reports with our reporter', () => {
-    const blobs = join(tmp, 'blobs')
-    for (let i = 1; i <= 3; i++) {
-      const r = runVitest([`--shard=${i}/3`, '--reporter=blob', `--outputFile=${join(blobs, `blob-${i}-3.json`)}`], join(tmp, `unused-${i}`), cache)
-      expect(r.stderr).not.toMatch(/Error: .*rag/i)
-    }
-    expect(readdirSync(blobs).sort()).toEqual(['blob-1-3.json', 'blob-2-3.json', 'blob-3-3.json'])
-    const merge = runVitest([`--merge-reports=${blobs}`], join(tmp, 'vitest-merged'), cache)
-    expect(merge.stdout).toContain('rag-matchers: 25 assertions')
-    const merged = readReport(join(tmp, 'vitest-merged'))
-    expect(merged.shard).toBeUndefined()
-    expect(numbers(merged)).toEqual(numbers(vitestReport))
-    const means = (r: RagReport) => r.evalSets.flatMap((s) => s.metrics.map((m) => [s.name, m.metric, m.value]))
-    expect(means(merged)).toEqual(means(vitestReport))
-  }, SLOW)
+  it(
+    'Vitest: --shard=i/3 --reporter=blob, then --merge-reports with our reporter',
+    () => {
+      const blobs = join(tmp, 'blobs')
+      for (let i = 1; i <= 3; i++) {
+        const r = runVitest([`--shard=${i}/3`, '--reporter=blob', `--outputFile=${join(blobs, `blob-${i}-3.json`)}`], join(tmp, `unused-${i}`), cache)
+        expect(r.stderr).not.toMatch(/Error: .*rag/i)
+      }
+      expect(readdirSync(blobs).sort()).toEqual(['blob-1-3.json', 'blob-2-3.json', 'blob-3-3.json'])
+      const merge = runVitest([`--merge-reports=${blobs}`], join(tmp, 'vitest-merged'), cache)
+      expect(merge.stdout).toContain('rag-matchers: 25 assertions')
+      const merged = readReport(join(tmp, 'vitest-merged'))
+      expect(merged.shard).toBeUndefined()
+      expect(numbers(merged)).toEqual(numbers(vitestReport))
+      const means = (r: RagReport) => r.evalSets.flatMap((s) => s.metrics.map((m) => [s.name, m.metric, m.value]))
+      expect(means(merged)).toEqual(means(vitestReport))
+    },
+    SLOW,
+  )
 
-  it('Jest: --shard=i/3 writes partial reports; mergeReportFiles recomputes the pooled means', () => {
-    const files: string[] = []
-    const shardsWithManual: number[] = []
-    for (let i = 1; i <= 3; i++) {
-      const out = join(tmp, `jest-shard-${i}`)
-      runJest([`--shard=${i}/3`], jestReporter, out, cache)
-      if (!existsSync(join(out, 'rag-report.json'))) continue
-      const part = readReport(out)
-      expect(part.shard).toEqual({ index: i, count: 3 })
-      if (part.evalSets.some((s) => s.name === 'manual')) shardsWithManual.push(i)
-      files.push(join(out, 'rag-report.json'))
-    }
-    // The named set really is split across shards, so pooling is exercised.
-    expect(shardsWithManual.length).toBeGreaterThanOrEqual(2)
-    const merged = mergeReportFiles(files)
-    expect(merged).toMatchObject({ runner: 'merged', mergedFrom: files.length })
-    expect(numbers(merged)).toEqual(numbers(jestReport))
-  }, SLOW)
+  it(
+    'Jest: --shard=i/3 writes partial reports; mergeReportFiles recomputes the pooled means',
+    () => {
+      const files: string[] = []
+      const shardsWithManual: number[] = []
+      for (let i = 1; i <= 3; i++) {
+        const out = join(tmp, `jest-shard-${i}`)
+        runJest([`--shard=${i}/3`], jestReporter, out, cache)
+        if (!existsSync(join(out, 'rag-report.json'))) continue
+        const part = readReport(out)
+        expect(part.shard).toEqual({ index: i, count: 3 })
+        if (part.evalSets.some((s) => s.name === 'manual')) shardsWithManual.push(i)
+        files.push(join(out, 'rag-report.json'))
+      }
+      // The named set really is split across shards, so pooling is exercised.
+      expect(shardsWithManual.length).toBeGreaterThanOrEqual(2)
+      const merged = mergeReportFiles(files)
+      expect(merged).toMatchObject({ runner: 'merged', mergedFrom: files.length })
+      expect(numbers(merged)).toEqual(numbers(jestReport))
+    },
+    SLOW,
+  )
 })

@@ -3,10 +3,19 @@ import { buildSignature, parseSignature, signatureDifferences, VERSION } from '.
 
 describe('signatures', () => {
   it('puts version last, prints booleans as yes/no, omits undefined', () => {
-    expect(buildSignature('X', [['a', true], ['b', undefined], ['c', 3]])).toBe(`X|a:yes|c:3|version:${VERSION}`)
+    expect(
+      buildSignature('X', [
+        ['a', true],
+        ['b', undefined],
+        ['c', 3],
+      ]),
+    ).toBe(`X|a:yes|c:3|version:${VERSION}`)
   })
   it('parses on the first colon only (model tags contain colons)', () => {
-    const sig = buildSignature('Judge', [['model', 'llama3.1:8b'], ['temp', 0]])
+    const sig = buildSignature('Judge', [
+      ['model', 'llama3.1:8b'],
+      ['temp', 0],
+    ])
     expect(parseSignature(sig).entries.get('model')).toBe('llama3.1:8b')
   })
   it('round-trips | and % in values', () => {

@@ -169,9 +169,45 @@ const CASES: readonly Case[] = [
   ['pairwiseJudge', () => pairwiseJudge('q', 'a', 'b', judge, u({ criterion: 'accuracy' })), 'criterion', 'criteria'],
   // agreement
   ['cohenKappa', () => cohenKappa(['a', 'b'], ['a', 'b'], u({ weight: 'linear' })), 'weight', 'weights'],
-  ['cohenKappaTable', () => cohenKappaTable([[1, 0], [0, 1]], u({ wts: 'linear' })), 'wts', 'wt'],
-  ['fleissKappa', () => fleissKappa([[1, 1], [2, 0]], u({ methd: 'fleiss' })), 'methd', 'method'],
-  ['krippendorffAlpha', () => krippendorffAlpha([[1, 2], [1, 2]], u({ level: 'nominal', valueDomian: [1, 2] })), 'valueDomian', 'valueDomain'],
+  [
+    'cohenKappaTable',
+    () =>
+      cohenKappaTable(
+        [
+          [1, 0],
+          [0, 1],
+        ],
+        u({ wts: 'linear' }),
+      ),
+    'wts',
+    'wt',
+  ],
+  [
+    'fleissKappa',
+    () =>
+      fleissKappa(
+        [
+          [1, 1],
+          [2, 0],
+        ],
+        u({ methd: 'fleiss' }),
+      ),
+    'methd',
+    'method',
+  ],
+  [
+    'krippendorffAlpha',
+    () =>
+      krippendorffAlpha(
+        [
+          [1, 2],
+          [1, 2],
+        ],
+        u({ level: 'nominal', valueDomian: [1, 2] }),
+      ),
+    'valueDomian',
+    'valueDomain',
+  ],
   ['winRate', () => winRate({ wins: 1, losses: 1, ties: 0 }, u({ tie: 'half' })), 'tie', 'ties'],
   ['bradleyTerry', () => bradleyTerry([{ a: 'x', b: 'y', winner: 'a' }], u({ smooting: 0.5 })), 'smooting', 'smoothing'],
   ['agreementReport', () => agreementReport([{ item: 'q', rater: 'a', score: 1 }], u({ topitems: 2 })), 'topitems', 'topItems'],
@@ -215,7 +251,56 @@ describe('an unknown option key is a MetricInputError naming the function, the k
 
   it('covers every exported key list (one case per list at least)', () => {
     const fns = new Set(CASES.map(([fn]) => fn))
-    for (const fn of ['precisionAtK', 'ndcgAtK', 'relevantBySubstring', 'parseRun', 'trecEval', 'formatTrecEval', 'sentenceBleu', 'bleuFromStats', 'sentenceChrf', 'chrfFromStats', 'rougeScore', 'meteorScore', 'numericConsistency', 'extractNumbers', 'porterStem', 'transformersEmbedder', 'ollamaEmbedder', 'functionEmbedder', 'embedTexts', 'semanticSimilarity', 'EmbeddingCache', 'ollamaJudge', 'judgeCache', 'groundedness', 'completeness', 'contextRecall', 'contextUtilization', 'contextPrecision', 'answerRelevance', 'rubricScore', 'pairwiseJudge', 'cohenKappa', 'cohenKappaTable', 'fleissKappa', 'krippendorffAlpha', 'winRate', 'bradleyTerry', 'agreementReport', 'metricAlignment', 'parseRatings', 'loadRatings', 'parseDataset', 'loadDataset', 'runEvalSet', 'pairedBootstrap', 'signFlipTest', 'updateBaselineFile', 'writeBaselineEntry']) {
+    for (const fn of [
+      'precisionAtK',
+      'ndcgAtK',
+      'relevantBySubstring',
+      'parseRun',
+      'trecEval',
+      'formatTrecEval',
+      'sentenceBleu',
+      'bleuFromStats',
+      'sentenceChrf',
+      'chrfFromStats',
+      'rougeScore',
+      'meteorScore',
+      'numericConsistency',
+      'extractNumbers',
+      'porterStem',
+      'transformersEmbedder',
+      'ollamaEmbedder',
+      'functionEmbedder',
+      'embedTexts',
+      'semanticSimilarity',
+      'EmbeddingCache',
+      'ollamaJudge',
+      'judgeCache',
+      'groundedness',
+      'completeness',
+      'contextRecall',
+      'contextUtilization',
+      'contextPrecision',
+      'answerRelevance',
+      'rubricScore',
+      'pairwiseJudge',
+      'cohenKappa',
+      'cohenKappaTable',
+      'fleissKappa',
+      'krippendorffAlpha',
+      'winRate',
+      'bradleyTerry',
+      'agreementReport',
+      'metricAlignment',
+      'parseRatings',
+      'loadRatings',
+      'parseDataset',
+      'loadDataset',
+      'runEvalSet',
+      'pairedBootstrap',
+      'signFlipTest',
+      'updateBaselineFile',
+      'writeBaselineEntry',
+    ]) {
       expect(fns.has(fn), fn).toBe(true)
     }
   })
@@ -234,7 +319,15 @@ describe('options that are not objects', () => {
     expect(() => sentenceBleu(cand, ref, 'floor' as never)).toThrow('sentenceBleu: Expected `options` to be an options object')
     expect(() => rougeScore(cand, ref, null as never)).toThrow('rougeScore: Expected `options` to be an object')
     expect(() => ollamaJudge(undefined as never)).toThrow('ollamaJudge: Expected `options` to be an object with `model`')
-    expect(() => krippendorffAlpha([[1, 2], [1, 2]], undefined as never)).toThrow('krippendorffAlpha: Expected `options.level` to be')
+    expect(() =>
+      krippendorffAlpha(
+        [
+          [1, 2],
+          [1, 2],
+        ],
+        undefined as never,
+      ),
+    ).toThrow('krippendorffAlpha: Expected `options.level` to be')
     expect(() => parseRatings('', undefined as never)).toThrow('parseRatings: Expected `options.format` to be')
   })
 })
@@ -310,7 +403,7 @@ describe('valid options and left-out options still work', () => {
     const file = join(dir, '__rag_baselines__', 'qa.json')
     const metrics = { 'recall@3': { signature: 'R|k:3|empty:zero|dup:first|version:0.1.0', values: { q1: 1 } } }
     writeBaselineEntry(file, 'qa', { metrics }, { timeoutMs: 1000 })
-    writeBaselineEntry(file, 'qa', { metrics: { 'mrr': { signature: 'RR|dup:first|version:0.1.0', values: { q1: 0.5 } } } }, { merge: true, staleMs: 5000, timeoutMs: 1000 })
+    writeBaselineEntry(file, 'qa', { metrics: { mrr: { signature: 'RR|dup:first|version:0.1.0', values: { q1: 0.5 } } } }, { merge: true, staleMs: 5000, timeoutMs: 1000 })
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).entries.qa.metrics).sort()).toEqual(['mrr', 'recall@3'])
     const runResult = await runEvalSet([{ id: 'q1', question: 'q' }], async () => ({ retrieved: [] }), { concurrency: 1, progress: 'off' })
     expect(runResult.cases).toHaveLength(1)

@@ -1,15 +1,7 @@
 import { MetricInputError, assertString } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
-import {
-  type Decimal,
-  decimalFrom,
-  decimalFromBigInt,
-  negate,
-  shift,
-  toCanonical,
-  toNumber,
-} from './decimal.js'
+import { type Decimal, decimalFrom, decimalFromBigInt, negate, shift, toCanonical, toNumber } from './decimal.js'
 import { SCALE_EXPONENTS, isNumberWordStart, parseNumberWords } from './number-words.js'
 import {
   ATTACHED_UNITS,
@@ -134,7 +126,11 @@ type Token = WordTok | PunctTok | NumTok
 const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u
 const LETTER = /[\p{L}_]/u
 const DIGIT = /[0-9]/
-const SIGNS: ReadonlyMap<string, -1 | 1> = new Map([['-', -1], ['\u2212', -1], ['+', 1]])
+const SIGNS: ReadonlyMap<string, -1 | 1> = new Map([
+  ['-', -1],
+  ['\u2212', -1],
+  ['+', 1],
+])
 const BOUNDARY = new Set(['.', '!', '?', ';', '\n', '\u2026'])
 const SPACE = /[ \t\v\f\r\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]/u
 
@@ -605,9 +601,7 @@ function attachUnits(tokens: Token[], text: string): void {
   }
 }
 
-const PREPOSITIONS: ReadonlySet<string> = new Set([
-  'on', 'in', 'at', 'for', 'over', 'across', 'with', 'from', 'under', 'during', 'within', 'via', 'against', 'among', 'per',
-])
+const PREPOSITIONS: ReadonlySet<string> = new Set(['on', 'in', 'at', 'for', 'over', 'across', 'with', 'from', 'under', 'during', 'within', 'via', 'against', 'among', 'per'])
 const ARTICLES: ReadonlySet<string> = new Set(['the', 'a', 'an'])
 
 /**
@@ -642,7 +636,6 @@ function attachTrailing(tokens: Token[], text: string): void {
     for (const m of tok.mentions) m.trailing = words.map((w) => w.norm)
   }
 }
-
 
 /** Version cues: "Python 3.11", "version 2" make the following plain numeral a version. */
 function applyVersionCues(tokens: Token[], text: string): void {
@@ -849,10 +842,7 @@ function isIgnored(d: Draft, ignore: ReadonlySet<IgnorableNumbers>): boolean {
 }
 
 /** Shared option checks for extraction; `fn` names the public function in errors. */
-export function validateExtractOptions(
-  fn: string,
-  options: unknown,
-): { words: boolean; ignore: ReadonlySet<IgnorableNumbers> } {
+export function validateExtractOptions(fn: string, options: unknown): { words: boolean; ignore: ReadonlySet<IgnorableNumbers> } {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new MetricInputError(fn, 'options', 'an options object', options)
   }

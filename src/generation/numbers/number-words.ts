@@ -16,41 +16,92 @@
  */
 
 const UNITS: ReadonlyMap<string, number> = new Map([
-  ['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6], ['seven', 7], ['eight', 8], ['nine', 9],
+  ['one', 1],
+  ['two', 2],
+  ['three', 3],
+  ['four', 4],
+  ['five', 5],
+  ['six', 6],
+  ['seven', 7],
+  ['eight', 8],
+  ['nine', 9],
 ])
 const TEENS: ReadonlyMap<string, number> = new Map([
-  ['ten', 10], ['eleven', 11], ['twelve', 12], ['thirteen', 13], ['fourteen', 14], ['fifteen', 15],
-  ['sixteen', 16], ['seventeen', 17], ['eighteen', 18], ['nineteen', 19],
+  ['ten', 10],
+  ['eleven', 11],
+  ['twelve', 12],
+  ['thirteen', 13],
+  ['fourteen', 14],
+  ['fifteen', 15],
+  ['sixteen', 16],
+  ['seventeen', 17],
+  ['eighteen', 18],
+  ['nineteen', 19],
 ])
 const TENS: ReadonlyMap<string, number> = new Map([
-  ['twenty', 20], ['thirty', 30], ['forty', 40], ['fifty', 50], ['sixty', 60], ['seventy', 70], ['eighty', 80], ['ninety', 90],
+  ['twenty', 20],
+  ['thirty', 30],
+  ['forty', 40],
+  ['fifty', 50],
+  ['sixty', 60],
+  ['seventy', 70],
+  ['eighty', 80],
+  ['ninety', 90],
 ])
 const SCALES: ReadonlyMap<string, bigint> = new Map([
-  ['thousand', 1_000n], ['million', 1_000_000n], ['billion', 1_000_000_000n], ['trillion', 1_000_000_000_000n],
+  ['thousand', 1_000n],
+  ['million', 1_000_000n],
+  ['billion', 1_000_000_000n],
+  ['trillion', 1_000_000_000_000n],
 ])
 const ORDINAL_UNITS: ReadonlyMap<string, number> = new Map([
-  ['first', 1], ['second', 2], ['third', 3], ['fourth', 4], ['fifth', 5], ['sixth', 6], ['seventh', 7], ['eighth', 8], ['ninth', 9],
+  ['first', 1],
+  ['second', 2],
+  ['third', 3],
+  ['fourth', 4],
+  ['fifth', 5],
+  ['sixth', 6],
+  ['seventh', 7],
+  ['eighth', 8],
+  ['ninth', 9],
 ])
 const ORDINAL_TEENS: ReadonlyMap<string, number> = new Map([
-  ['tenth', 10], ['eleventh', 11], ['twelfth', 12], ['thirteenth', 13], ['fourteenth', 14], ['fifteenth', 15],
-  ['sixteenth', 16], ['seventeenth', 17], ['eighteenth', 18], ['nineteenth', 19],
+  ['tenth', 10],
+  ['eleventh', 11],
+  ['twelfth', 12],
+  ['thirteenth', 13],
+  ['fourteenth', 14],
+  ['fifteenth', 15],
+  ['sixteenth', 16],
+  ['seventeenth', 17],
+  ['eighteenth', 18],
+  ['nineteenth', 19],
 ])
 const ORDINAL_TENS: ReadonlyMap<string, number> = new Map([
-  ['twentieth', 20], ['thirtieth', 30], ['fortieth', 40], ['fiftieth', 50], ['sixtieth', 60], ['seventieth', 70],
-  ['eightieth', 80], ['ninetieth', 90],
+  ['twentieth', 20],
+  ['thirtieth', 30],
+  ['fortieth', 40],
+  ['fiftieth', 50],
+  ['sixtieth', 60],
+  ['seventieth', 70],
+  ['eightieth', 80],
+  ['ninetieth', 90],
 ])
 
 /** Scale words that may follow a numeral written in digits (`1.5 million`, `3 thousand`). */
 export const SCALE_EXPONENTS: ReadonlyMap<string, number> = new Map([
-  ['hundred', 2], ['thousand', 3], ['million', 6], ['billion', 9], ['trillion', 12],
+  ['hundred', 2],
+  ['thousand', 3],
+  ['million', 6],
+  ['billion', 9],
+  ['trillion', 12],
 ])
 
 /** True when `word` (any case) can start a number-word phrase. */
 export function isNumberWordStart(word: string): boolean {
   const w = word.toLowerCase()
   return (
-    UNITS.has(w) || TEENS.has(w) || TENS.has(w) || w === 'zero' ||
-    (w !== 'first' && w !== 'second' && ORDINAL_UNITS.has(w)) || ORDINAL_TEENS.has(w) || ORDINAL_TENS.has(w)
+    UNITS.has(w) || TEENS.has(w) || TENS.has(w) || w === 'zero' || (w !== 'first' && w !== 'second' && ORDINAL_UNITS.has(w)) || ORDINAL_TEENS.has(w) || ORDINAL_TENS.has(w)
   )
 }
 

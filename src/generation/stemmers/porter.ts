@@ -216,14 +216,7 @@ function endsCvc(s: string, nltk: boolean): boolean {
   const n = s.length
   if (n >= 3) {
     const last = s.charCodeAt(n - 1)
-    if (
-      isConsonant(s, n - 3) &&
-      !isConsonant(s, n - 2) &&
-      isConsonant(s, n - 1) &&
-      last !== 119 /* w */ &&
-      last !== 120 /* x */ &&
-      last !== Y
-    ) {
+    if (isConsonant(s, n - 3) && !isConsonant(s, n - 2) && isConsonant(s, n - 1) && last !== 119 /* w */ && last !== 120 /* x */ && last !== Y) {
       return true
     }
   }

@@ -93,15 +93,7 @@ export function spans13a(text: string): TokenSpans {
       }
     } else if (open < 0) {
       open = i
-    } else if (
-      ((cur | before) & SYMBOL) !== 0 ||
-      m2Cur ||
-      m2Prev ||
-      m3 ||
-      m3Prev ||
-      (cur === HYPHEN && before === DIGIT) ||
-      (before === HYPHEN && before2 === DIGIT)
-    ) {
+    } else if (((cur | before) & SYMBOL) !== 0 || m2Cur || m2Prev || m3 || m3Prev || (cur === HYPHEN && before === DIGIT) || (before === HYPHEN && before2 === DIGIT)) {
       starts.push(open)
       ends.push(i)
       open = i

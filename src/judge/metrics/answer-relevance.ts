@@ -32,12 +32,7 @@ export interface AnswerRelevanceDetails extends JudgeDetailsBase {
  * const score = await answerRelevance('What is the capital of France?', 'Paris. I like trains.', judge)
  * score.value // 0.5
  */
-export async function answerRelevance(
-  question: string,
-  answer: string,
-  judge: Judge,
-  options: JudgeMetricOptions = {},
-): Promise<Score<AnswerRelevanceDetails>> {
+export async function answerRelevance(question: string, answer: string, judge: Judge, options: JudgeMetricOptions = {}): Promise<Score<AnswerRelevanceDetails>> {
   const fn = 'answerRelevance'
   assertText(fn, 'question', question)
   assertText(fn, 'answer', answer)
@@ -51,7 +46,10 @@ export async function answerRelevance(
             await recorder.ask<{ statements: StatementRelevance[] }>(
               T,
               'statements',
-              [{ label: 'QUESTION', text: question }, { label: 'ANSWER', text: answer }],
+              [
+                { label: 'QUESTION', text: question },
+                { label: 'ANSWER', text: answer },
+              ],
               seed,
             )
           ).statements.map((s) => ({ statement: s.statement, relevant: s.relevant, reason: s.reason }))

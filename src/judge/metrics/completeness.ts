@@ -70,12 +70,7 @@ export const COMPLETENESS_OPTION_KEYS = keysOf<CompletenessOptions>()(...JUDGE_M
  * score.details.points // [{ point: 'Paris is the capital of France', verdict: 'covered', … }, { point: 'Paris lies on the Seine', verdict: 'missing', … }]
  * score.value // 0.5
  */
-export async function completeness(
-  answer: string,
-  source: CompletenessSource,
-  judge: Judge,
-  options: CompletenessOptions = {},
-): Promise<Score<CompletenessDetails>> {
+export async function completeness(answer: string, source: CompletenessSource, judge: Judge, options: CompletenessOptions = {}): Promise<Score<CompletenessDetails>> {
   const fn = 'completeness'
   assertText(fn, 'answer', answer)
   let kind: 'contexts' | 'reference'

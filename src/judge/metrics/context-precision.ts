@@ -2,7 +2,16 @@ import type { Score } from '../../score.js'
 import { contextPrecisionTemplate as T } from '../templates/context-precision.js'
 import type { Judge } from '../types.js'
 import { judgedScore } from './judged-score.js'
-import { assertText, JUDGE_METRIC_OPTION_KEYS, normalizeContexts, readJudgeAndRepeat, type CallRecorder, type ContextInput, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
+import {
+  assertText,
+  JUDGE_METRIC_OPTION_KEYS,
+  normalizeContexts,
+  readJudgeAndRepeat,
+  type CallRecorder,
+  type ContextInput,
+  type JudgeDetailsBase,
+  type JudgeMetricOptions,
+} from './shared.js'
 
 export interface RankedChunkRelevance {
   /** 1-based rank (the order of `contexts`). */
@@ -58,7 +67,11 @@ export async function contextPrecision(
         recorder.ask<{ reason: string; relevant: boolean }>(
           T,
           'relevance',
-          [{ label: 'QUESTION', text: question }, { label: 'REFERENCE', text: reference }, { label: 'CONTEXT', text: c.text }],
+          [
+            { label: 'QUESTION', text: question },
+            { label: 'REFERENCE', text: reference },
+            { label: 'CONTEXT', text: c.text },
+          ],
           seed,
         ),
       ),

@@ -83,13 +83,25 @@ export async function contextUtilization(
       ctx.map(async (c): Promise<ChunkUse> => {
         if (question === undefined) {
           if (answer.trim() === '') return { index: c.index, id: c.id, used: false, reason: 'the answer is empty' }
-          const r = await recorder.ask<{ reason: string; used: boolean }>(T, 'used', [{ label: 'ANSWER', text: answer }, { label: 'CONTEXT', text: c.text }], seed)
+          const r = await recorder.ask<{ reason: string; used: boolean }>(
+            T,
+            'used',
+            [
+              { label: 'ANSWER', text: answer },
+              { label: 'CONTEXT', text: c.text },
+            ],
+            seed,
+          )
           return { index: c.index, id: c.id, used: r.used, reason: r.reason }
         }
         const r = await recorder.ask<{ reason: string; used: boolean; relevant: boolean }>(
           T,
           'usedAndRelevant',
-          [{ label: 'QUESTION', text: question }, { label: 'ANSWER', text: answer }, { label: 'CONTEXT', text: c.text }],
+          [
+            { label: 'QUESTION', text: question },
+            { label: 'ANSWER', text: answer },
+            { label: 'CONTEXT', text: c.text },
+          ],
           seed,
         )
         // An empty answer cannot use anything, whatever the model says; the relevance verdict still counts.

@@ -52,12 +52,8 @@ export async function verdictPerItem<V extends Record<string, unknown>>(
   after: readonly PromptSection[],
   contextCount?: number,
 ): Promise<Array<{ item: string; reply: V }>> {
-  const reply = await recorder.ask<{ verdicts: V[] }>(
-    v.template,
-    v.step,
-    [...items.map((text, i) => ({ label: `${v.label} ${i + 1}`, text })), ...after],
-    seed,
-    (r) => numberedProblems(r.verdicts, v.key, items.length, contextCount),
+  const reply = await recorder.ask<{ verdicts: V[] }>(v.template, v.step, [...items.map((text, i) => ({ label: `${v.label} ${i + 1}`, text })), ...after], seed, (r) =>
+    numberedProblems(r.verdicts, v.key, items.length, contextCount),
   )
   return byNumber(reply.verdicts, v.key).map((r) => ({ item: items[(r[v.key] as number) - 1] as string, reply: r }))
 }

@@ -75,12 +75,7 @@ export const GROUNDEDNESS_OPTION_KEYS = keysOf<GroundednessOptions>()(...JUDGE_M
  * score.value // 0.5 (the population claim is not_found)
  * score.signature // 'Judge|metric:groundedness@…|model:llama3.1:8b|temp:0|seed:42|empty:vacuous|version:0.1.0'
  */
-export async function groundedness(
-  answer: string,
-  contexts: readonly ContextInput[],
-  judge: Judge,
-  options: GroundednessOptions = {},
-): Promise<Score<GroundednessDetails>> {
+export async function groundedness(answer: string, contexts: readonly ContextInput[], judge: Judge, options: GroundednessOptions = {}): Promise<Score<GroundednessDetails>> {
   const fn = 'groundedness'
   assertText(fn, 'answer', answer)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)

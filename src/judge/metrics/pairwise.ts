@@ -4,7 +4,16 @@ import { sha256Hex } from '../hash.js'
 import { pairwiseTemplate as T } from '../templates/pairwise.js'
 import type { Judge } from '../types.js'
 import { judgedScore } from './judged-score.js'
-import { assertText, optionalSection, optionalText, JUDGE_METRIC_OPTION_KEYS, readJudgeAndRepeat, type CallRecorder, type JudgeDetailsBase, type JudgeMetricOptions } from './shared.js'
+import {
+  assertText,
+  optionalSection,
+  optionalText,
+  JUDGE_METRIC_OPTION_KEYS,
+  readJudgeAndRepeat,
+  type CallRecorder,
+  type JudgeDetailsBase,
+  type JudgeMetricOptions,
+} from './shared.js'
 
 export type PairwiseWinner = 'A' | 'B' | 'tie'
 
@@ -47,13 +56,7 @@ export const PAIRWISE_OPTION_KEYS = keysOf<PairwiseOptions>()(...JUDGE_METRIC_OP
  * score.details.winner // 'A'
  * score.value // 1
  */
-export async function pairwiseJudge(
-  question: string,
-  answerA: string,
-  answerB: string,
-  judge: Judge,
-  options: PairwiseOptions = {},
-): Promise<Score<PairwiseDetails>> {
+export async function pairwiseJudge(question: string, answerA: string, answerB: string, judge: Judge, options: PairwiseOptions = {}): Promise<Score<PairwiseDetails>> {
   const fn = 'pairwiseJudge'
   assertText(fn, 'question', question)
   assertText(fn, 'answerA', answerA)
@@ -66,16 +69,10 @@ export async function pairwiseJudge(
     const reply = await recorder.ask<{ reason: string; winner: 'first' | 'second' | 'tie' }>(
       T,
       'compare',
-      [
-        { label: 'QUESTION', text: question },
-        ...optionalSection('CRITERIA', criteria),
-        { label: 'FIRST ANSWER', text: first },
-        { label: 'SECOND ANSWER', text: second },
-      ],
+      [{ label: 'QUESTION', text: question }, ...optionalSection('CRITERIA', criteria), { label: 'FIRST ANSWER', text: first }, { label: 'SECOND ANSWER', text: second }],
       seed,
     )
-    const preferred: PairwiseWinner =
-      reply.winner === 'tie' ? 'tie' : (reply.winner === 'first') === (order === 'AB') ? 'A' : 'B'
+    const preferred: PairwiseWinner = reply.winner === 'tie' ? 'tie' : (reply.winner === 'first') === (order === 'AB') ? 'A' : 'B'
     return { order, choice: reply.winner, preferred, reason: reply.reason }
   }
 

@@ -68,12 +68,7 @@ export const RUBRIC_SCORE_OPTION_KEYS = keysOf<RubricScoreOptions>()(...JUDGE_ME
  * score.details.raw // 4
  * score.value // 0.75
  */
-export async function rubricScore(
-  answer: string,
-  rubric: string | Rubric,
-  judge: Judge,
-  options: RubricScoreOptions = {},
-): Promise<Score<RubricDetails>> {
+export async function rubricScore(answer: string, rubric: string | Rubric, judge: Judge, options: RubricScoreOptions = {}): Promise<Score<RubricDetails>> {
   const fn = 'rubricScore'
   assertText(fn, 'answer', answer)
   const r = normalizeRubric(fn, rubric)

@@ -178,12 +178,7 @@ export class CallRecorder {
  * `Judge|metric:<template id>@<hash8>|model:<tag>|temp:<t>|seed:<s>|ctx:<num_ctx>|repeat:<n>|…extras…|version:X`.
  * `ctx` appears only when set and `repeat` only when above 1.
  */
-export function judgeSignature(
-  template: JudgeTemplate,
-  judge: Judge,
-  repeat: number,
-  extras: ReadonlyArray<readonly [string, SignatureValue]> = [],
-): string {
+export function judgeSignature(template: JudgeTemplate, judge: Judge, repeat: number, extras: ReadonlyArray<readonly [string, SignatureValue]> = []): string {
   return buildSignature('Judge', [
     ['metric', templateTag(template)],
     ['model', judge.model],
@@ -239,12 +234,7 @@ export function repeatPassRate(score: { readonly value: number; readonly details
  * Validates a list of numbered verdicts (`[{ claim: 1, … }, …]`): exactly the numbers 1…n, each once,
  * and `context` (when present) within 0…contexts. Returned problems are fed back to the model on retry.
  */
-export function numberedProblems(
-  items: ReadonlyArray<Record<string, unknown>>,
-  numberKey: string,
-  n: number,
-  contextCount?: number,
-): string[] {
+export function numberedProblems(items: ReadonlyArray<Record<string, unknown>>, numberKey: string, n: number, contextCount?: number): string[] {
   const problems: string[] = []
   if (items.length !== n) problems.push(`expected exactly ${n} verdict(s), one per ${numberKey}, got ${items.length}`)
   const seen = new Set<number>()

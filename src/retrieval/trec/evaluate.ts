@@ -3,16 +3,7 @@ import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
 import { compareBytes, compareUtf8, decodeUtf8, encodeUtf8, encodeUtf8Into, hashBytes } from './bytes.js'
 import { TrecEvalError } from './errors.js'
-import {
-  RELVALUE_NONPOOL,
-  RELVALUE_UNJUDGED,
-  relString,
-  resolveMeasures,
-  type MeasureEnv,
-  type MeasureInstance,
-  type ResRels,
-  type TrecValueKind,
-} from './measures.js'
+import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED, relString, resolveMeasures, type MeasureEnv, type MeasureInstance, type ResRels, type TrecValueKind } from './measures.js'
 import { TrecQrels, type QrelsTopic } from './qrels.js'
 import { TrecRun } from './run.js'
 
@@ -143,13 +134,7 @@ export function tableToResult(table: TrecEvalTable): TrecEvalResult {
  * table.columns.map((c) => c.name) // ['num_ret', 'P_1'] (trec_eval's order)
  * table.summary[table.columns[1].slot] // 1
  */
-export function evaluateTrec(
-  qrels: TrecQrels,
-  run: TrecRun,
-  measures: readonly string[],
-  options: TrecEvalOptions = {},
-  fn = 'evaluateTrec',
-): TrecEvalTable {
+export function evaluateTrec(qrels: TrecQrels, run: TrecRun, measures: readonly string[], options: TrecEvalOptions = {}, fn = 'evaluateTrec'): TrecEvalTable {
   if (!(qrels instanceof TrecQrels)) throw new MetricInputError(fn, 'qrels', 'qrels from parseQrels/parseQrelsStream', qrels)
   if (!(run instanceof TrecRun)) throw new MetricInputError(fn, 'run', 'a run from parseRun/parseRunStream', run)
   if (!Array.isArray(measures) || measures.length === 0) {
@@ -490,7 +475,10 @@ class Ranker {
         let slot = (Math.imul(run.hashes[i] as number, 0x85ebca6b) >>> 0) & mask
         while ((seen[slot] as number) >= 0) slot = (slot + 1) & mask
         seen[slot] = k
-      } else if (dup < 0 || compareBytes(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, run.arena, run.docStart[dup] as number, run.docStart[dup + 1] as number) < 0) {
+      } else if (
+        dup < 0 ||
+        compareBytes(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, run.arena, run.docStart[dup] as number, run.docStart[dup + 1] as number) < 0
+      ) {
         dup = i
       }
     }

@@ -236,14 +236,7 @@ const calc11ptAvg: Calc = (rr, m, out, at, env) => {
  * The cutoff loop shared by P, recall, map_cut, relative_P, success, unj and ndcg_cut: `step(rel, i)` is called per
  * document, and `value(i)` gives cutoff k's value once i = cutoffs[k] documents have been seen.
  */
-function atCutoffs(
-  rr: ResRels,
-  cutoffs: readonly number[],
-  out: Float64Array,
-  at: number,
-  step: (r: number, i: number) => void,
-  value: (i: number) => number,
-): void {
+function atCutoffs(rr: ResRels, cutoffs: readonly number[], out: Float64Array, at: number, step: (r: number, i: number) => void, value: (i: number) => number): void {
   let k = 0
   const n = cutoffs.length
   for (let i = 0; i < rr.numRet; i += 1) {
@@ -258,19 +251,19 @@ function atCutoffs(
 }
 
 /** {@link atCutoffs} for the measures that count relevant documents: `value(i, relSoFar)` at each cutoff. */
-function relevantAtCutoffs(
-  rr: ResRels,
-  m: MeasureInstance,
-  out: Float64Array,
-  at: number,
-  env: MeasureEnv,
-  value: (i: number, relSoFar: number) => number,
-): void {
+function relevantAtCutoffs(rr: ResRels, m: MeasureInstance, out: Float64Array, at: number, env: MeasureEnv, value: (i: number, relSoFar: number) => number): void {
   let relSoFar = 0
   const L = env.relevanceLevel
-  atCutoffs(rr, m.params, out, at, (r) => {
-    if (r >= L) relSoFar += 1
-  }, (i) => value(i, relSoFar))
+  atCutoffs(
+    rr,
+    m.params,
+    out,
+    at,
+    (r) => {
+      if (r >= L) relSoFar += 1
+    },
+    (i) => value(i, relSoFar),
+  )
 }
 
 const calcP: Calc = (rr, m, out, at, env) => {
@@ -287,12 +280,19 @@ const calcMapCut: Calc = (rr, m, out, at, env) => {
   let relSoFar = 0
   let sum = 0
   const L = env.relevanceLevel
-  atCutoffs(rr, m.params, out, at, (r, i) => {
-    if (r >= L) {
-      relSoFar += 1
-      sum += relSoFar / (i + 1)
-    }
-  }, () => sum / rr.numRel)
+  atCutoffs(
+    rr,
+    m.params,
+    out,
+    at,
+    (r, i) => {
+      if (r >= L) {
+        relSoFar += 1
+        sum += relSoFar / (i + 1)
+      }
+    },
+    () => sum / rr.numRel,
+  )
 }
 
 const calcRelativeP: Calc = (rr, m, out, at, env) => {
@@ -306,9 +306,16 @@ const calcSuccess: Calc = (rr, m, out, at, env) => {
 
 const calcUnj: Calc = (rr, m, out, at) => {
   let unjSoFar = 0
-  atCutoffs(rr, m.params, out, at, (r) => {
-    if (r === RELVALUE_NONPOOL || r === RELVALUE_UNJUDGED) unjSoFar += 1
-  }, (i) => unjSoFar / i)
+  atCutoffs(
+    rr,
+    m.params,
+    out,
+    at,
+    (r) => {
+      if (r === RELVALUE_NONPOOL || r === RELVALUE_UNJUDGED) unjSoFar += 1
+    },
+    (i) => unjSoFar / i,
+  )
 }
 
 const calcInfAP: Calc = (rr, _m, out, at, env) => {
@@ -333,9 +340,7 @@ const calcInfAP: Calc = (rr, _m, out, at, env) => {
         const fj = j
         infAp +=
           1 / (fj + 1) +
-          (fj / (fj + 1)) *
-            ((relSoFar - 1 + nonrelSoFar + poolUnjudgedSoFar) / fj) *
-            ((relSoFar - 1 + INFAP_EPSILON) / (relSoFar - 1 + nonrelSoFar + 2 * INFAP_EPSILON))
+          (fj / (fj + 1)) * ((relSoFar - 1 + nonrelSoFar + poolUnjudgedSoFar) / fj) * ((relSoFar - 1 + INFAP_EPSILON) / (relSoFar - 1 + nonrelSoFar + 2 * INFAP_EPSILON))
       }
     }
   }
@@ -363,11 +368,7 @@ const calcRprecMult: Calc = (rr, m, out, at, env) => {
 
 const calcUtility: Calc = (rr, m, out, at, env) => {
   const [a = 0, b = 0, c = 0, d = 0] = m.params
-  out[at] =
-    a * rr.numRelRet +
-    b * (rr.numRet - rr.numRelRet) +
-    c * (rr.numRel - rr.numRelRet) +
-    d * (env.numDocsInColl + rr.numRelRet - rr.numRet - rr.numRel)
+  out[at] = a * rr.numRelRet + b * (rr.numRet - rr.numRelRet) + c * (rr.numRel - rr.numRelRet) + d * (env.numDocsInColl + rr.numRelRet - rr.numRet - rr.numRel)
 }
 
 const calcBinG: Calc = (rr, _m, out, at, env) => {
@@ -580,9 +581,16 @@ const calcNdcgCut: Calc = (rr, m, out, at) => {
   const cutoffs = m.params
   const n = cutoffs.length
   let sum = 0
-  atCutoffs(rr, cutoffs, out, at, (gain, i) => {
-    if (gain > 0) sum += gain / Math.log2(i + 2)
-  }, () => sum)
+  atCutoffs(
+    rr,
+    cutoffs,
+    out,
+    at,
+    (gain, i) => {
+      if (gain > 0) sum += gain / Math.log2(i + 2)
+    },
+    () => sum,
+  )
   // ideal DCG: every qrels value > 0, highest first, as often as it was judged (trec_eval walks its level array
   // down from the top, skipping empty levels, and stops at level 0: the same sequence)
   let k = 0
@@ -739,19 +747,69 @@ export const MEASURE_SETS: Readonly<Record<string, readonly string[]>> = {
   official: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P'],
   set: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F'],
   all_trec: [
-    'runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank',
-    'iprec_at_recall', 'P', 'relstring', 'recall', 'unj', 'rbp', 'rbp_resid', 'infAP', 'gm_bpref', 'utility',
-    '11pt_avg', 'ndcg', 'relative_P', 'Rprec_mult', 'success', 'map_cut', 'ndcg_cut', 'ndcg_rel', 'Rndcg', 'binG',
-    'G', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F', 'num_nonrel_judged_ret',
+    'runid',
+    'num_q',
+    'num_ret',
+    'num_rel',
+    'num_rel_ret',
+    'map',
+    'gm_map',
+    'Rprec',
+    'bpref',
+    'recip_rank',
+    'iprec_at_recall',
+    'P',
+    'relstring',
+    'recall',
+    'unj',
+    'rbp',
+    'rbp_resid',
+    'infAP',
+    'gm_bpref',
+    'utility',
+    '11pt_avg',
+    'ndcg',
+    'relative_P',
+    'Rprec_mult',
+    'success',
+    'map_cut',
+    'ndcg_cut',
+    'ndcg_rel',
+    'Rndcg',
+    'binG',
+    'G',
+    'set_P',
+    'set_recall',
+    'set_relative_P',
+    'set_map',
+    'set_F',
+    'num_nonrel_judged_ret',
   ],
 }
 
 /** Measures of trec_eval 10.0 that need other input formats (`-R prefs`, `-R qrels_jg`) and are not implemented. */
 const UNSUPPORTED = new Set([
-  'all_prefs', 'prefs', 'qrels_jg', 'prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret',
-  'prefs_simp', 'prefs_pair', 'prefs_avgjg', 'prefs_avgjg_Rnonrel', 'prefs_simp_ret', 'prefs_pair_ret',
-  'prefs_avgjg_ret', 'prefs_avgjg_Rnonrel_ret', 'prefs_simp_imp', 'prefs_pair_imp', 'prefs_avgjg_imp', 'map_avgjg',
-  'P_avgjg', 'Rprec_mult_avgjg', 'yaap',
+  'all_prefs',
+  'prefs',
+  'qrels_jg',
+  'prefs_num_prefs_poss',
+  'prefs_num_prefs_ful',
+  'prefs_num_prefs_ful_ret',
+  'prefs_simp',
+  'prefs_pair',
+  'prefs_avgjg',
+  'prefs_avgjg_Rnonrel',
+  'prefs_simp_ret',
+  'prefs_pair_ret',
+  'prefs_avgjg_ret',
+  'prefs_avgjg_Rnonrel_ret',
+  'prefs_simp_imp',
+  'prefs_pair_imp',
+  'prefs_avgjg_imp',
+  'map_avgjg',
+  'P_avgjg',
+  'Rprec_mult_avgjg',
+  'yaap',
 ])
 
 const BY_NAME = new Map(MEASURES.map((m) => [m.name, m]))
@@ -782,7 +840,8 @@ export function resolveMeasures(fn: string, requests: readonly string[]): Measur
     if (UNSUPPORTED.has(name)) {
       throw new MetricInputError(fn, 'measures', 'a measure computed from qrels and a run (preference and judgment-group measures are not implemented)', request)
     }
-    if (!BY_NAME.has(name)) throw new MetricInputError(fn, 'measures', `a trec_eval measure (${[...BY_NAME.keys()].join(', ')}) or set (${Object.keys(MEASURE_SETS).join(', ')})`, request)
+    if (!BY_NAME.has(name))
+      throw new MetricInputError(fn, 'measures', `a trec_eval measure (${[...BY_NAME.keys()].join(', ')}) or set (${Object.keys(MEASURE_SETS).join(', ')})`, request)
     marked.add(name)
   }
   const out: MeasureInstance[] = []
@@ -801,13 +860,25 @@ function instantiate(fn: string, d: MeasureDef, paramText: string | undefined): 
     case 'none':
       return { def: d, names: [d.name], params: [], pairs: [] }
     case 'cutLong': {
-      const cuts = paramText === undefined ? [...d.defaults] : paramText.split(',').map(atol).sort((a, b) => a - b)
+      const cuts =
+        paramText === undefined
+          ? [...d.defaults]
+          : paramText
+              .split(',')
+              .map(atol)
+              .sort((a, b) => a - b)
       if ((cuts[0] as number) <= 0) bad('positive cutoffs (trec_eval: "Negative cutoff detected")')
       for (let i = 1; i < cuts.length; i += 1) if (cuts[i] === cuts[i - 1]) bad('distinct cutoffs')
       return { def: d, names: cuts.map((c) => `${d.name}_${c}`), params: cuts, pairs: [] }
     }
     case 'cutDouble': {
-      const cuts = paramText === undefined ? [...d.defaults] : paramText.split(',').map(atof).sort((a, b) => a - b)
+      const cuts =
+        paramText === undefined
+          ? [...d.defaults]
+          : paramText
+              .split(',')
+              .map(atof)
+              .sort((a, b) => a - b)
       for (let i = 1; i < cuts.length; i += 1) if (cuts[i] === cuts[i - 1]) bad('distinct cutoffs')
       return { def: d, names: cuts.map((c) => `${d.name}_${formatFixed(c, 2, 3)}`), params: cuts, pairs: [] }
     }

@@ -28,7 +28,15 @@ describe('metricAlignment: correlation', () => {
   })
 
   it('reports items scored on one side only and accepts arrays and Maps', () => {
-    const a = metricAlignment(new Map([['a', 1], ['b', 2], ['c', 3], ['x', 9]]), { a: 1, b: 2, c: 4, y: 0 })
+    const a = metricAlignment(
+      new Map([
+        ['a', 1],
+        ['b', 2],
+        ['c', 3],
+        ['x', 9],
+      ]),
+      { a: 1, b: 2, c: 4, y: 0 },
+    )
     expect(a.details.metricOnly).toEqual(['x'])
     expect(a.details.humanOnly).toEqual(['y'])
     expect(a.details.n).toBe(3)

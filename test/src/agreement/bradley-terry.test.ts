@@ -24,7 +24,13 @@ describe('bradleyTerry', () => {
   })
 
   it('a balanced cycle gives equal strengths; ties count half', () => {
-    const cycle = bradleyTerry(games([['a', 'b', 2, 1], ['b', 'c', 2, 1], ['c', 'a', 2, 1]]))
+    const cycle = bradleyTerry(
+      games([
+        ['a', 'b', 2, 1],
+        ['b', 'c', 2, 1],
+        ['c', 'a', 2, 1],
+      ]),
+    )
     for (const s of Object.values(cycle.details.strengths)) expect(s).toBeCloseTo(1 / 3, 9)
     const tied = bradleyTerry(games([['x', 'y', 1, 0, 2]]))
     expect(winProbability(tied, 'x', 'y')).toBeCloseTo(2 / 3, 9) // 1 + 2·½ wins of 3
@@ -59,19 +65,34 @@ describe('bradleyTerry', () => {
   })
 
   it('is NaN with a reason when the estimate does not exist, and smoothing fixes it', () => {
-    const shutout = games([['x', 'y', 3, 0], ['y', 'z', 2, 1]])
+    const shutout = games([
+      ['x', 'y', 3, 0],
+      ['y', 'z', 2, 1],
+    ])
     const bt = bradleyTerry(shutout)
     expect(bt.value).toBeNaN()
     expect(bt.details.reason).toMatch(/never won or tied/)
     const smoothed = bradleyTerry(shutout, { smoothing: 1 })
     expect(smoothed.details.converged).toBe(true)
     expect(smoothed.details.ranking[0]!.system).toBe('x')
-    const apart = bradleyTerry(games([['a', 'b', 1, 1], ['c', 'd', 1, 1]]))
+    const apart = bradleyTerry(
+      games([
+        ['a', 'b', 1, 1],
+        ['c', 'd', 1, 1],
+      ]),
+    )
     expect(apart.details.reason).toMatch(/never compared/)
   })
 
   it('reports when it stops before converging', () => {
-    const bt = bradleyTerry(games([['a', 'b', 5, 1], ['b', 'c', 5, 1], ['a', 'c', 1, 1]]), { maxIterations: 2 })
+    const bt = bradleyTerry(
+      games([
+        ['a', 'b', 5, 1],
+        ['b', 'c', 5, 1],
+        ['a', 'c', 1, 1],
+      ]),
+      { maxIterations: 2 },
+    )
     expect(bt.details.converged).toBe(false)
     expect(bt.details.iterations).toBe(2)
     expect(bt.details.reason).toMatch(/did not converge/)
@@ -87,7 +108,10 @@ describe('bradleyTerry', () => {
 
 describe('countWins', () => {
   it('counts from either side, optionally against one opponent', () => {
-    const list = games([['x', 'y', 2, 1, 1], ['z', 'x', 1, 3]])
+    const list = games([
+      ['x', 'y', 2, 1, 1],
+      ['z', 'x', 1, 3],
+    ])
     expect(countWins(list, 'x')).toEqual({ wins: 5, losses: 2, ties: 1 })
     expect(countWins(list, 'x', 'z')).toEqual({ wins: 3, losses: 1, ties: 0 })
     expect(countWins(list, 'nobody')).toEqual({ wins: 0, losses: 0, ties: 0 })

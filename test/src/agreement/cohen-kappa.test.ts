@@ -7,18 +7,26 @@ import { parseSignature } from '../../../src/signature.js'
 function fromTable<T>(table: number[][], labels: T[]): [T[], T[]] {
   const a: T[] = []
   const b: T[] = []
-  table.forEach((row, i) => row.forEach((count, j) => {
-    for (let k = 0; k < count; k += 1) {
-      a.push(labels[i] as T)
-      b.push(labels[j] as T)
-    }
-  }))
+  table.forEach((row, i) =>
+    row.forEach((count, j) => {
+      for (let k = 0; k < count; k += 1) {
+        a.push(labels[i] as T)
+        b.push(labels[j] as T)
+      }
+    }),
+  )
   return [a, b]
 }
 
 describe('cohenKappa', () => {
   it('hand-computed 2 × 2: p_o = 0.7, p_e = 0.5 → κ = 0.4', () => {
-    const [a, b] = fromTable([[20, 5], [10, 15]], ['yes', 'no'])
+    const [a, b] = fromTable(
+      [
+        [20, 5],
+        [10, 15],
+      ],
+      ['yes', 'no'],
+    )
     const k = cohenKappa(a, b)
     expect(k.value).toBeCloseTo(0.4, 14)
     expect(k.details.n).toBe(50)
@@ -26,7 +34,10 @@ describe('cohenKappa', () => {
     expect(k.details.expectedAgreement).toBeCloseTo(0.5, 15)
     // labels sorted by code point: 'no' < 'yes'
     expect(k.details.labels).toEqual(['no', 'yes'])
-    expect(k.details.confusionMatrix).toEqual([[15, 10], [5, 20]])
+    expect(k.details.confusionMatrix).toEqual([
+      [15, 10],
+      [5, 20],
+    ])
     expect(k.metric).toBe("Cohen's kappa")
     expect(k.signature).toBe('Kappa|kind:cohen|weights:none|n:50|version:0.1.0')
   })
@@ -51,12 +62,20 @@ describe('cohenKappa', () => {
     const base = cohenKappa([0, 1, 1, 5], [0, 1, 5, 5], { weights: 'linear' })
     const widened = cohenKappa([0, 1, 1, 5], [0, 1, 5, 5], { weights: 'linear', labels: [0, 1, 3, 5] })
     expect(widened.details.labels).toEqual([0, 1, 3, 5])
-    expect(widened.details.confusionMatrix).toEqual([[1, 0, 0, 0], [0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 0, 1]])
+    expect(widened.details.confusionMatrix).toEqual([
+      [1, 0, 0, 0],
+      [0, 1, 0, 1],
+      [0, 0, 0, 0],
+      [0, 0, 0, 1],
+    ])
     expect(widened.value).not.toBeCloseTo(base.value, 6)
     const restricted = cohenKappa([0, 1, 1, 2, 2], [0, 1, 0, 2, 1], { labels: [0, 1] })
     expect(restricted.details.n).toBe(3)
     expect(restricted.details.excluded).toBe(2)
-    expect(restricted.details.confusionMatrix).toEqual([[1, 0], [1, 1]])
+    expect(restricted.details.confusionMatrix).toEqual([
+      [1, 0],
+      [1, 1],
+    ])
   })
 
   it('is NaN with a reason when both raters use one identical category, 0 or −1 in the other degenerate cases', () => {
@@ -102,7 +121,11 @@ describe('cohenKappa', () => {
 })
 
 describe('cohenKappaTable (statsmodels cohens_kappa)', () => {
-  const sas = [[0, 4, 1], [0, 8, 0], [0, 1, 5]]
+  const sas = [
+    [0, 4, 1],
+    [0, 8, 0],
+    [0, 1, 5],
+  ]
 
   it('gives the same kappa as cohenKappa on the same data', () => {
     const [a, b] = fromTable(sas, [0, 1, 2])
@@ -128,17 +151,49 @@ describe('cohenKappaTable (statsmodels cohens_kappa)', () => {
   })
 
   it('a single used category is NaN with a reason', () => {
-    const d = cohenKappaTable([[5, 0], [0, 0]])
+    const d = cohenKappaTable([
+      [5, 0],
+      [0, 0],
+    ])
     expect(d.value).toBeNaN()
     expect(d.details.reason).toMatch(/chance agreement is 1/)
   })
 
   it('refuses non-square tables, negative counts and bad weights', () => {
     expect(() => cohenKappaTable([[1, 2]])).toThrow(/square/)
-    expect(() => cohenKappaTable([[1, -1], [0, 1]])).toThrow(/table\[0\]\[1\]/)
-    expect(() => cohenKappaTable([[1, 0], [0, 1]], { weights: [0, 1, 2] })).toThrow(/options\.weights/)
-    expect(() => cohenKappaTable([[1, 0], [0, 1]], { weights: [[0, 1]] })).toThrow(/2 × 2 weight matrix/)
-    expect(() => cohenKappaTable([[1, 0], [0, 1]], { wt: 'cubic' as never })).toThrow(/options\.wt/)
+    expect(() =>
+      cohenKappaTable([
+        [1, -1],
+        [0, 1],
+      ]),
+    ).toThrow(/table\[0\]\[1\]/)
+    expect(() =>
+      cohenKappaTable(
+        [
+          [1, 0],
+          [0, 1],
+        ],
+        { weights: [0, 1, 2] },
+      ),
+    ).toThrow(/options\.weights/)
+    expect(() =>
+      cohenKappaTable(
+        [
+          [1, 0],
+          [0, 1],
+        ],
+        { weights: [[0, 1]] },
+      ),
+    ).toThrow(/2 × 2 weight matrix/)
+    expect(() =>
+      cohenKappaTable(
+        [
+          [1, 0],
+          [0, 1],
+        ],
+        { wt: 'cubic' as never },
+      ),
+    ).toThrow(/options\.wt/)
   })
 
   it('records the weighting in the signature', () => {

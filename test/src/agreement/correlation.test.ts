@@ -119,7 +119,11 @@ describe('kendallTau', () => {
       return c
     }
     const counts = perms.map(concordant)
-    for (const y of [[0, 2, 1, 3, 5, 4], [5, 3, 4, 1, 0, 2], [2, 0, 4, 1, 5, 3]]) {
+    for (const y of [
+      [0, 2, 1, 3, 5, 4],
+      [5, 3, 4, 1, 0, 2],
+      [2, 0, 4, 1, 5, 3],
+    ]) {
       const c = concordant(y)
       const lower = Math.min(c, 15 - c)
       // two-sided: twice the probability of a result at least as far in the nearer tail

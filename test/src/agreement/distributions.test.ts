@@ -1,18 +1,5 @@
 import fc from 'fast-check'
-import {
-  betaCdf,
-  betaSf,
-  erf,
-  erfc,
-  logBeta,
-  logGamma,
-  normalCdf,
-  normalIsf,
-  normalPpf,
-  normalSf,
-  regularizedBeta,
-  studentT,
-} from '../../../src/agreement/distributions.js'
+import { betaCdf, betaSf, erf, erfc, logBeta, logGamma, normalCdf, normalIsf, normalPpf, normalSf, regularizedBeta, studentT } from '../../../src/agreement/distributions.js'
 
 // Closed forms and identities only: every expected value here comes from mathematics, not from our code.
 
@@ -26,7 +13,7 @@ describe('erf / erfc', () => {
     expect(rel(erfc(1), 0.15729920705028513066)).toBeLessThan(2e-15)
     expect(rel(erfc(2), 0.0046777349810472658379)).toBeLessThan(3e-15)
     expect(rel(erfc(5), 1.5374597944280348502e-12)).toBeLessThan(3e-15)
-    expect(rel(erfc(10), 2.0884875837625447570e-45)).toBeLessThan(3e-15)
+    expect(rel(erfc(10), 2.088487583762544757e-45)).toBeLessThan(3e-15)
     expect(rel(erfc(26), 5.6631924088561151e-296)).toBeLessThan(5e-15)
   })
   it('is odd / reflects, and the limits are exact', () => {

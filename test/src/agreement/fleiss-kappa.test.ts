@@ -34,28 +34,65 @@ describe('fleissKappa', () => {
     expect(k.details.table).toEqual(table)
     expect(k.value).toBe(fleissKappa(table).value)
     expect(k.details.categories).toEqual(['bad', 'good'])
-    expect(fleissKappa([[2, 2, 2], [5, 2, 5]], { input: 'ratings' }).value).toBe(k.value)
+    expect(
+      fleissKappa(
+        [
+          [2, 2, 2],
+          [5, 2, 5],
+        ],
+        { input: 'ratings' },
+      ).value,
+    ).toBe(k.value)
   })
 
   it('says so when items have different numbers of ratings', () => {
-    expect(() => fleissKappa([[2, 1], [1, 1]])).toThrow(MetricInputError)
-    expect(() => fleissKappa([[2, 1], [1, 1]])).toThrow(/same number of ratings for every item/)
-    expect(() => fleissKappa([['a', 'b', 'a'], ['a', null, 'b']])).toThrow(/item 1 has 2/)
+    expect(() =>
+      fleissKappa([
+        [2, 1],
+        [1, 1],
+      ]),
+    ).toThrow(MetricInputError)
+    expect(() =>
+      fleissKappa([
+        [2, 1],
+        [1, 1],
+      ]),
+    ).toThrow(/same number of ratings for every item/)
+    expect(() =>
+      fleissKappa([
+        ['a', 'b', 'a'],
+        ['a', null, 'b'],
+      ]),
+    ).toThrow(/item 1 has 2/)
   })
 
   it('one category only is NaN with a reason, for both methods', () => {
     for (const method of ['fleiss', 'randolph'] as const) {
-      const k = fleissKappa([['x', 'x'], ['x', 'x']], { method })
+      const k = fleissKappa(
+        [
+          ['x', 'x'],
+          ['x', 'x'],
+        ],
+        { method },
+      )
       expect(k.value).toBeNaN()
       expect(k.details.reason).toMatch(/one category/)
     }
-    const single = fleissKappa([[1, 0], [0, 1]])
+    const single = fleissKappa([
+      [1, 0],
+      [0, 1],
+    ])
     expect(single.value).toBeNaN()
     expect(single.details.reason).toMatch(/single rating/)
   })
 
   it('maximal disagreement (4 raters × 4 categories) is −1/3', () => {
-    expect(fleissKappa([[1, 1, 1, 1], [1, 1, 1, 1]]).value).toBeCloseTo(-1 / 3, 15)
+    expect(
+      fleissKappa([
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+      ]).value,
+    ).toBeCloseTo(-1 / 3, 15)
   })
 
   it('refuses malformed tables and options', () => {
@@ -69,7 +106,18 @@ describe('fleissKappa', () => {
 
 describe('aggregateRatings', () => {
   it('counts labels per item in sorted category order', () => {
-    expect(aggregateRatings([[3, 1, 3], [2, 2, 1]])).toEqual({ table: [[1, 0, 2], [1, 2, 0]], categories: [1, 2, 3] })
+    expect(
+      aggregateRatings([
+        [3, 1, 3],
+        [2, 2, 1],
+      ]),
+    ).toEqual({
+      table: [
+        [1, 0, 2],
+        [1, 2, 0],
+      ],
+      categories: [1, 2, 3],
+    })
   })
   it('refuses mixed label kinds', () => {
     expect(() => aggregateRatings([[1, 'a']])).toThrow(/mixed label kinds/)

@@ -14,7 +14,10 @@ describe('krippendorffAlpha', () => {
   it('hand-computed nominal alpha: 1 − 2 / 3.6 = 4/9', () => {
     const a = krippendorffAlpha(data, { level: 'nominal' })
     expect(a.value).toBeCloseTo(4 / 9, 15)
-    expect(a.details.coincidences).toEqual([[2, 1], [1, 2]])
+    expect(a.details.coincidences).toEqual([
+      [2, 1],
+      [1, 2],
+    ])
     expect(a.details.valueCounts).toEqual([3, 3])
     expect(a.details.expectedCoincidences[0]![1]).toBeCloseTo(1.8, 15)
     expect(a.details.pairableUnits).toBe(3)
@@ -43,7 +46,13 @@ describe('krippendorffAlpha', () => {
 
   it('hand-computed interval alpha on three values', () => {
     // units (1,1), (1,3), (3,3): o = [[2,0,1],[0,0,0],[1,0,2]] over domain 1,2,3 (2 declared, unused)
-    const a = krippendorffAlpha([[1, 1, 3], [1, 3, 3]], { level: 'interval', valueDomain: [1, 2, 3] })
+    const a = krippendorffAlpha(
+      [
+        [1, 1, 3],
+        [1, 3, 3],
+      ],
+      { level: 'interval', valueDomain: [1, 2, 3] },
+    )
     // D_o = 2·4 = 8; D_e = 2 · (3·3/5)·4 = 14.4 → α = 1 − 8/14.4 = 4/9
     expect(a.value).toBeCloseTo(4 / 9, 15)
     expect(a.details.values).toEqual([1, 2, 3])
@@ -62,10 +71,42 @@ describe('krippendorffAlpha', () => {
   })
 
   it('raises as the reference does, with its meaning', () => {
-    expect(() => krippendorffAlpha([[3, 3], [3, 3]], { level: 'nominal' })).toThrow(MetricInputError)
-    expect(() => krippendorffAlpha([[3, 3], [3, 3]], { level: 'nominal' })).toThrow(/more than one value in the domain/)
-    expect(() => krippendorffAlpha([[1, null], [null, 2]], { level: 'nominal' })).toThrow(/at least two coders/)
-    expect(() => krippendorffAlpha([[1, 2], [2, 4]], { level: 'nominal', valueDomain: [1, 2, 3] })).toThrow(/out-of-domain/)
+    expect(() =>
+      krippendorffAlpha(
+        [
+          [3, 3],
+          [3, 3],
+        ],
+        { level: 'nominal' },
+      ),
+    ).toThrow(MetricInputError)
+    expect(() =>
+      krippendorffAlpha(
+        [
+          [3, 3],
+          [3, 3],
+        ],
+        { level: 'nominal' },
+      ),
+    ).toThrow(/more than one value in the domain/)
+    expect(() =>
+      krippendorffAlpha(
+        [
+          [1, null],
+          [null, 2],
+        ],
+        { level: 'nominal' },
+      ),
+    ).toThrow(/at least two coders/)
+    expect(() =>
+      krippendorffAlpha(
+        [
+          [1, 2],
+          [2, 4],
+        ],
+        { level: 'nominal', valueDomain: [1, 2, 3] },
+      ),
+    ).toThrow(/out-of-domain/)
     expect(() => krippendorffAlpha([[1, 2], [2]], { level: 'nominal' })).toThrow(/reliabilityData\[1\]/)
     expect(() => krippendorffAlpha(data, { level: 'interval', valueDomain: ['a', 'b'] })).toThrow(/needs numbers/)
     expect(() => krippendorffAlpha(data, { level: 'cardinal' as never })).toThrow(/options\.level/)
@@ -74,13 +115,33 @@ describe('krippendorffAlpha', () => {
 
   it('no expected disagreement is NaN with a reason', () => {
     // value 2 only appears in a unit rated once, so every pairable rating is 1
-    const a = krippendorffAlpha([[1, 1, 2], [1, 1, null]], { level: 'nominal' })
+    const a = krippendorffAlpha(
+      [
+        [1, 1, 2],
+        [1, 1, null],
+      ],
+      { level: 'nominal' },
+    )
     expect(a.value).toBeNaN()
     expect(a.details.reason).toMatch(/0\/0/)
   })
 
   it('NaN and undefined count as missing', () => {
-    const a = krippendorffAlpha([[1, 1, 2, Number.NaN], [1, 2, 2, undefined]], { level: 'nominal' })
-    expect(a.value).toBe(krippendorffAlpha([[1, 1, 2], [1, 2, 2]], { level: 'nominal' }).value)
+    const a = krippendorffAlpha(
+      [
+        [1, 1, 2, Number.NaN],
+        [1, 2, 2, undefined],
+      ],
+      { level: 'nominal' },
+    )
+    expect(a.value).toBe(
+      krippendorffAlpha(
+        [
+          [1, 1, 2],
+          [1, 2, 2],
+        ],
+        { level: 'nominal' },
+      ).value,
+    )
   })
 })

@@ -1,12 +1,7 @@
 import { EmbeddingCache, embedTexts } from '../../../src/embeddings/cache.js'
 import { EmbeddingError } from '../../../src/embeddings/errors.js'
 import { functionEmbedder } from '../../../src/embeddings/function-embedder.js'
-import {
-  embedSimSignature,
-  meanSemanticSimilarity,
-  semanticSimilarities,
-  semanticSimilarity,
-} from '../../../src/embeddings/semantic-similarity.js'
+import { embedSimSignature, meanSemanticSimilarity, semanticSimilarities, semanticSimilarity } from '../../../src/embeddings/semantic-similarity.js'
 import type { Embedder } from '../../../src/embeddings/types.js'
 import { MetricInputError } from '../../../src/errors.js'
 import { parseSignature } from '../../../src/signature.js'
@@ -52,9 +47,7 @@ describe('semanticSimilarity', () => {
 
   it('records the embedder settings in the signature, version last', async () => {
     const id = 'transformers.js|model:Xenova/all-MiniLM-L6-v2|pool:mean|norm:yes|dtype:fp32'
-    expect(embedSimSignature(id)).toBe(
-      'EmbedSim|model:Xenova/all-MiniLM-L6-v2|pool:mean|norm:yes|dtype:fp32|backend:transformers.js|sim:cos|rescale:none|version:0.1.0',
-    )
+    expect(embedSimSignature(id)).toBe('EmbedSim|model:Xenova/all-MiniLM-L6-v2|pool:mean|norm:yes|dtype:fp32|backend:transformers.js|sim:cos|rescale:none|version:0.1.0')
     // an id cannot override the signature's own keys, and odd characters stay parseable
     const odd = embedSimSignature('my api|model:a%b|version:9|sim:dot')
     expect(parseSignature(odd).entries.get('model')).toBe('a%b')

@@ -37,10 +37,13 @@ describe('cosineSimilarity', () => {
       }),
     )
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 32 }).chain((n) => fc.tuple(fc.array(finite, { minLength: n, maxLength: n }), fc.array(finite, { minLength: n, maxLength: n }))), ([a, b]) => {
-        const value = cosineSimilarity(a, b)
-        return Number.isNaN(value) || (value >= -1 && value <= 1 && Math.abs(value - cosineSimilarity(b, a)) < 1e-12)
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 32 }).chain((n) => fc.tuple(fc.array(finite, { minLength: n, maxLength: n }), fc.array(finite, { minLength: n, maxLength: n }))),
+        ([a, b]) => {
+          const value = cosineSimilarity(a, b)
+          return Number.isNaN(value) || (value >= -1 && value <= 1 && Math.abs(value - cosineSimilarity(b, a)) < 1e-12)
+        },
+      ),
     )
   })
 
@@ -66,7 +69,9 @@ describe('cosineSimilarity', () => {
 
   it('refuses mismatched dimensions, empty vectors, non-vectors and non-finite values', () => {
     expect(() => cosineSimilarity([1, 2], [1, 2, 3])).toThrow(MetricInputError)
-    expect(() => cosineSimilarity([1, 2], [1, 2, 3])).toThrow('cosineSimilarity: Expected `b` to be a vector of the same dimension as `a` (2), got `"a vector of dimension 3"` (string)')
+    expect(() => cosineSimilarity([1, 2], [1, 2, 3])).toThrow(
+      'cosineSimilarity: Expected `b` to be a vector of the same dimension as `a` (2), got `"a vector of dimension 3"` (string)',
+    )
     expect(() => cosineSimilarity([], [])).toThrow('cosineSimilarity: Expected `a` to be a non-empty vector, got `[]` (array)')
     expect(() => cosineSimilarity('abc' as never, [1])).toThrow(/Expected `a` to be an array of numbers or a Float32Array/)
     expect(() => cosineSimilarity([1, Number.NaN], [1, 1])).toThrow(/Expected `a` to be a vector of finite numbers/)

@@ -33,9 +33,7 @@ function referenceVector(ids: number[], { normalize = true, pooling = 'mean', se
   const states = tinyBertReference(ids, undefined, seed === undefined ? {} : { seed })
   const dims = (states[0] as Float64Array).length
   const pooled =
-    pooling === 'cls'
-      ? Array.from(states[0] as Float64Array)
-      : Array.from({ length: dims }, (_, h) => states.reduce((sum, s) => sum + (s[h] as number), 0) / states.length)
+    pooling === 'cls' ? Array.from(states[0] as Float64Array) : Array.from({ length: dims }, (_, h) => states.reduce((sum, s) => sum + (s[h] as number), 0) / states.length)
   if (!normalize) return pooled
   const norm = Math.sqrt(pooled.reduce((s, x) => s + x * x, 0))
   return pooled.map((x) => x / norm)
@@ -52,9 +50,7 @@ describe('transformersEmbedder on the generated tiny BERT', () => {
   it('names backend, model, pooling, normalisation and dtype in its id', () => {
     expect(tiny().id).toBe('transformers.js|model:tiny-bert|pool:mean|norm:yes|dtype:fp32')
     expect(transformersEmbedder().id).toBe('transformers.js|model:Xenova/all-MiniLM-L6-v2|pool:mean|norm:yes|dtype:fp32')
-    expect(transformersEmbedder({ pooling: 'cls', normalize: false, dtype: 'q8' }).id).toBe(
-      'transformers.js|model:Xenova/all-MiniLM-L6-v2|pool:cls|norm:no|dtype:q8',
-    )
+    expect(transformersEmbedder({ pooling: 'cls', normalize: false, dtype: 'q8' }).id).toBe('transformers.js|model:Xenova/all-MiniLM-L6-v2|pool:cls|norm:no|dtype:q8')
   })
 
   it('gives the masked mean of the token states, L2-normalised (checked against a JS forward pass)', async () => {

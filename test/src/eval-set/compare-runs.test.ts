@@ -73,12 +73,36 @@ describe('compareRuns', () => {
 
   it('reads the tolerance as a fraction of the full scale (BLEU and chrF are 0–100)', () => {
     const sig = 'BLEU|nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:0.1.0'
-    const drop = (d: number) => compareRuns(run(series(20, () => 40), sig, 'bleu'), run(series(20, () => 40 - d), sig, 'bleu'))
+    const drop = (d: number) =>
+      compareRuns(
+        run(
+          series(20, () => 40),
+          sig,
+          'bleu',
+        ),
+        run(
+          series(20, () => 40 - d),
+          sig,
+          'bleu',
+        ),
+      )
     expect(drop(1.5).metrics[0]!.tolerance).toBe(2)
     expect(drop(1.5).regressed).toEqual([])
     expect(drop(2.5).regressed).toEqual(['bleu'])
     // per-metric tolerances
-    const r = compareRuns(run(series(20, () => 40), sig, 'bleu'), run(series(20, () => 37), sig, 'bleu'), { tolerance: { bleu: 0.05 } })
+    const r = compareRuns(
+      run(
+        series(20, () => 40),
+        sig,
+        'bleu',
+      ),
+      run(
+        series(20, () => 37),
+        sig,
+        'bleu',
+      ),
+      { tolerance: { bleu: 0.05 } },
+    )
     expect(r.metrics[0]!.tolerance).toBe(5)
     expect(r.regressed).toEqual([])
   })

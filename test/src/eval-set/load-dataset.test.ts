@@ -127,7 +127,9 @@ describe('parseDataset: malformed files name the file, the line and the field', 
       writeFileSync(file, '{"id":"a","question":"Q?"}\n{"id":"a","question":"again"}\n')
       expect(() => loadDataset(file)).toThrow(`parseDataset: ${file} line 2: Expected \`id\` to be unique (first used at line 1)`)
       writeFileSync(join(dir, 'set.txt'), '{"id":"a","question":"Q?"}\n')
-      expect(() => loadDataset(join(dir, 'set.txt'))).toThrow("loadDataset: Expected `options.format` to be 'json', 'jsonl' or 'csv' (it cannot be inferred from the file name)")
+      expect(() => loadDataset(join(dir, 'set.txt'))).toThrow(
+        "loadDataset: Expected `options.format` to be 'json', 'jsonl' or 'csv' (it cannot be inferred from the file name)",
+      )
       expect(loadDataset(join(dir, 'set.txt'), { format: 'jsonl' })).toEqual([{ id: 'a', question: 'Q?' }])
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -96,7 +96,9 @@ describe('metricRunOf', () => {
   it('refuses duplicate ids, failed cases and missing fields, naming the case', () => {
     expect(() => metricRunOf([cases[0]!, cases[0]!], ['mrr'])).toThrow('metricRunOf: Expected `cases[1].id` to be unique (cases[0] has the same id)')
     expect(() => metricRunOf([{ ...cases[0]!, error: { name: 'TimeoutError', message: 'too slow' } }], ['mrr'])).toThrow('failed: too slow')
-    expect(() => metricRunOf([{ id: 'q9', answer: 'x' }], ['recall@3'])).toThrow('metricRunOf: Expected `cases[0].retrieved` to be an array of ids or `{ id }` objects (case q9, metric recall@3)')
+    expect(() => metricRunOf([{ id: 'q9', answer: 'x' }], ['recall@3'])).toThrow(
+      'metricRunOf: Expected `cases[0].retrieved` to be an array of ids or `{ id }` objects (case q9, metric recall@3)',
+    )
     expect(() => metricRunOf(cases, ['nope'])).toThrow("Expected `name` to be one of 'recall@k'")
   })
 })

@@ -35,7 +35,15 @@ describe('runEvalSet', () => {
     )
     expect(calls.sort()).toEqual(['q0', 'q1', 'q2', 'q3', 'q4'])
     expect(run.cases.map((c) => c.id)).toEqual(['q0', 'q1', 'q2', 'q3', 'q4'])
-    expect(run.cases[2]).toMatchObject({ id: 'q2', question: 'question 2?', relevant: ['d2'], retrieved: ['d2', 'x'], answer: 'answer to question 2?', contexts: ['c'], extra: 1 })
+    expect(run.cases[2]).toMatchObject({
+      id: 'q2',
+      question: 'question 2?',
+      relevant: ['d2'],
+      retrieved: ['d2', 'x'],
+      answer: 'answer to question 2?',
+      contexts: ['c'],
+      extra: 1,
+    })
     expect(run.cases[2]!.timing.ms).toBeGreaterThan(0)
     expect(run.errors).toBe(0)
     expect(run.cases.every((c) => c.error === undefined)).toBe(true)
@@ -126,7 +134,11 @@ describe('runEvalSet', () => {
 
   it('reports progress to onProgress after each case, with an ETA', async () => {
     const seen: EvalProgress[] = []
-    await runEvalSet(items(3), (q) => (q.includes('1') ? Promise.reject(new Error('x')) : { answer: 'a' }), { concurrency: 1, onProgress: (p) => seen.push(p), progress: 'off' })
+    await runEvalSet(items(3), (q) => (q.includes('1') ? Promise.reject(new Error('x')) : { answer: 'a' }), {
+      concurrency: 1,
+      onProgress: (p) => seen.push(p),
+      progress: 'off',
+    })
     expect(seen.map((p) => [p.done, p.total, p.failed, p.id])).toEqual([
       [1, 3, 0, 'q0'],
       [2, 3, 1, 'q1'],
@@ -140,6 +152,7 @@ describe('runEvalSet', () => {
     const tty = fakeStream(true)
     await withCi(undefined, () => runEvalSet(items(3), () => ({ answer: 'a' }), { stream: tty }))
     const last = tty.chunks.at(-1)!
+    // eslint-disable-next-line no-control-regex
     expect(last).toMatch(/^\rrag-matchers eval set: 3\/3 \(100%\), elapsed \d+\.\ds, ETA 0\.0s\u001b\[K\n$/)
     for (const [ci, stream, progress] of [
       ['true', fakeStream(true), 'auto'],

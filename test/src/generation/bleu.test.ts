@@ -169,10 +169,13 @@ describe('corpusBleu', () => {
   })
 
   it('drops null references and reports a varying reference count as nrefs:var', () => {
-    const score = corpusBleu(['a b c d', 'e f g h'], [
+    const score = corpusBleu(
       ['a b c d', 'e f g h'],
-      ['a b c x', null],
-    ])
+      [
+        ['a b c d', 'e f g h'],
+        ['a b c x', null],
+      ],
+    )
     expect(parseSignature(score.signature).entries.get('nrefs')).toBe('var')
     expect(score.details.counts).toEqual([8, 6, 4, 2])
     expect(corpusBleu(['a b c d'], [['a b c d'], [null]]).value).toBe(corpusBleu(['a b c d'], [['a b c d']]).value)

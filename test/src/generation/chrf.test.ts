@@ -140,9 +140,12 @@ const options: fc.Arbitrary<ChrfOptions> = fc.record(
 describe('chrF properties', () => {
   it('scores a text with a non-whitespace character against itself 100 (without ε smoothing)', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim().length > 0), (s) => {
-        expect(relClose(sentenceChrf(s, s).value, 100)).toBe(true)
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim().length > 0),
+        (s) => {
+          expect(relClose(sentenceChrf(s, s).value, 100)).toBe(true)
+        },
+      ),
     )
   })
 

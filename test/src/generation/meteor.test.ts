@@ -33,9 +33,7 @@ describe('meteorScore', () => {
   })
 
   it('records every setting in the signature', () => {
-    expect(meteorScore('a', 'a').signature).toBe(
-      `METEOR|pre:lower|stem:porter|syn:wordnet-3.0|alpha:0.9|beta:3|gamma:0.5|version:${VERSION}`,
-    )
+    expect(meteorScore('a', 'a').signature).toBe(`METEOR|pre:lower|stem:porter|syn:wordnet-3.0|alpha:0.9|beta:3|gamma:0.5|version:${VERSION}`)
     const sig = parseSignature(meteorScore('a', 'a', { synonyms: false, stemmer: false, alpha: 0.5, beta: 2, gamma: 0.25 }).signature)
     expect(Object.fromEntries(sig.entries)).toEqual({
       pre: 'lower',
@@ -185,7 +183,12 @@ describe('meteorScore', () => {
         expect(s.value).toBeGreaterThanOrEqual(0)
         expect(s.value).toBeLessThanOrEqual(1)
         expect(s.value).toBe(Math.max(...s.details.referenceScores))
-        expect(meteorScore(c.join(' '), refs.map((r) => r.join(' '))).value).toBe(s.value)
+        expect(
+          meteorScore(
+            c.join(' '),
+            refs.map((r) => r.join(' ')),
+          ).value,
+        ).toBe(s.value)
         const { pairs } = s.details.matches
         const m = pairs.length
         expect(m).toBe(s.details.matches.exact + s.details.matches.stem + s.details.matches.synonym)

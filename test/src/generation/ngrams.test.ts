@@ -56,33 +56,38 @@ describe('forEachNgramOrder', () => {
 describe('KeyCounts', () => {
   it('counts, raises, takes and lists keys like a plain multiset, in direct and hashed mode', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 3000 }), { maxLength: 60 }), fc.array(fc.integer({ min: 0, max: 3000 }), { maxLength: 60 }), fc.boolean(), (a, b, direct) => {
-        const table = new KeyCounts()
-        table.reset(a.length + b.length, direct ? 3001 : undefined)
-        table.addAll(a, a.length)
-        const expected = new Map<number, number>()
-        for (const k of a) expected.set(k, (expected.get(k) ?? 0) + 1)
-        for (const k of b) {
-          table.max(k, 2)
-          expected.set(k, Math.max(expected.get(k) ?? 0, 2))
-        }
-        const listed = new Map<number, number>()
-        table.forEach((k, c) => listed.set(k, c))
-        expect(listed).toEqual(expected)
-        expect(table.size).toBe(expected.size)
-        expect(table.get(3001)).toBe(-1)
-        // taking is clipping: Σ min(count_a, count_table)
-        let clipped = 0
-        const left = new Map(expected)
-        for (const k of a) {
-          const c = left.get(k) ?? 0
-          if (c > 0) {
-            clipped++
-            left.set(k, c - 1)
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 3000 }), { maxLength: 60 }),
+        fc.array(fc.integer({ min: 0, max: 3000 }), { maxLength: 60 }),
+        fc.boolean(),
+        (a, b, direct) => {
+          const table = new KeyCounts()
+          table.reset(a.length + b.length, direct ? 3001 : undefined)
+          table.addAll(a, a.length)
+          const expected = new Map<number, number>()
+          for (const k of a) expected.set(k, (expected.get(k) ?? 0) + 1)
+          for (const k of b) {
+            table.max(k, 2)
+            expected.set(k, Math.max(expected.get(k) ?? 0, 2))
           }
-        }
-        expect(consumeMatches(a, a.length, table)).toBe(clipped)
-      }),
+          const listed = new Map<number, number>()
+          table.forEach((k, c) => listed.set(k, c))
+          expect(listed).toEqual(expected)
+          expect(table.size).toBe(expected.size)
+          expect(table.get(3001)).toBe(-1)
+          // taking is clipping: Σ min(count_a, count_table)
+          let clipped = 0
+          const left = new Map(expected)
+          for (const k of a) {
+            const c = left.get(k) ?? 0
+            if (c > 0) {
+              clipped++
+              left.set(k, c - 1)
+            }
+          }
+          expect(consumeMatches(a, a.length, table)).toBe(clipped)
+        },
+      ),
     )
   })
 

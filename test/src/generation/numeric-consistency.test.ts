@@ -1,10 +1,6 @@
 import fc from 'fast-check'
 import { MetricInputError } from '../../../src/errors.js'
-import {
-  type NumericConsistencyOptions,
-  extractNumbers,
-  numericConsistency,
-} from '../../../src/generation/numeric-consistency.js'
+import { type NumericConsistencyOptions, extractNumbers, numericConsistency } from '../../../src/generation/numeric-consistency.js'
 import { maxWeightMatching } from '../../../src/generation/numbers/assignment.js'
 import { parseNumberWords } from '../../../src/generation/numbers/number-words.js'
 
@@ -77,16 +73,69 @@ const ROWS: readonly Row[] = [
   // Omitted, added, swapped, repeated.
   { name: 'a number omitted', reference: 'It was trained for 3.5 days on 8 GPUs.', candidate: 'It was trained on 8 GPUs.', omitted: ['3.5'] },
   { name: 'a number added', reference: 'It was trained on 8 GPUs.', candidate: 'It was trained on 8 GPUs with a batch size of 4096.', added: ['4096'] },
-  { name: 'heads and layers swapped', reference: 'The model has 8 heads and 6 layers.', candidate: 'The model has 6 heads and 8 layers.', contradicted: [['8', '6'], ['6', '8']] },
-  { name: 'GPUs and days swapped', reference: 'We used 8 GPUs for 3 days.', candidate: 'We used 3 GPUs for 8 days.', contradicted: [['8', '3'], ['3', '8']] },
-  { name: 'accuracy and recall swapped', reference: 'Accuracy was 92% and recall was 80%.', candidate: 'Accuracy was 80% and recall was 92%.', contradicted: [['92%', '80%'], ['80%', '92%']] },
+  {
+    name: 'heads and layers swapped',
+    reference: 'The model has 8 heads and 6 layers.',
+    candidate: 'The model has 6 heads and 8 layers.',
+    contradicted: [
+      ['8', '6'],
+      ['6', '8'],
+    ],
+  },
+  {
+    name: 'GPUs and days swapped',
+    reference: 'We used 8 GPUs for 3 days.',
+    candidate: 'We used 3 GPUs for 8 days.',
+    contradicted: [
+      ['8', '3'],
+      ['3', '8'],
+    ],
+  },
+  {
+    name: 'accuracy and recall swapped',
+    reference: 'Accuracy was 92% and recall was 80%.',
+    candidate: 'Accuracy was 80% and recall was 92%.',
+    contradicted: [
+      ['92%', '80%'],
+      ['80%', '92%'],
+    ],
+  },
   { name: 'repeated number stated once', reference: 'The encoder has 6 layers. The decoder has 6 layers.', candidate: 'The encoder and decoder each have 6 layers.' },
-  { name: 'number stated once, repeated by the candidate', reference: 'The encoder and decoder each have 6 layers.', candidate: 'The encoder has 6 layers. The decoder has 6 layers.' },
-  { name: 'repeated value, one occurrence changed', reference: 'The model has 8 heads and 8 layers.', candidate: 'The model has 8 heads and 6 layers.', contradicted: [['8', '6']] },
+  {
+    name: 'number stated once, repeated by the candidate',
+    reference: 'The encoder and decoder each have 6 layers.',
+    candidate: 'The encoder has 6 layers. The decoder has 6 layers.',
+  },
+  {
+    name: 'repeated value, one occurrence changed',
+    reference: 'The model has 8 heads and 8 layers.',
+    candidate: 'The model has 8 heads and 6 layers.',
+    contradicted: [['8', '6']],
+  },
   { name: 'repeated value, one quantity dropped', reference: 'The model has 8 heads and 8 layers.', candidate: 'The model has 8 heads.', omitted: ['8'] },
-  { name: 'value moved to another clause still aligns', reference: 'The model has 8 heads, each of dimension 64.', candidate: 'The model uses 64-dimensional heads, 8 of them.' },
-  { name: 'metric names with cutoffs swapped', reference: 'MRR is 0.85 and Recall@10 is 0.62.', candidate: 'Recall@10 is 0.85 and MRR is 0.62.', contradicted: [['0.85', '0.62'], ['0.62', '0.85']] },
-  { name: 'scores swapped between datasets', reference: 'Accuracy of 92% on MNLI and 80% on SST.', candidate: 'Accuracy of 80% on MNLI and 92% on SST.', contradicted: [['92%', '80%'], ['80%', '92%']] },
+  {
+    name: 'value moved to another clause still aligns',
+    reference: 'The model has 8 heads, each of dimension 64.',
+    candidate: 'The model uses 64-dimensional heads, 8 of them.',
+  },
+  {
+    name: 'metric names with cutoffs swapped',
+    reference: 'MRR is 0.85 and Recall@10 is 0.62.',
+    candidate: 'Recall@10 is 0.85 and MRR is 0.62.',
+    contradicted: [
+      ['0.85', '0.62'],
+      ['0.62', '0.85'],
+    ],
+  },
+  {
+    name: 'scores swapped between datasets',
+    reference: 'Accuracy of 92% on MNLI and 80% on SST.',
+    candidate: 'Accuracy of 80% on MNLI and 92% on SST.',
+    contradicted: [
+      ['92%', '80%'],
+      ['80%', '92%'],
+    ],
+  },
   {
     name: 'second result tied by the phrase after it',
     reference: 'The Transformer (big) achieves 28.4 BLEU on WMT 2014 English-to-German and 41.8 on English-to-French, after training for 3.5 days on eight P100 GPUs.',
@@ -94,7 +143,12 @@ const ROWS: readonly Row[] = [
     contradicted: [['41.8', '41.0']],
   },
   { name: 'start of a change contradicted', reference: 'BLEU rose from 26.3 to 28.4.', candidate: 'BLEU rose from 25.8 to 28.4.', contradicted: [['26.3', '25.8']] },
-  { name: 'two results, one omitted', reference: 'The base model reached 27.3 BLEU and the big model 28.4 BLEU.', candidate: 'The base model reached 27.3 BLEU.', omitted: ['28.4'] },
+  {
+    name: 'two results, one omitted',
+    reference: 'The base model reached 27.3 BLEU and the big model 28.4 BLEU.',
+    candidate: 'The base model reached 27.3 BLEU.',
+    omitted: ['28.4'],
+  },
   // Names are not numbers.
   { name: 'WMT14 / GPT-4 / P100 are names', reference: 'We evaluate GPT-4 on WMT14 with 8 P100 GPUs.', candidate: 'We evaluate GPT-3 on WMT16 with 8 V100 GPUs.' },
   { name: 'decades are names', reference: 'Methods from the 1990s.', candidate: 'Methods from the 1980s.' },
@@ -115,7 +169,13 @@ const ROWS: readonly Row[] = [
   { name: '28.4 vs 28.5 with 1% tolerance', reference: 'It scored 28.4 BLEU.', candidate: 'It scored 28.5 BLEU.', options: { relativeTolerance: 0.01 } },
   { name: '28.43 vs 28.4 without rounding', reference: 'It scored 28.43 BLEU.', candidate: 'It scored 28.4 BLEU.', contradicted: [['28.43', '28.4']] },
   { name: '28.43 vs 28.4 with rounding', reference: 'It scored 28.43 BLEU.', candidate: 'It scored 28.4 BLEU.', options: { rounding: true } },
-  { name: '28.46 vs 28.4 with rounding', reference: 'It scored 28.46 BLEU.', candidate: 'It scored 28.4 BLEU.', options: { rounding: true }, contradicted: [['28.46', '28.4']] },
+  {
+    name: '28.46 vs 28.4 with rounding',
+    reference: 'It scored 28.46 BLEU.',
+    candidate: 'It scored 28.4 BLEU.',
+    options: { rounding: true },
+    contradicted: [['28.46', '28.4']],
+  },
   // Degenerate inputs.
   { name: 'reference without numbers', reference: 'The model works well.', candidate: 'It scored 28.4.', added: ['28.4'] },
   { name: 'empty candidate', reference: 'It has 8 heads.', candidate: '', omitted: ['8'] },
@@ -142,11 +202,7 @@ describe('numericConsistency: hand-written table', () => {
     expect(s.value).toBe(d.total === 0 ? 1 : (d.total - bad) / d.total)
     expect(d.consistent).toBe(bad === 0)
     // Every reference number lands in exactly one bucket.
-    const seen = [
-      ...new Set(d.matched.map((m) => m.reference)),
-      ...d.contradicted.map((c) => c.reference),
-      ...d.omitted,
-    ]
+    const seen = [...new Set(d.matched.map((m) => m.reference)), ...d.contradicted.map((c) => c.reference), ...d.omitted]
     expect(new Set(seen).size).toBe(d.referenceNumbers.length)
     expect(seen.length).toBe(d.referenceNumbers.length)
   })
@@ -344,7 +400,15 @@ describe('number words', () => {
 describe('maxWeightMatching', () => {
   it('finds the optimum where greedy would not', () => {
     // Greedy takes (0,0)=5 and is left with (1,1)=0; the optimum is (0,1)+(1,0) = 4+4.
-    expect(maxWeightMatching([[5, 4], [4, 0]])).toEqual([[0, 1], [1, 0]])
+    expect(
+      maxWeightMatching([
+        [5, 4],
+        [4, 0],
+      ]),
+    ).toEqual([
+      [0, 1],
+      [1, 0],
+    ])
   })
 
   it('drops zero-weight pairs and handles more rows than columns', () => {
@@ -353,9 +417,11 @@ describe('maxWeightMatching', () => {
   })
 
   it('agrees with brute force on small random matrices', () => {
-    const matrix = fc.integer({ min: 1, max: 4 }).chain((n) =>
-      fc.integer({ min: 1, max: 4 }).chain((m) => fc.array(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: m, maxLength: m }), { minLength: n, maxLength: n })),
-    )
+    const matrix = fc
+      .integer({ min: 1, max: 4 })
+      .chain((n) =>
+        fc.integer({ min: 1, max: 4 }).chain((m) => fc.array(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: m, maxLength: m }), { minLength: n, maxLength: n })),
+      )
     fc.assert(
       fc.property(matrix, (w) => {
         const got = maxWeightMatching(w).reduce((s, [i, j]) => s + (w[i]![j] as number), 0)
@@ -387,11 +453,37 @@ describe('numericConsistency: properties', () => {
     fc.integer({ min: 0, max: 1000 }).map((n) => `${n / 10}%`),
     fc.integer({ min: -50, max: -1 }).map((n) => `−${-n}`),
     fc.integer({ min: 1000, max: 999_999 }).map((n) => n.toLocaleString('en-US')),
-    fc.constantFrom('eight', 'twenty-one', 'a hundred', 'three thousand', 'third', 'v2.6.0', 'Python 3.11', '1e-3', 'March 3, 2017', '2017-06-12', 'WMT 2014', '10–20', '5 to 7', 'GPT-4', 'a few'),
+    fc.constantFrom(
+      'eight',
+      'twenty-one',
+      'a hundred',
+      'three thousand',
+      'third',
+      'v2.6.0',
+      'Python 3.11',
+      '1e-3',
+      'March 3, 2017',
+      '2017-06-12',
+      'WMT 2014',
+      '10–20',
+      '5 to 7',
+      'GPT-4',
+      'a few',
+    ),
   )
   const word = fc.constantFrom(...NOUNS, ...VERBS, 'the', 'of', 'and', 'with', 'big', 'base')
   const sentence = fc
-    .tuple(fc.constantFrom('The', 'Our', 'Each'), fc.array(fc.oneof(word, number, fc.tuple(number, fc.constantFrom(...NOUNS)).map(([n, u]) => `${n} ${u}`)), { minLength: 1, maxLength: 8 }))
+    .tuple(
+      fc.constantFrom('The', 'Our', 'Each'),
+      fc.array(
+        fc.oneof(
+          word,
+          number,
+          fc.tuple(number, fc.constantFrom(...NOUNS)).map(([n, u]) => `${n} ${u}`),
+        ),
+        { minLength: 1, maxLength: 8 },
+      ),
+    )
     .map(([first, rest]) => `${first} ${rest.join(' ')}.`)
   const text = fc.array(sentence, { minLength: 1, maxLength: 4 }).map((s) => s.join(' '))
 

@@ -134,9 +134,7 @@ describe('rougeScore', () => {
     })
 
     it('records split:newline in its signature', () => {
-      expect(rougeScore('a', 'a', { types: ['rougeLsum'] }).rougeLsum?.signature).toBe(
-        `ROUGE-Lsum|tok:rouge-default|stem:no|split:newline|version:${VERSION}`,
-      )
+      expect(rougeScore('a', 'a', { types: ['rougeLsum'] }).rougeLsum?.signature).toBe(`ROUGE-Lsum|tok:rouge-default|stem:no|split:newline|version:${VERSION}`)
     })
   })
 
@@ -307,7 +305,15 @@ describe('ROUGE kernels on token lists', () => {
   it('rougeN / rougeL / rougeLsum take any tokens compared with ===', () => {
     expect(rougeN(['testing', 'one'], ['testing', 'one', 'two'], 2)).toEqual(prf(1, 0.5))
     expect(rougeL(['testing', 'two'], ['testing', 'one', 'two'])).toEqual(prf(1, 2 / 3))
-    expect(rougeLsum([[1, 2, 6, 7, 8], [1, 3, 8, 9, 5]], [[1, 2, 3, 4, 5]])).toEqual(prf(0.4, 0.8))
+    expect(
+      rougeLsum(
+        [
+          [1, 2, 6, 7, 8],
+          [1, 3, 8, 9, 5],
+        ],
+        [[1, 2, 3, 4, 5]],
+      ),
+    ).toEqual(prf(0.4, 0.8))
     expect(rougeL([], [1])).toEqual(prf(0, 0))
     expect(rougeLsum([], [[1]])).toEqual(prf(0, 0))
     expect(rougeLsum([[]], [[1]])).toEqual(prf(0, 0))
@@ -321,7 +327,15 @@ describe('ROUGE kernels on token lists', () => {
   })
 
   it('unionLcsIndices unions the per-line LCS indices', () => {
-    expect(unionLcsIndices([1, 2, 3, 4, 5], [[1, 2, 6, 7, 8], [1, 3, 8, 9, 5]])).toEqual([0, 1, 2, 4])
+    expect(
+      unionLcsIndices(
+        [1, 2, 3, 4, 5],
+        [
+          [1, 2, 6, 7, 8],
+          [1, 3, 8, 9, 5],
+        ],
+      ),
+    ).toEqual([0, 1, 2, 4])
     expect(unionLcsIndices([1, 2], [])).toEqual([])
   })
 

@@ -21,9 +21,7 @@ describe('WordNet 3.0 data', () => {
     expect(info.counts.a).toMatchObject({ lemmas: 21479, synsets: 18156 })
     expect(info.counts.r).toMatchObject({ lemmas: 4481, synsets: 3621 })
     // distinct inflected forms of noun/verb/adj/adv.exc (duplicated forms counted once)
-    expect([info.counts.n.exceptions, info.counts.v.exceptions, info.counts.a.exceptions, info.counts.r.exceptions]).toEqual([
-      2050, 2401, 1489, 7,
-    ])
+    expect([info.counts.n.exceptions, info.counts.v.exceptions, info.counts.a.exceptions, info.counts.r.exceptions]).toEqual([2050, 2401, 1489, 7])
   })
 })
 

@@ -29,8 +29,7 @@ describe('judgeCache with ollamaJudge', () => {
   beforeEach(() => {
     fake.on('/api/chat', () => true, chatReply({ ok: true }))
   })
-  const cache = (mode?: 'readwrite' | 'read' | 'off' | 'replay') =>
-    judgeCache({ dir, ...(mode === undefined ? {} : { mode }), onWarning: (m) => warnings.push(m) })
+  const cache = (mode?: 'readwrite' | 'read' | 'off' | 'replay') => judgeCache({ dir, ...(mode === undefined ? {} : { mode }), onWarning: (m) => warnings.push(m) })
 
   it('records a miss as one pretty JSON file named by its key, then serves it without the model', async () => {
     const first = await ollamaJudge({ model: 'llama3.1:8b', host: fake.host, cache: cache() }).ask(request())
@@ -89,7 +88,9 @@ describe('judgeCache with ollamaJudge', () => {
   })
 
   it('mode replay fails on a miss, naming the entry and how to record it, without calling the model', async () => {
-    const error = await ollamaJudge({ model: 'llama3.1:8b', host: fake.host, cache: cache('replay') }).ask(request()).catch((e: unknown) => e)
+    const error = await ollamaJudge({ model: 'llama3.1:8b', host: fake.host, cache: cache('replay') })
+      .ask(request())
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(JudgeError)
     expect(error).toMatchObject({ kind: 'cache-miss' })
     const message = (error as Error).message
@@ -132,7 +133,9 @@ describe('judgeCache with ollamaJudge', () => {
   it('mode replay reports a corrupt entry as a failure too', async () => {
     const { key } = await ollamaJudge({ model: 'm', host: fake.host, cache: cache() }).ask(request())
     await writeFile(join(dir, `${key}.json`), 'not json', 'utf8')
-    const error = await ollamaJudge({ model: 'm', host: fake.host, cache: cache('replay') }).ask(request()).catch((e: unknown) => e)
+    const error = await ollamaJudge({ model: 'm', host: fake.host, cache: cache('replay') })
+      .ask(request())
+      .catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'cache-miss' })
     expect((error as Error).message).toContain('is corrupt (invalid JSON')
     expect(fake.requests).toHaveLength(1)

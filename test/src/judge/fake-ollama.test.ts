@@ -19,7 +19,11 @@ describe('fake-ollama test server', () => {
 
   it('serves scripted JSON replies, first match wins, and honours `times`', async () => {
     fake.on('/api/chat', (b) => b.model === 'm', { body: { message: { role: 'assistant', content: 'one' }, done: true } }, { times: 1 })
-    fake.on('/api/chat', () => true, (req) => ({ body: { message: { role: 'assistant', content: `two:${req.body.model}` }, done: true } }))
+    fake.on(
+      '/api/chat',
+      () => true,
+      (req) => ({ body: { message: { role: 'assistant', content: `two:${req.body.model}` }, done: true } }),
+    )
     const client = new Ollama({ host: fake.host })
     const a = await client.chat({ model: 'm', messages: [] })
     const b = await client.chat({ model: 'm', messages: [] })

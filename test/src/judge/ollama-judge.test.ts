@@ -106,7 +106,9 @@ describe('ollamaJudge', () => {
     const other = await startFakeOllama()
     try {
       other.on('/api/chat', () => true, { status: 503, body: { error: 'server busy' } })
-      const error = await ollamaJudge({ model: 'm', host: other.host, retries: 1 }).ask(request()).catch((e: unknown) => e)
+      const error = await ollamaJudge({ model: 'm', host: other.host, retries: 1 })
+        .ask(request())
+        .catch((e: unknown) => e)
       expect(error).toMatchObject({ kind: 'server' })
       expect((error as Error).message).toContain('HTTP 503')
       expect((error as Error).message).toContain('server busy')
@@ -118,7 +120,9 @@ describe('ollamaJudge', () => {
 
   it('reports a 404 as a missing model and says to pull it, without retrying', async () => {
     fake.on('/api/chat', () => true, { status: 404, body: { error: 'model "llama3.1:8b" not found, try pulling it first' } })
-    const error = await ollamaJudge({ model: 'llama3.1:8b', host: fake.host }).ask(request()).catch((e: unknown) => e)
+    const error = await ollamaJudge({ model: 'llama3.1:8b', host: fake.host })
+      .ask(request())
+      .catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'model-not-found' })
     expect((error as Error).message).toContain('`ollama pull llama3.1:8b`')
     expect((error as Error).message).toContain(fake.host)
@@ -127,7 +131,9 @@ describe('ollamaJudge', () => {
 
   it('reports other 4xx as http errors', async () => {
     fake.on('/api/chat', () => true, { status: 400, body: { error: 'invalid format' } })
-    const error = await ollamaJudge({ model: 'm', host: fake.host }).ask(request()).catch((e: unknown) => e)
+    const error = await ollamaJudge({ model: 'm', host: fake.host })
+      .ask(request())
+      .catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'http' })
     expect((error as Error).message).toContain('HTTP 400')
   })
@@ -135,7 +141,9 @@ describe('ollamaJudge', () => {
   it('times out a slow server, naming the host and the limit', async () => {
     fake.on('/api/chat', () => true, { delayMs: 5_000, ...chatReply({ verdict: 'yes', n: 1 }) })
     const started = Date.now()
-    const error = await ollamaJudge({ model: 'm', host: fake.host, timeoutMs: 150 }).ask(request()).catch((e: unknown) => e)
+    const error = await ollamaJudge({ model: 'm', host: fake.host, timeoutMs: 150 })
+      .ask(request())
+      .catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'timeout' })
     expect((error as Error).message).toContain('within 150 ms')
     expect((error as Error).message).toContain(fake.host)
@@ -145,7 +153,9 @@ describe('ollamaJudge', () => {
 
   it('times out even with a fetch that ignores the abort signal', async () => {
     const hanging = (() => new Promise<Response>(() => undefined)) as typeof fetch
-    const error = await ollamaJudge({ model: 'm', host: fake.host, timeoutMs: 100, fetch: hanging }).ask(request()).catch((e: unknown) => e)
+    const error = await ollamaJudge({ model: 'm', host: fake.host, timeoutMs: 100, fetch: hanging })
+      .ask(request())
+      .catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'timeout' })
   })
 
@@ -153,7 +163,9 @@ describe('ollamaJudge', () => {
     const closed = await startFakeOllama()
     const host = closed.host
     await closed.close()
-    const error = await ollamaJudge({ model: 'm', host }).ask(request()).catch((e: unknown) => e)
+    const error = await ollamaJudge({ model: 'm', host })
+      .ask(request())
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(JudgeError)
     expect(error).toMatchObject({ kind: 'unreachable', info: { code: 'ECONNREFUSED' } })
     expect((error as Error).message).toContain(`Cannot reach Ollama at ${host} (ECONNREFUSED)`)
@@ -230,7 +242,11 @@ describe('ollamaJudge', () => {
   it('serves 100 recorded calls from the cache without the model (timing measured, not asserted)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rag-judge-speed-'))
     try {
-      fake.on('/api/chat', () => true, (req) => chatReply({ verdict: 'yes', n: Number(req.body.messages[1].content.slice(1)) }))
+      fake.on(
+        '/api/chat',
+        () => true,
+        (req) => chatReply({ verdict: 'yes', n: Number(req.body.messages[1].content.slice(1)) }),
+      )
       const record = ollamaJudge({ model: 'm', host: fake.host, cache: judgeCache({ dir }) })
       await Promise.all(Array.from({ length: 100 }, (_, i) => record.ask(request(`q${i}`))))
       expect(fake.requests).toHaveLength(100)

@@ -22,11 +22,24 @@ const verdicts: JsonSchema = {
 
 describe('validateJson', () => {
   it('accepts a conforming value', () => {
-    expect(validateJson(verdicts, { verdicts: [{ n: 1, v: 'yes', r: null }, { n: 3, v: 'no', r: 'ok' }] })).toEqual([])
+    expect(
+      validateJson(verdicts, {
+        verdicts: [
+          { n: 1, v: 'yes', r: null },
+          { n: 3, v: 'no', r: 'ok' },
+        ],
+      }),
+    ).toEqual([])
   })
 
   it('reports each violation with its path', () => {
-    const problems = validateJson(verdicts, { verdicts: [{ n: 1.5, v: 'maybe', extra: 1 }, { n: 4, r: 'x' }], more: true })
+    const problems = validateJson(verdicts, {
+      verdicts: [
+        { n: 1.5, v: 'maybe', extra: 1 },
+        { n: 4, r: 'x' },
+      ],
+      more: true,
+    })
     expect(problems).toEqual([
       '$.verdicts[0].n: expected integer, got 1.5',
       '$.verdicts[0].v: expected one of "yes", "no", got "maybe"',

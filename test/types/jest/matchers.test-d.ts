@@ -34,7 +34,10 @@ const humanRatings = [
 expect(humanRatings).toHaveAgreementAbove(0.6, { statistic: 'cohen', weights: 'quadratic' })
 expect(humanRatings).toHaveAgreementAbove(0.6, { statistic: 'cohen', raters: ['ann', 'bob'], dimension: 'correctness' })
 expect(humanRatings).toHaveAgreementAbove(0.4, { statistic: 'fleiss' })
-expect([[1, 2, null], [1, 3, 2]]).not.toHaveAgreementAbove(0.8, { statistic: 'krippendorff', level: 'interval' })
+expect([
+  [1, 2, null],
+  [1, 3, 2],
+]).not.toHaveAgreementAbove(0.8, { statistic: 'krippendorff', level: 'interval' })
 expect([0.9, 0.4, 0.7]).toCorrelateWith([5, 2, 4], 0.5)
 expect({ q1: 0.9, q2: 0.4 }).toCorrelateWith({ q1: 5, q2: 2 }, 0.5, { method: 'kendall' })
 expect([{ item: 'q1', a: 'v2', b: 'v1', winner: 'a' }]).toWinAgainst('v1', { minRate: 0.5, confidence: 0.9, ties: 'half', system: 'v2' })

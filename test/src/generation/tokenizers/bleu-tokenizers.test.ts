@@ -44,7 +44,40 @@ describe('13a tokenizer', () => {
   })
 
   it('gives the same tokens in its one-pass form as the four regex passes (random strings)', () => {
-    const pieces = ['a', 'Z', '0', '7', '.', ',', '-', ' ', '\n', '-\n', '%', '(', ')', "'", '&', '&amp;', '&lt;', '&quot;', '<skipped>', '$', '/', ':', '\t', '\u00a0', 'é', '😀', '\u0085', '_', '~', '"', '٣', '。']
+    const pieces = [
+      'a',
+      'Z',
+      '0',
+      '7',
+      '.',
+      ',',
+      '-',
+      ' ',
+      '\n',
+      '-\n',
+      '%',
+      '(',
+      ')',
+      "'",
+      '&',
+      '&amp;',
+      '&lt;',
+      '&quot;',
+      '<skipped>',
+      '$',
+      '/',
+      ':',
+      '\t',
+      '\u00a0',
+      'é',
+      '😀',
+      '\u0085',
+      '_',
+      '~',
+      '"',
+      '٣',
+      '。',
+    ]
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 14 }), (parts) => {
         const text = parts.join('')

@@ -4,7 +4,20 @@ import { rougeDefaultTokenize, rougeRawTokens, rougeStemToken } from '../../../.
 describe('rougeDefaultTokenize', () => {
   it('lower-cases and keeps only ASCII letter/digit runs', () => {
     expect(rougeDefaultTokenize('It was 28.4 BLEU (p<0.05), the U.S. model’s best.')).toEqual([
-      'it', 'was', '28', '4', 'bleu', 'p', '0', '05', 'the', 'u', 's', 'model', 's', 'best',
+      'it',
+      'was',
+      '28',
+      '4',
+      'bleu',
+      'p',
+      '0',
+      '05',
+      'the',
+      'u',
+      's',
+      'model',
+      's',
+      'best',
     ])
     expect(rougeDefaultTokenize("don't English-to-German")).toEqual(['don', 't', 'english', 'to', 'german'])
   })

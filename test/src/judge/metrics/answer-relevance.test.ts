@@ -5,14 +5,18 @@ describe('answerRelevance', () => {
   const { fake, judge } = useFakeJudge()
 
   it('is relevant statements / statements', async () => {
-    fake.on('/api/chat', step('statements'), chatReply({
-      statements: [
-        { statement: 'Paris is the capital.', reason: 'Answers it.', relevant: true },
-        { statement: 'I like trains.', reason: 'Off topic.', relevant: false },
-        { statement: 'It is on the Seine.', reason: 'Context.', relevant: true },
-        { statement: 'Bye.', reason: 'Filler.', relevant: false },
-      ],
-    }))
+    fake.on(
+      '/api/chat',
+      step('statements'),
+      chatReply({
+        statements: [
+          { statement: 'Paris is the capital.', reason: 'Answers it.', relevant: true },
+          { statement: 'I like trains.', reason: 'Off topic.', relevant: false },
+          { statement: 'It is on the Seine.', reason: 'Context.', relevant: true },
+          { statement: 'Bye.', reason: 'Filler.', relevant: false },
+        ],
+      }),
+    )
     const score = await answerRelevance('What is the capital of France?', 'Paris is the capital. I like trains. It is on the Seine. Bye.', judge())
     expect(score.value).toBe(0.5)
     expect(score.details).toMatchObject({ total: 4, relevant: 2, empty: false })

@@ -6,13 +6,17 @@ describe('completeness', () => {
 
   it('is covered key points / key points of a reference answer', async () => {
     fake.on('/api/chat', step('points'), chatReply({ points: ['Paris is the capital of France', 'Paris lies on the Seine', 'Paris has 2.1 million people'] }))
-    fake.on('/api/chat', step('verdicts'), chatReply({
-      verdicts: [
-        { point: 1, reason: 'Stated.', verdict: 'covered' },
-        { point: 2, reason: 'Not mentioned.', verdict: 'missing' },
-        { point: 3, reason: 'Stated.', verdict: 'covered' },
-      ],
-    }))
+    fake.on(
+      '/api/chat',
+      step('verdicts'),
+      chatReply({
+        verdicts: [
+          { point: 1, reason: 'Stated.', verdict: 'covered' },
+          { point: 2, reason: 'Not mentioned.', verdict: 'missing' },
+          { point: 3, reason: 'Stated.', verdict: 'covered' },
+        ],
+      }),
+    )
     const score = await completeness('Paris, 2.1 million people, is the capital.', { reference: 'Paris, on the Seine, …' }, judge())
     expect(score.value).toBeCloseTo(2 / 3, 12)
     expect(score.details).toMatchObject({ source: 'reference', total: 3, covered: 2, missing: 1, empty: false })

@@ -6,12 +6,16 @@ describe('contextRecall', () => {
 
   it('is attributed reference statements / statements', async () => {
     fake.on('/api/chat', step('statements'), chatReply({ statements: ['Paris is the capital of France.', 'Paris lies on the Seine.'] }))
-    fake.on('/api/chat', step('verdicts'), chatReply({
-      verdicts: [
-        { statement: 1, reason: 'Passage 2.', verdict: 'attributed', context: 2 },
-        { statement: 2, reason: 'Absent.', verdict: 'not_attributed', context: 0 },
-      ],
-    }))
+    fake.on(
+      '/api/chat',
+      step('verdicts'),
+      chatReply({
+        verdicts: [
+          { statement: 1, reason: 'Passage 2.', verdict: 'attributed', context: 2 },
+          { statement: 2, reason: 'Absent.', verdict: 'not_attributed', context: 0 },
+        ],
+      }),
+    )
     const score = await contextRecall('Paris, on the Seine, is the capital of France.', ['Lyon is big.', { id: 'p', text: 'Paris is the capital of France.' }], judge())
     expect(score.metric).toBe('contextRecall')
     expect(score.value).toBe(0.5)

@@ -17,14 +17,18 @@ describe('groundedness', () => {
 
   function scriptThreeClaims(): void {
     fake.on('/api/chat', step('claims'), (req) => chatReply({ claims: dataOf(req.body, 'ANSWER') === ANSWER ? CLAIMS : [] }))
-    fake.on('/api/chat', step('verdicts'), chatReply({
-      verdicts: [
-        // out of order on purpose: the metric sorts by claim number
-        { claim: 3, reason: 'No passage gives the population.', verdict: 'not_found', context: 0 },
-        { claim: 1, reason: 'Passage 1 says so.', verdict: 'supported', context: 1 },
-        { claim: 2, reason: 'Passage 2 says the euro.', verdict: 'contradicted', context: 2 },
-      ],
-    }))
+    fake.on(
+      '/api/chat',
+      step('verdicts'),
+      chatReply({
+        verdicts: [
+          // out of order on purpose: the metric sorts by claim number
+          { claim: 3, reason: 'No passage gives the population.', verdict: 'not_found', context: 0 },
+          { claim: 1, reason: 'Passage 1 says so.', verdict: 'supported', context: 1 },
+          { claim: 2, reason: 'Passage 2 says the euro.', verdict: 'contradicted', context: 2 },
+        ],
+      }),
+    )
   }
 
   it('is supported claims / claims, with per-claim verdicts mapped to the caller’s context ids', async () => {
@@ -83,18 +87,27 @@ describe('groundedness', () => {
   it('re-asks when the verdicts do not cover each claim exactly once', async () => {
     fake.on('/api/chat', step('claims'), chatReply({ claims: CLAIMS.slice(0, 2) }))
     fake.on('/api/chat', step('verdicts'), chatReply({ verdicts: [{ claim: 1, reason: 'r', verdict: 'supported', context: 1 }] }), { times: 1 })
-    fake.on('/api/chat', step('verdicts'), chatReply({
-      verdicts: [
-        { claim: 1, reason: 'r', verdict: 'supported', context: 1 },
-        { claim: 2, reason: 'r', verdict: 'supported', context: 7 },
-      ],
-    }), { times: 1 })
-    fake.on('/api/chat', step('verdicts'), chatReply({
-      verdicts: [
-        { claim: 1, reason: 'r', verdict: 'supported', context: 1 },
-        { claim: 2, reason: 'r', verdict: 'supported', context: 2 },
-      ],
-    }))
+    fake.on(
+      '/api/chat',
+      step('verdicts'),
+      chatReply({
+        verdicts: [
+          { claim: 1, reason: 'r', verdict: 'supported', context: 1 },
+          { claim: 2, reason: 'r', verdict: 'supported', context: 7 },
+        ],
+      }),
+      { times: 1 },
+    )
+    fake.on(
+      '/api/chat',
+      step('verdicts'),
+      chatReply({
+        verdicts: [
+          { claim: 1, reason: 'r', verdict: 'supported', context: 1 },
+          { claim: 2, reason: 'r', verdict: 'supported', context: 2 },
+        ],
+      }),
+    )
     const score = await groundedness(ANSWER, CONTEXTS, judge())
     expect(score.value).toBe(1)
     const feedback = fake.requests.slice(2).map((r) => r.body.messages.at(-1).content as string)
@@ -142,7 +155,16 @@ describe('groundedness', () => {
     await expect(groundedness(1 as never, CONTEXTS, j)).rejects.toThrow('groundedness: Expected `answer` to be a string, got `1` (number)')
     await expect(groundedness('a', 'ctx' as never, j)).rejects.toThrow('Expected `contexts` to be an array of strings or { id, text } objects')
     await expect(groundedness('a', [{ text: 1 }] as never, j)).rejects.toThrow('Expected `contexts[0]` to be a string or { id?: string, text: string }')
-    await expect(groundedness('a', [{ id: 'x', text: 'a' }, { id: 'x', text: 'b' }], j)).rejects.toThrow('Expected `contexts[1].id` to be unique')
+    await expect(
+      groundedness(
+        'a',
+        [
+          { id: 'x', text: 'a' },
+          { id: 'x', text: 'b' },
+        ],
+        j,
+      ),
+    ).rejects.toThrow('Expected `contexts[1].id` to be unique')
     await expect(groundedness('a', [], {} as never)).rejects.toThrow('Expected `judge` to be a Judge')
     await expect(groundedness('a', [], j, { repeat: 0 })).rejects.toThrow('Expected `options.repeat` to be a positive integer')
     await expect(groundedness('a', [], j, { onEmpty: 'one' as never })).rejects.toThrow("Expected `options.onEmpty` to be 'vacuous' or 'nan'")

@@ -42,9 +42,7 @@ describe('pairwiseJudge', () => {
   })
 
   it('treats one tie and one win as a tie, and records criteria as a hash', async () => {
-    fake.on('/api/chat', step('reason', 'winner'), (req) =>
-      chatReply({ reason: 'r', winner: dataOf(req.body, 'FIRST ANSWER') === 'Paris.' ? 'first' : 'tie' }),
-    )
+    fake.on('/api/chat', step('reason', 'winner'), (req) => chatReply({ reason: 'r', winner: dataOf(req.body, 'FIRST ANSWER') === 'Paris.' ? 'first' : 'tie' }))
     const score = await pairwiseJudge(Q, 'Paris.', 'Lyon.', judge(), { criteria: 'Prefer brevity.' })
     expect(score.details.winner).toBe('tie')
     expect(dataOf(fake.requests[0]!.body, 'CRITERIA')).toBe('Prefer brevity.')

@@ -48,6 +48,8 @@ describe('rubricScore', () => {
     const j = judge()
     await expect(rubricScore('A', { criteria: '' }, j)).rejects.toThrow('rubricScore: Expected `rubric.criteria` to be a non-empty string')
     await expect(rubricScore('A', { criteria: 'x', scale: [5, 1] }, j)).rejects.toThrow('Expected `rubric.scale` to be two integers [min, max] with min < max')
-    await expect(rubricScore('A', { criteria: 'x', levels: { 9: 'great' } }, j)).rejects.toThrow('Expected `rubric.levels[9]` to be a description (string) for a score within 1…5')
+    await expect(rubricScore('A', { criteria: 'x', levels: { 9: 'great' } }, j)).rejects.toThrow(
+      'Expected `rubric.levels[9]` to be a description (string) for a score within 1…5',
+    )
   })
 })

@@ -1,13 +1,5 @@
 import { MetricInputError } from '../../../../src/errors.js'
-import {
-  evaluateTrec,
-  formatTrecEval,
-  parseQrels,
-  parseRun,
-  TREC_MEASURE_SETS,
-  trecEval,
-  TrecEvalError,
-} from '../../../../src/retrieval/trec/index.js'
+import { evaluateTrec, formatTrecEval, parseQrels, parseRun, TREC_MEASURE_SETS, trecEval, TrecEvalError } from '../../../../src/retrieval/trec/index.js'
 import { formatFixed, formatLong, padRight } from '../../../../src/retrieval/trec/c-format.js'
 
 function evalError(fn: () => unknown): TrecEvalError {

@@ -3,14 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MetricInputError } from '../../../../src/errors.js'
 import { atof, atofBytes, encodeUtf8 } from '../../../../src/retrieval/trec/bytes.js'
-import {
-  parseQrels,
-  parseQrelsStream,
-  parseRun,
-  parseRunStream,
-  TrecFormatError,
-  type TrecRun,
-} from '../../../../src/retrieval/trec/index.js'
+import { parseQrels, parseQrelsStream, parseRun, parseRunStream, TrecFormatError, type TrecRun } from '../../../../src/retrieval/trec/index.js'
 
 const RUN = '301 Q0 D1 1 2.5 bm25\n301 Q0 D2 2 1.5 bm25\n302 Q0 D9 1 0.5 bm25\n'
 

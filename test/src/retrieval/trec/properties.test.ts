@@ -39,7 +39,7 @@ describe('trecEval properties', () => {
     fc.assert(
       fc.property(collection, fc.integer(), (c, seed) => {
         const { runLines, qrels } = texts(c)
-        const shuffled = [...runLines].sort((a, b) => (hash(a.qid + a.docno, seed) - hash(b.qid + b.docno, seed)))
+        const shuffled = [...runLines].sort((a, b) => hash(a.qid + a.docno, seed) - hash(b.qid + b.docno, seed))
         const q = parseQrels(qrels)
         const a = trecEval(q, parseRun(runText(runLines)), MEASURES, { completeTopics: true })
         const b = trecEval(q, parseRun(runText(shuffled)), MEASURES, { completeTopics: true })
@@ -54,9 +54,7 @@ describe('trecEval properties', () => {
       fc.property(collection, (c) => {
         const { runLines, qrels } = texts(c)
         // the ranking written out explicitly, with Buffer.compare as the independent strcmp
-        const ranked = [...runLines].sort(
-          (x, y) => x.qid.localeCompare(y.qid) || y.score - x.score || Buffer.compare(Buffer.from(y.docno), Buffer.from(x.docno)),
-        )
+        const ranked = [...runLines].sort((x, y) => x.qid.localeCompare(y.qid) || y.score - x.score || Buffer.compare(Buffer.from(y.docno), Buffer.from(x.docno)))
         const explicit = ranked.map((l, i) => ({ ...l, score: ranked.length - i }))
         const q = parseQrels(qrels)
         const a = trecEval(q, parseRun(runText(runLines)), MEASURES, { completeTopics: true })
@@ -94,9 +92,7 @@ describe('trecEval properties', () => {
     fc.assert(
       fc.property(collection, fc.integer({ min: 1, max: 6 }), (c, n) => {
         const { runLines, qrels } = texts(c)
-        const ranked = [...runLines].sort(
-          (x, y) => x.qid.localeCompare(y.qid) || y.score - x.score || Buffer.compare(Buffer.from(y.docno), Buffer.from(x.docno)),
-        )
+        const ranked = [...runLines].sort((x, y) => x.qid.localeCompare(y.qid) || y.score - x.score || Buffer.compare(Buffer.from(y.docno), Buffer.from(x.docno)))
         const perTopic = new Map<string, number>()
         const top = ranked.filter((l) => {
           const k = perTopic.get(l.qid) ?? 0

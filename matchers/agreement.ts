@@ -20,7 +20,7 @@ export type { PairwiseRecord, RatingMatrix, RatingRecord } from '../src/agreemen
 import type { Score } from '../src/score.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { buildMessage, formatNumber, list, MAX_ROWS, table, thresholdHeadline } from './message.js'
-import { declareMatcher } from './declare.js'
+import { atLeast, declareMatcher } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
 
 // ---------------------------------------------------------------- public types
@@ -658,7 +658,7 @@ export const agreementDeclarations = [
         },
       },
     ],
-    metric: { name: 'agreement', scale: 2, direction: 'higher', comparator: '>=' },
+    metric: atLeast('agreement', { scale: 2 }),
     example: "expect(ratings).toHaveAgreementAbove(0.6, { statistic: 'krippendorff', dimension: 'correctness' })",
     failing: {
       received: [
@@ -684,7 +684,7 @@ export const agreementDeclarations = [
         options: { method: { type: "'spearman' | 'kendall' | 'pearson'", default: "'spearman'", doc: 'Which coefficient.' } },
       },
     ],
-    metric: { name: 'correlation', scale: 2, direction: 'higher', comparator: '>=' },
+    metric: atLeast('correlation', { scale: 2 }),
     example: 'expect({ q1: 0.9, q2: 0.2, q3: 0.6 }).toCorrelateWith({ q1: 5, q2: 1, q3: 4 }, 0.8)',
     failing: { received: [0.9, 0.2, 0.6, 0.4], args: [[1, 5, 2, 4], 0.5] },
     compute: toCorrelateWith,
@@ -706,7 +706,7 @@ export const agreementDeclarations = [
         },
       },
     ],
-    metric: { name: 'win rate (lower Wilson bound)', scale: 1, direction: 'higher', comparator: '>=' },
+    metric: atLeast('win rate (lower Wilson bound)', { scale: 1 }),
     example: "expect({ wins: 40, losses: 10, ties: 5 }).toWinAgainst('v1', { minRate: 0.6 })",
     failing: { received: { wins: 8, losses: 2 }, args: ['v1'] },
     compute: toWinAgainst,

@@ -68,6 +68,11 @@ export interface MatcherDeclaration<N extends string = string> {
   readonly compute: MatcherImpl
 }
 
+/** A metric that passes when its value is ≥ the threshold (`.not`: <); its scale from the registry name or given. */
+export function atLeast(name: string, scale: { readonly registry: string } | { readonly scale: number }): MetricSpec {
+  return { name, ...scale, direction: 'higher', comparator: '>=' }
+}
+
 /** The full scale of a declared metric: the registry's when it names one, else its own. */
 export function declaredScale(metric: MetricSpec): number {
   if (metric.registry !== undefined) return metricScale(metric.registry)
@@ -105,10 +110,8 @@ export function checkCall(ctx: MatcherContext, decl: MatcherDeclaration, form: F
   let given = args.length
   while (given > 0 && args[given - 1] === undefined) given -= 1
   const names = [...form.args.map((a) => a.name), ...(form.options === undefined ? [] : ['options'])]
-  const extra = (at: number): never => {
-    const takes = names.length === 0 ? 'takes no arguments' : `takes at most ${plural(names.length, 'argument')} (${names.join(', ')})`
-    return matcherError(ctx, decl.name, hint, `${decl.name} ${takes} with ${form.received}; got ${given}. Remove the extra argument`, args[at])
-  }
+  const takes = names.length === 0 ? 'takes no arguments' : `takes at most ${plural(names.length, 'argument')} (${names.join(', ')})`
+  const extra = (at: number): never => matcherError(ctx, decl.name, hint, `${decl.name} ${takes} with ${form.received}; got ${given}. Remove the extra argument`, args[at])
   if (form.options === undefined) {
     if (given > form.args.length) extra(form.args.length)
     return
@@ -130,7 +133,7 @@ export function checkCall(ctx: MatcherContext, decl: MatcherDeclaration, form: F
         ctx,
         decl.name,
         hint,
-        `the argument after ${form.args.map((a) => a.name).join(', ') || 'the received value'} must be an options object such as { ${Object.keys(form.options).slice(0, 2).join(', ')} }; ${decl.name} ${names.length === 0 ? 'takes no arguments' : `takes at most ${plural(names.length, 'argument')} (${names.join(', ')})`}`,
+        `the argument after ${form.args.map((a) => a.name).join(', ') || 'the received value'} must be an options object such as { ${Object.keys(form.options).slice(0, 2).join(', ')} }; ${decl.name} ${takes}`,
         value,
       )
     }

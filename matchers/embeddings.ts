@@ -14,7 +14,7 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import { isEvalSet, readAnswerSet } from './generation-received.js'
 import { buildMessage, formatNumber, quote, table, thresholdHeadline } from './message.js'
 import type { ByReceived } from './received-types.js'
-import { declareMatcher, type OptionSpec } from './declare.js'
+import { atLeast, declareMatcher, type OptionSpec } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
 
 export interface SemanticSimilarityMatcherOptions {
@@ -291,7 +291,7 @@ export const embeddingDeclarations = [
         options: EMBEDDING_OPTIONS,
       },
     ],
-    metric: { name: 'EmbedSim', scale: 1, direction: 'higher', comparator: '>=' },
+    metric: atLeast('EmbedSim', { scale: 1 }),
     example: "await expect(answer).toBeSemanticallySimilarTo('Paris is the capital of France.', 0.8, { embedder })",
     failing: {
       received: 'the cat sat',

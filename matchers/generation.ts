@@ -7,7 +7,19 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import { readAnswer, readAnswerSet, readReferences, isEvalSet, type AnswerCase } from './generation-received.js'
 import { formatNumber, list, quote, table, thresholdResult } from './message.js'
 import type { ByReceived } from './received-types.js'
-import { declareMatcher, isBoolean, isFiniteNumber, isInteger, isPositiveInteger, oneOf, type ArgSpec, type FormSpec, type OptionSpec } from './declare.js'
+import {
+  atLeast,
+  declareMatcher,
+  isBoolean,
+  isFiniteNumber,
+  isInteger,
+  isPositiveInteger,
+  oneOf,
+  type ArgSpec,
+  type FormSpec,
+  type MatcherDeclaration,
+  type OptionSpec,
+} from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
 
 type References = string | readonly string[]
@@ -355,69 +367,72 @@ const METEOR_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   stemmer: { type: 'a boolean', default: 'true', doc: 'Match Porter stems.', check: isBoolean },
 }
 
-function answerForms(min: ArgSpec, options: Readonly<Record<string, OptionSpec>> | undefined): FormSpec[] {
+/** An answer-quality matcher: sync; an answer takes `(references, min)`, an eval set `(min)`, both the same options. */
+function answerMatcher<const N extends string>(
+  d: Pick<MatcherDeclaration<N>, 'name' | 'summary' | 'metric' | 'example' | 'failing' | 'compute'> & {
+    min: ArgSpec
+    options: Readonly<Record<string, OptionSpec>> | undefined
+  },
+): MatcherDeclaration<N> {
+  const { min, options, ...rest } = d
   const opt = options === undefined ? {} : { options }
-  return [
+  const forms: FormSpec[] = [
     { received: ANSWER_SET, when: isEvalSet, args: [min], ...opt },
     { received: ANSWER, args: [REFERENCES, min], ...opt },
   ]
+  return declareMatcher({ ...rest, async: false, family: 'generation', forms })
 }
 
 const WRONG = 'The big model scored 41.0 BLEU on the WMT 2014 English-to-German task.'
 const RIGHT = 'The big model achieved a BLEU score of 28.4 on the WMT 2014 English-to-German translation task.'
 
 export const generationDeclarations = [
-  declareMatcher({
+  answerMatcher({
     name: 'toScoreBleuAbove',
-    async: false,
-    family: 'generation',
     summary: 'sacrebleu 2.6 BLEU ≥ `min` on the 0–100 scale: sentence BLEU for an answer, corpus BLEU (summed n-gram statistics) for an eval set.',
-    forms: answerForms(MIN_100, BLEU_OPTIONS),
-    metric: { name: 'BLEU', registry: 'bleu', direction: 'higher', comparator: '>=' },
+    min: MIN_100,
+    options: BLEU_OPTIONS,
+    metric: atLeast('BLEU', { registry: 'bleu' }),
     example: 'expect(answer).toScoreBleuAbove(reference, 30)',
     failing: { received: WRONG, args: [RIGHT, 60] },
     compute: toScoreBleuAbove,
   }),
-  declareMatcher({
+  answerMatcher({
     name: 'toScoreChrfAbove',
-    async: false,
-    family: 'generation',
     summary: 'sacrebleu 2.6 chrF ≥ `min` on 0–100 (chrF++ with `{ wordOrder: 2 }`); corpus chrF for an eval set.',
-    forms: answerForms(MIN_100, CHRF_OPTIONS),
-    metric: { name: 'chrF', registry: 'chrf', direction: 'higher', comparator: '>=' },
+    min: MIN_100,
+    options: CHRF_OPTIONS,
+    metric: atLeast('chrF', { registry: 'chrf' }),
     example: 'expect(answer).toScoreChrfAbove(reference, 50, { wordOrder: 2 })',
     failing: { received: WRONG, args: [RIGHT, 80] },
     compute: toScoreChrfAbove,
   }),
-  declareMatcher({
+  answerMatcher({
     name: 'toScoreRougeAbove',
-    async: false,
-    family: 'generation',
     summary: 'rouge-score 0.1.2 ROUGE (default ROUGE-L F with stemming) ≥ `min` on 0–1; the mean of per-answer scores for an eval set.',
-    forms: answerForms(MIN_1, ROUGE_OPTIONS),
-    metric: { name: 'ROUGE', registry: 'rougeL', direction: 'higher', comparator: '>=' },
+    min: MIN_1,
+    options: ROUGE_OPTIONS,
+    metric: atLeast('ROUGE', { registry: 'rougeL' }),
     example: "expect(answer).toScoreRougeAbove(reference, 0.4, { type: 'rouge2', measure: 'recall' })",
     failing: { received: WRONG, args: [RIGHT, 0.9] },
     compute: toScoreRougeAbove,
   }),
-  declareMatcher({
+  answerMatcher({
     name: 'toScoreRougeLAbove',
-    async: false,
-    family: 'generation',
     summary: "Shorthand for `toScoreRougeAbove(references, min, { type: 'rougeL' })`: ROUGE-L F with stemming ≥ `min`.",
-    forms: answerForms(MIN_1, undefined),
-    metric: { name: 'ROUGE-L', registry: 'rougeL', direction: 'higher', comparator: '>=' },
+    min: MIN_1,
+    options: undefined,
+    metric: atLeast('ROUGE-L', { registry: 'rougeL' }),
     example: 'expect(run.cases).toScoreRougeLAbove(0.4)',
     failing: { received: WRONG, args: [RIGHT, 0.9] },
     compute: toScoreRougeLAbove,
   }),
-  declareMatcher({
+  answerMatcher({
     name: 'toScoreMeteorAbove',
-    async: false,
-    family: 'generation',
     summary: 'NLTK 3.8 METEOR (exact, Porter stem and WordNet 3.0 synonym matches) ≥ `min` on 0–1; the mean for an eval set.',
-    forms: answerForms(MIN_1, METEOR_OPTIONS),
-    metric: { name: 'METEOR', registry: 'meteor', direction: 'higher', comparator: '>=' },
+    min: MIN_1,
+    options: METEOR_OPTIONS,
+    metric: atLeast('METEOR', { registry: 'meteor' }),
     example: 'expect(answer).toScoreMeteorAbove(reference, 0.5)',
     failing: { received: WRONG, args: [RIGHT, 0.95] },
     compute: toScoreMeteorAbove,

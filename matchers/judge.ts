@@ -24,7 +24,7 @@ import type { Score } from '../src/score.js'
 import { getConfig } from './config.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { buildMessage, formatNumber, list, quote, table, thresholdHeadline } from './message.js'
-import { declareMatcher, type ArgSpec, type OptionSpec } from './declare.js'
+import { atLeast, declareMatcher, type ArgSpec, type OptionSpec } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
 
 /** Options every judge matcher takes. */
@@ -574,7 +574,7 @@ const QUESTION: OptionSpec = { type: 'a string', doc: "The user's question, show
 const ANSWER_RECEIVED = 'an answer string'
 const MIN_JUDGE: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; passes when the score is ≥ min.' }
 const CONTEXTS: ArgSpec = { name: 'contexts', type: 'ContextInput[]', doc: 'The retrieved chunks: strings or `{ id?, text }`.' }
-const judgeMetric = (name: string) => ({ name, scale: 1, direction: 'higher', comparator: '>=' }) as const
+const judgeMetric = (name: string) => atLeast(name, { scale: 1 })
 
 export const judgeDeclarations = [
   declareMatcher({

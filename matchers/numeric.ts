@@ -5,7 +5,7 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import { isEvalSet, readAnswer, readAnswerSet } from './generation-received.js'
 import { buildMessage, list, quote, table } from './message.js'
 import type { ByReceived } from './received-types.js'
-import { declareMatcher, isArray, isBoolean, isFiniteNumber, type OptionSpec } from './declare.js'
+import { atLeast, declareMatcher, isArray, isBoolean, isFiniteNumber, type OptionSpec } from './declare.js'
 import { matcherError } from './validate.js'
 
 export interface NumericMatchers<R = unknown, T = unknown> {
@@ -137,7 +137,7 @@ export const numericDeclarations = [
       { received: 'an eval set: cases with `answer` and `reference`', when: isEvalSet, args: [], options: NUMERIC_OPTIONS },
       { received: 'an answer string', args: [{ name: 'reference', type: 'string', doc: 'The reference answer whose numbers must be stated.' }], options: NUMERIC_OPTIONS },
     ],
-    metric: { name: 'numeric consistency', scale: 1, direction: 'higher', comparator: '>=' },
+    metric: atLeast('numeric consistency', { scale: 1 }),
     example: "expect('The model scored 28.4 BLEU.').toStateNumbersOf('It reached 28.4 BLEU in 3.5 days.')",
     failing: { received: 'The big model scored 41.0 BLEU.', args: ['The big model scored 28.4 BLEU after 3.5 days.'] },
     compute: toStateNumbersOf,

@@ -14,7 +14,8 @@ import {
 import type { MatcherContext, MatcherResult } from './context.js'
 import { formatNumber, list, MAX_ROWS, table, thresholdResult } from './message.js'
 import { readRetrievalReceived } from './retrieval-received.js'
-import { declareMatcher, oneOf, type ArgSpec, type FormSpec, type OptionSpec } from './declare.js'
+import { atLeast, declareMatcher, oneOf, type ArgSpec, type FormSpec, type MatcherDeclaration, type OptionSpec } from './declare.js'
+import { isEvalSet } from './generation-received.js'
 import { matcherError, requirePositiveInteger, requireThreshold } from './validate.js'
 
 /** Typed signatures of the retrieval matchers; thresholds are on 0–1 and mean ≥. */
@@ -161,7 +162,6 @@ export function toHitWithin(this: MatcherContext, received: unknown, k: number, 
 
 const RECEIVED_CASE = 'one retrieval case `{ retrieved, relevant }`'
 const RECEIVED_SET = 'an eval set: an array of cases, `{ cases }`, or a describeEvalSet run'
-const isSet = (r: unknown): boolean => Array.isArray(r) || (r !== null && typeof r === 'object' && Array.isArray((r as { cases?: unknown }).cases))
 
 const K: ArgSpec = { name: 'k', type: 'number', doc: 'Cut-off: the first k retrieved ids count (a positive integer).' }
 const MIN: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; the assertion passes when the value is ≥ min.' }
@@ -182,89 +182,90 @@ const NDCG_OPTIONS = {
   },
 } as const
 
-function forms(args: readonly ArgSpec[], options: Readonly<Record<string, OptionSpec>>): FormSpec[] {
-  return [
-    { received: RECEIVED_SET, when: isSet, args, options },
+/** A retrieval matcher: sync, one query or an eval set with the same arguments and options. */
+function retrievalMatcher<const N extends string>(
+  d: Pick<MatcherDeclaration<N>, 'name' | 'summary' | 'metric' | 'example' | 'failing' | 'compute'> & {
+    args: readonly ArgSpec[]
+    options: Readonly<Record<string, OptionSpec>>
+  },
+): MatcherDeclaration<N> {
+  const { args, options, ...rest } = d
+  const forms: FormSpec[] = [
+    { received: RECEIVED_SET, when: isEvalSet, args, options },
     { received: RECEIVED_CASE, args, options },
   ]
+  return declareMatcher({ ...rest, async: false, family: 'retrieval', forms })
 }
 
 const good = { retrieved: ['d7', 'd2', 'd9'], relevant: { d2: 1, d4: 2, d5: 1 } }
 
 export const retrievalDeclarations = [
-  declareMatcher({
+  retrievalMatcher({
     name: 'toHavePrecisionAtK',
-    async: false,
-    family: 'retrieval',
     summary: 'Precision@k (relevant ids in the top k / k) ≥ `min`; for an eval set, the mean over queries.',
-    forms: forms([K, MIN], RETRIEVAL_OPTIONS),
-    metric: { name: 'P@k', registry: 'precision@1', direction: 'higher', comparator: '>=' },
+    args: [K, MIN],
+    options: RETRIEVAL_OPTIONS,
+    metric: atLeast('P@k', { registry: 'precision@1' }),
     example: "expect({ retrieved: ['d2', 'd4', 'd9'], relevant: ['d2', 'd4'] }).toHavePrecisionAtK(3, 0.6)",
     failing: { received: good, args: [3, 0.5] },
     compute: toHavePrecisionAtK,
   }),
-  declareMatcher({
+  retrievalMatcher({
     name: 'toHaveRecallAtK',
-    async: false,
-    family: 'retrieval',
     summary: 'Recall@k (relevant ids in the top k / all relevant ids) ≥ `min`; for an eval set, the mean over queries.',
-    forms: forms([K, MIN], RETRIEVAL_OPTIONS),
-    metric: { name: 'R@k', registry: 'recall@1', direction: 'higher', comparator: '>=' },
+    args: [K, MIN],
+    options: RETRIEVAL_OPTIONS,
+    metric: atLeast('R@k', { registry: 'recall@1' }),
     example: 'expect(run).toHaveRecallAtK(3, 0.8)',
     failing: { received: good, args: [3, 0.5] },
     compute: toHaveRecallAtK,
   }),
-  declareMatcher({
+  retrievalMatcher({
     name: 'toHaveMrrAbove',
-    async: false,
-    family: 'retrieval',
     summary: 'Reciprocal rank of the first relevant id ≥ `min`; for an eval set, MRR (the mean).',
-    forms: forms([MIN], RETRIEVAL_OPTIONS),
-    metric: { name: 'RR', registry: 'mrr', direction: 'higher', comparator: '>=' },
+    args: [MIN],
+    options: RETRIEVAL_OPTIONS,
+    metric: atLeast('RR', { registry: 'mrr' }),
     example: "expect({ retrieved: ['x', 'a'], relevant: ['a'] }).toHaveMrrAbove(0.5)",
     failing: { received: good, args: [0.9] },
     compute: toHaveMrrAbove,
   }),
-  declareMatcher({
+  retrievalMatcher({
     name: 'toHaveNdcgAtK',
-    async: false,
-    family: 'retrieval',
     summary: 'nDCG@k ≥ `min` (trec_eval `ndcg_cut`; linear gain by default, graded relevance as `{ id: grade }`); for an eval set, the mean over queries.',
-    forms: forms([K, MIN], NDCG_OPTIONS),
-    metric: { name: 'nDCG@k', registry: 'ndcg@1', direction: 'higher', comparator: '>=' },
+    args: [K, MIN],
+    options: NDCG_OPTIONS,
+    metric: atLeast('nDCG@k', { registry: 'ndcg@1' }),
     example: "expect({ retrieved: ['d3', 'd1'], relevant: { d1: 2, d3: 1 } }).toHaveNdcgAtK(2, 0.7, { gain: 'exponential' })",
     failing: { received: good, args: [3, 0.7] },
     compute: toHaveNdcgAtK,
   }),
-  declareMatcher({
+  retrievalMatcher({
     name: 'toHaveMapAtK',
-    async: false,
-    family: 'retrieval',
     summary: 'Average precision cut at k (trec_eval `map_cut_k`) ≥ `min`; for an eval set, MAP@k.',
-    forms: forms([K, MIN], RETRIEVAL_OPTIONS),
-    metric: { name: 'AP@k', registry: 'map@1', direction: 'higher', comparator: '>=' },
+    args: [K, MIN],
+    options: RETRIEVAL_OPTIONS,
+    metric: atLeast('AP@k', { registry: 'map@1' }),
     example: 'expect(run).toHaveMapAtK(10, 0.5)',
     failing: { received: good, args: [3, 0.5] },
     compute: toHaveMapAtK,
   }),
-  declareMatcher({
+  retrievalMatcher({
     name: 'toHitWithin',
-    async: false,
-    family: 'retrieval',
     summary: 'A relevant id within the top k; for an eval set, in every query (mean hit rate 1).',
-    forms: forms([K], RETRIEVAL_OPTIONS),
-    metric: { name: 'Hit@k', registry: 'hit@1', direction: 'higher', comparator: '>=' },
+    args: [K],
+    options: RETRIEVAL_OPTIONS,
+    metric: atLeast('Hit@k', { registry: 'hit@1' }),
     example: "expect({ retrieved: ['x', 'a'], relevant: ['a'] }).toHitWithin(2)",
     failing: { received: good, args: [1] },
     compute: toHitWithin,
   }),
-  declareMatcher({
+  retrievalMatcher({
     name: 'toHaveHitRateAtK',
-    async: false,
-    family: 'retrieval',
     summary: 'Hit rate@k ≥ `min`: for one query 0 or 1; for an eval set the share of queries with a relevant id in the top k.',
-    forms: forms([K, MIN], RETRIEVAL_OPTIONS),
-    metric: { name: 'Hit@k', registry: 'hit@1', direction: 'higher', comparator: '>=' },
+    args: [K, MIN],
+    options: RETRIEVAL_OPTIONS,
+    metric: atLeast('Hit@k', { registry: 'hit@1' }),
     example: 'expect(run).toHaveHitRateAtK(5, 0.9)',
     failing: { received: [good, { retrieved: ['a'], relevant: ['b'] }], args: [1, 0.9] },
     compute: toHaveHitRateAtK,

@@ -8,7 +8,7 @@ import { matcherHint, printExpected, printReceived } from 'jest-matcher-utils'
 import { matcherDeclarations } from '../matchers/all.js'
 import { resetConfig } from '../matchers/config.js'
 import type { MatcherContext, MatcherResult } from '../matchers/context.js'
-import { argsHint, declaredScale, matcherOf, type FormSpec, type MatcherDeclaration } from '../matchers/declare.js'
+import { argsHint, declaredScale, formFor, matcherOf, type FormSpec, type MatcherDeclaration } from '../matchers/declare.js'
 
 // eslint-disable-next-line no-control-regex
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '')
@@ -104,7 +104,7 @@ export async function renderApiDocs(): Promise<string> {
       out.push('**Example**', '', '```ts', decl.example, '```', '')
       const message = await failureMessage(decl)
       if (message !== undefined) {
-        const form = decl.forms.find((f) => f.when === undefined || f.when(decl.failing?.received)) as FormSpec
+        const form = formFor(decl, decl.failing?.received)
         out.push(`**A failure message** (${argsHint(form) === '' ? 'no arguments' : argsHint(form)}):`, '', '```text', message, '```', '')
       }
     }

@@ -19,6 +19,10 @@ export class RatingsInputError extends MetricInputError {
   }
 }
 
+function fail(problem: string, value: unknown): never {
+  throw new RatingsInputError(problem, value)
+}
+
 /** Which part of the ratings to read. */
 export interface RatingTableOptions {
   readonly statistic?: 'cohen' | 'fleiss' | 'krippendorff'
@@ -72,9 +76,6 @@ function isMatrix(value: unknown): value is unknown[][] {
 }
 
 export function readRatingTable(received: unknown, options: RatingTableOptions): RatingTable {
-  const fail = (problem: string, value: unknown): never => {
-    throw new RatingsInputError(problem, value)
-  }
   if (isMatrix(received)) return readMatrix(received, options)
   let records: unknown = received
   if (isObject(received) && Array.isArray(received.scores)) {
@@ -141,9 +142,6 @@ export function readRatingTable(received: unknown, options: RatingTableOptions):
 }
 
 function readMatrix(matrix: unknown[][], options: RatingTableOptions): RatingTable {
-  const fail = (problem: string, value: unknown): never => {
-    throw new RatingsInputError(problem, value)
-  }
   if (options.statistic === 'fleiss') {
     fail(
       "statistic 'fleiss' needs rating records { item, rater, score }: a matrix is ambiguous (statsmodels takes items × raters, this matcher raters × items); use 'krippendorff', or records",
@@ -201,9 +199,6 @@ export function isWinCounts(value: unknown): value is Record<string, unknown> {
 }
 
 export function tallyPairwise(received: unknown, baseline: string, system: string | undefined): PairwiseTally {
-  const fail = (problem: string, value: unknown): never => {
-    throw new RatingsInputError(problem, value)
-  }
   if (isWinCounts(received)) {
     const count = (key: 'wins' | 'losses' | 'ties') => {
       const v = received[key] ?? (key === 'ties' ? 0 : undefined)

@@ -1,7 +1,7 @@
 // Runs under Vitest AND Jest: every matcher, with and without `.not`, refuses an unknown option key,
 // a wrongly typed option and an extra argument with a Matcher error, driven by the declarations.
 import { matcherDeclarations } from '../../matchers/all.js'
-import type { FormSpec, MatcherDeclaration } from '../../matchers/declare.js'
+import { formFor, type FormSpec, type MatcherDeclaration } from '../../matchers/declare.js'
 import type { Judge } from '../../src/judge/types.js'
 import { functionEmbedder } from '../../src/embeddings/function-embedder.js'
 import { asyncFailureOf, failureOf } from '../helpers/failure.js'
@@ -124,21 +124,17 @@ function withOptions(form: FormSpec, args: unknown[], options: Record<string, un
   return form.options === undefined ? args : [...args, options]
 }
 
-function formOf(decl: MatcherDeclaration, received: unknown): FormSpec {
-  return decl.forms.find((f) => f.when === undefined || f.when(received)) as FormSpec
-}
-
 it('has a valid call for every declared matcher and form', () => {
   for (const decl of matcherDeclarations) {
     expect([decl.name, (VALID[decl.name] ?? []).length > 0]).toEqual([decl.name, true])
-    const forms = new Set((VALID[decl.name] ?? []).map((v) => decl.forms.indexOf(formOf(decl, v.received))))
+    const forms = new Set((VALID[decl.name] ?? []).map((v) => decl.forms.indexOf(formFor(decl, v.received))))
     expect([decl.name, forms.size]).toEqual([decl.name, decl.forms.length])
   }
 })
 
 describe.each(matcherDeclarations.map((d) => [d.name, d] as const))('%s', (_name, decl: MatcherDeclaration) => {
   for (const valid of VALID[decl.name] ?? []) {
-    const form = formOf(decl, valid.received)
+    const form = formFor(decl, valid.received)
     const label = form.received.slice(0, 40)
     for (const not of [false, true]) {
       const how = `${not ? '.not, ' : ''}${label}`

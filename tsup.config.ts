@@ -10,6 +10,7 @@ const candidates: Record<string, string> = {
   'src/agreement/public': 'src/agreement/public.ts',
   'src/eval-set/public': 'src/eval-set/public.ts',
   'src/report/public': 'src/report/public.ts',
+  'src/adapters/public': 'src/adapters/public.ts',
   'runners/matchers': 'runners/matchers.ts',
   'runners/vitest': 'runners/vitest.ts',
   'runners/jest': 'runners/jest.ts',
@@ -33,5 +34,5 @@ export default defineConfig({
   shims: true,
   clean: true,
   sourcemap: false,
-  external: ['vitest', '@jest/globals', 'jest-environment-node', '@huggingface/transformers', '@xenova/transformers', 'ollama', 'csv-parse'],
+  external: ['vitest', '@jest/globals', 'jest-environment-node', '@huggingface/transformers', '@xenova/transformers', 'ollama', 'openai', '@langchain/core', 'llamaindex', 'csv-parse'],
 })

@@ -32,3 +32,12 @@ export function reportFailure(io: CliIo, command: string, code: number, message:
 export function cannotRead(path: string, error: NodeJS.ErrnoException): string {
   return `cannot read '${path}': ${error.code}${error.syscall ? ` (${error.syscall})` : ''}`
 }
+
+/**
+ * An error's message for `rag-matchers COMMAND: MESSAGE`: a core MetricInputError starts with its function name
+ * (`trec: Expected …`), which the command prefix already stands for, so it is dropped (one prefix, not two).
+ */
+export function cliMessage(error: Error): string {
+  const fn = (error as { fn?: unknown }).fn
+  return typeof fn === 'string' && error.message.startsWith(`${fn}: `) ? error.message.slice(fn.length + 2) : error.message
+}

@@ -24,9 +24,12 @@ interface CommandEntry {
 /** The subcommands. To add one: `name: { summary: '…', load: () => import('./name.js') },` */
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'merge-reports': { summary: 'merge per-shard rag-report.json files into one report', load: () => import('./merge-reports.js') },
+  compare: { summary: 'compare two rag-report.json files case by case (paired test, verdict per eval set and metric)', load: () => import('./compare.js') },
   trec: { summary: 'evaluate a TREC run against qrels (trec_eval 10.0 measures and output)', load: () => import('./trec.js') },
   bleu: { summary: 'corpus BLEU of a hypothesis file against reference files (sacrebleu 2.6 numbers and output)', load: () => import('./bleu.js') },
   chrf: { summary: 'corpus chrF / chrF++ (sacrebleu 2.6 numbers and output)', load: () => import('./chrf.js') },
+  ter: { summary: 'corpus TER (sacrebleu 2.6 numbers and output)', load: () => import('./ter.js') },
+  sacrebleu: { summary: "sacrebleu 2.6's command line: -m bleu chrf ter, several systems, --confidence, --paired-bs/-ar", load: () => import('./sacrebleu.js') },
   rouge: { summary: 'ROUGE-N/L/Lsum per segment (rouge-score 0.1.2) and their mean', load: () => import('./rouge.js') },
   meteor: { summary: 'METEOR per segment (NLTK 3.8, WordNet 3.0) and their mean', load: () => import('./meteor.js') },
 }

@@ -16,7 +16,7 @@ import { MetricInputError } from '../src/errors.js'
 import { formatFixed } from '../src/retrieval/trec/c-format.js'
 import { buildSignature, parseSignature } from '../src/signature.js'
 import { pyIsSpaceCode } from '../src/text/python-string.js'
-import { cannotRead, EXIT, reportFailure, writeOut, type CliIo } from './io.js'
+import { cannotRead, cliMessage, EXIT, reportFailure, writeOut, type CliIo } from './io.js'
 
 /** A bad command line: unknown option, missing or bad value, wrong file count (exit 1). */
 export class CliUsageError extends Error {}
@@ -29,6 +29,8 @@ export interface OptionDef {
   readonly names: readonly string[]
   readonly key: string
   readonly value?: boolean
+  /** argparse `nargs='+'`: the option takes every following argument up to the next option (stored in `lists`). */
+  readonly multi?: boolean
 }
 
 export interface ParsedArgs {
@@ -37,6 +39,8 @@ export interface ParsedArgs {
   readonly flags: ReadonlySet<string>
   /** Option values by key; the last one given wins (argparse). */
   readonly values: ReadonlyMap<string, string>
+  /** Values of `multi` options by key (`-i a.txt b.txt`); a repeated option replaces the list, as argparse does. */
+  readonly lists: ReadonlyMap<string, readonly string[]>
   /** How the user spelled each option given, for messages. */
   readonly spelled: ReadonlyMap<string, string>
 }
@@ -45,6 +49,7 @@ export interface ParsedArgs {
 export const COMMON_OPTIONS: readonly OptionDef[] = [
   { names: ['-i', '--input'], key: 'input', value: true },
   { names: ['-w', '--width'], key: 'width', value: true },
+  { names: ['-f', '--format'], key: 'format', value: true },
   { names: ['--json'], key: 'json' },
   { names: ['-sl', '--sentence-level'], key: 'sentenceLevel' },
   { names: ['-b', '--score-only'], key: 'scoreOnly' },
@@ -68,6 +73,7 @@ export function parseCliArgs(argv: readonly string[], defs: readonly OptionDef[]
   const positionals: string[] = []
   const flags = new Set<string>()
   const values = new Map<string, string>()
+  const lists = new Map<string, string[]>()
   const spelled = new Map<string, string>()
   let onlyFiles = false
   for (let i = 0; i < argv.length; i += 1) {
@@ -103,11 +109,19 @@ export function parseCliArgs(argv: readonly string[], defs: readonly OptionDef[]
       flags.add(def.key)
       continue
     }
+    if (def.multi) {
+      const list = attached === undefined ? [] : [attached]
+      // like argparse, take arguments up to the next one that looks like an option ('-' alone is stdin, a file)
+      while (i + 1 < argv.length && (argv[i + 1] === '-' || !(argv[i + 1] as string).startsWith('-'))) list.push(argv[++i] as string)
+      if (list.length === 0) throw new CliUsageError(`option ${name} needs at least one value`)
+      lists.set(def.key, list)
+      continue
+    }
     const value = attached ?? argv[++i]
     if (value === undefined) throw new CliUsageError(`option ${name} needs a value`)
     values.set(def.key, value)
   }
-  return { positionals, flags, values, spelled }
+  return { positionals, flags, values, lists, spelled }
 }
 
 /**
@@ -223,6 +237,15 @@ async function readSource(path: string, io: CliIo): Promise<Uint8Array> {
   }
 }
 
+/**
+ * The segments of one file (`-` = stdin) as sacrebleu's CLI reads them (see {@link splitSegments}).
+ *
+ * @throws CliUsageError for `-` without stdin; CliInputError for an unreadable file or invalid UTF-8
+ */
+export async function readSegments(path: string, io: CliIo): Promise<string[]> {
+  return splitSegments(decode(await readSource(path, io), path === '-' ? '<stdin>' : path))
+}
+
 /** Hypotheses and reference streams read from the command line's files. */
 export interface TextInputs {
   readonly hypotheses: readonly string[]
@@ -279,6 +302,12 @@ export function segmentReferences(input: TextInputs, i: number): string[] {
 /** The common options, resolved. */
 export interface CommonSettings {
   readonly width: number
+  /**
+   * `-f text|json` (sacrebleu 2.x's `--format`). For the sacrebleu metrics (`bleu`, `chrf`, `ter`) the default is
+   * `json`, sacrebleu's object with the score rounded to `-w`; for `rouge`/`meteor` `-f json` is `--json`.
+   */
+  readonly format: 'text' | 'json'
+  /** Full-precision JSON (`--json`, or `-f json` for a command without a sacrebleu JSON shape). */
   readonly json: boolean
   readonly sentenceLevel: boolean
   readonly scoreOnly: boolean
@@ -291,6 +320,12 @@ export interface TextCommand<Config> {
   readonly options: readonly OptionDef[]
   /** Decimals printed when `-w` is not given. */
   readonly defaultWidth: number
+  /**
+   * The output without `-f`: `json` for the sacrebleu metrics (sacrebleu 2.x prints JSON by default, and `-f json`
+   * is then its rounded object while `--json` stays full precision); `text` otherwise, where `-f json` = `--json`.
+   * @default 'text'
+   */
+  readonly defaultFormat?: 'text' | 'json'
   /** Turns the options into settings; throws CliUsageError (or MetricInputError) for bad values. */
   readonly configure: (args: ParsedArgs) => Config
   /** Scores and returns the whole output text; throws CliInputError for unusable data (exit 2). */
@@ -307,7 +342,8 @@ export interface TextCommand<Config> {
  */
 export async function runTextCommand<Config>(command: TextCommand<Config>, argv: readonly string[], io: CliIo): Promise<number> {
   const fail = (code: number, message: string): number => reportFailure(io, command.name, code, message)
-  const usageHint = `\nRun 'rag-matchers ${command.name} --help' for the options.`
+  // one line: the message, then where the options are
+  const usageHint = ` (run 'rag-matchers ${command.name} --help' for the options)`
   let args: ParsedArgs
   let config: Config
   let common: CommonSettings
@@ -317,22 +353,24 @@ export async function runTextCommand<Config>(command: TextCommand<Config>, argv:
       await writeOut(io.stdout, command.help)
       return EXIT.ok
     }
+    const format = choiceOption<'text' | 'json'>(args, 'format', command.defaultFormat ?? 'text', ['text', 'json'])
     common = {
       width: intOption(args, 'width', command.defaultWidth, 0, 20),
-      json: args.flags.has('json'),
+      format,
+      json: args.flags.has('json') || (command.defaultFormat !== 'json' && args.values.has('format') && format === 'json'),
       sentenceLevel: args.flags.has('sentenceLevel'),
       scoreOnly: args.flags.has('scoreOnly'),
     }
     config = command.configure(args)
   } catch (error) {
-    if (error instanceof CliUsageError || error instanceof MetricInputError) return fail(EXIT.usage, `${error.message}${usageHint}`)
+    if (error instanceof CliUsageError || error instanceof MetricInputError) return fail(EXIT.usage, `${cliMessage(error)}${usageHint}`)
     throw error
   }
   let input: TextInputs
   try {
     input = await readTextInputs(args, io)
   } catch (error) {
-    if (error instanceof CliUsageError) return fail(EXIT.usage, `${error.message}${usageHint}`)
+    if (error instanceof CliUsageError) return fail(EXIT.usage, `${cliMessage(error)}${usageHint}`)
     if (error instanceof CliInputError) return fail(EXIT.input, error.message)
     throw error
   }
@@ -341,7 +379,7 @@ export async function runTextCommand<Config>(command: TextCommand<Config>, argv:
     output = command.evaluate(config, input, common, io)
   } catch (error) {
     // the inputs are well-formed strings by now, so the core can only object to an option combination
-    if (error instanceof MetricInputError || error instanceof CliUsageError) return fail(EXIT.usage, `${error.message}${usageHint}`)
+    if (error instanceof MetricInputError || error instanceof CliUsageError) return fail(EXIT.usage, `${cliMessage(error)}${usageHint}`)
     if (error instanceof CliInputError) return fail(EXIT.input, error.message)
     throw error
   }
@@ -389,6 +427,7 @@ Output options:
   -w, --width N             decimals printed
   -b, --score-only          print only the score
   -sl, --sentence-level     one line per segment instead of the corpus score
+  -f, --format {text,json}  output format (bleu/chrf/ter: default json, sacrebleu 2.x's object; -sl prints text)
   --json                    JSON at full precision (with -sl: one JSON object per line)
   -h, --help                this help
 

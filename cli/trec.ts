@@ -20,7 +20,9 @@ import {
   type TrecRun,
   type TrecSource,
 } from '../src/retrieval/trec/index.js'
-import { cannotRead, EXIT, reportFailure, writeOut, type CliIo } from './io.js'
+import { resolveMeasures } from '../src/retrieval/trec/measures.js'
+import { cannotRead, cliMessage, EXIT, reportFailure, writeOut, type CliIo } from './io.js'
+import { unknownMeasureMessage } from './trec-measure-hint.js'
 
 const HELP = `Usage: rag-matchers trec QRELS RUN [options]
 
@@ -213,6 +215,16 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return fail(EXIT.usage, `expected two files, QRELS and RUN, got ${parsed.files.length}\n\n${HELP}`)
   }
   if (qrelsPath === '-' && runPath === '-') return fail(EXIT.usage, "only one of QRELS and RUN can be '-' (stdin)")
+  // the measures are checked before the (possibly large) files are read
+  try {
+    resolveMeasures('trec', parsed.measures.length > 0 ? parsed.measures : ['official'])
+  } catch (error) {
+    if (error instanceof MetricInputError) {
+      const unknown = error.expected.startsWith('a trec_eval measure (') && typeof error.received === 'string'
+      return fail(EXIT.usage, unknown ? unknownMeasureMessage(error.received as string) : cliMessage(error))
+    }
+    throw error
+  }
 
   let qrels: TrecQrels
   let trecRun: TrecRun
@@ -248,7 +260,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
           return fail(EXIT.input, `${file} has no judgments`)
       }
     }
-    if (error instanceof MetricInputError) return fail(EXIT.usage, error.message)
+    if (error instanceof MetricInputError) return fail(EXIT.usage, cliMessage(error))
     throw error
   }
 

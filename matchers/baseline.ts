@@ -1,7 +1,17 @@
 import { relative } from 'node:path'
 import { MetricInputError } from '../src/errors.js'
-import { baselinePathFor, BaselineFileError, readBaselineFile, writeBaselineEntry, type BaselineEntry } from '../src/eval-set/baseline-file.js'
-import { compareRuns, type MetricComparison, type MetricRun, type MetricValues, type RunComparison, type SignificanceTest } from '../src/eval-set/compare-runs.js'
+import { baselinePathFor, BaselineFileError, readBaselineFile, writeBaselineEntry, type BaselineEntry, type BaselineMetric } from '../src/eval-set/baseline-file.js'
+import {
+  compareRuns,
+  type CaseCoverage,
+  type MetricComparison,
+  type MetricRun,
+  type MetricValues,
+  type RunComparison,
+  type SignificanceTest,
+} from '../src/eval-set/compare-runs.js'
+import { measureLabel, measureName } from '../src/eval-set/measure-names.js'
+import { describeRevisionChange, identitySignature } from '../src/eval-set/metric-revisions.js'
 import { isMetricName, METRIC_NAMES, metricRunOf, metricScale } from '../src/eval-set/metrics.js'
 import { isCiEnvironment } from '../src/eval-set/run-eval-set.js'
 import type { EvalCase } from '../src/eval-case.js'
@@ -9,7 +19,7 @@ import { caseLabel } from '../src/eval-case.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { buildMessage, formatNumber, list, table } from './message.js'
 import { declareMatcher } from './declare.js'
-import { matcherError } from './validate.js'
+import { denseCases, matcherError } from './validate.js'
 
 /** What a baseline write reports (see {@link MetricBaselineOptions.onWrite}). */
 export interface BaselineWriteInfo {
@@ -28,8 +38,18 @@ export interface MetricBaselineOptions {
   readonly tolerance?: number | Readonly<Record<string, number>>
   /** Significance level of the one-sided test. @default 0.05 */
   readonly alpha?: number
-  /** @default 'bootstrap' */
+  /**
+   * `'bootstrap'`, `'permutation'` (sign-flip), or `'none'`: a tolerance-only gate, for sets too small
+   * for a test to reach `alpha` (any drop beyond the tolerance fails). @default 'bootstrap'
+   */
   readonly test?: SignificanceTest
+  /**
+   * `'equal'`: the run's case ids must be the baseline's (added or removed cases fail, listed, until
+   * `-u`); `'shared'`: compare only the cases in both (still fails when none are shared). @default 'equal'
+   */
+  readonly cases?: CaseCoverage
+  /** Also fail on `dropped (not significant)` (a drop beyond the tolerance the test cannot tell from noise). @default false */
+  readonly failOnDrop?: boolean
   /** @default 10_000 */
   readonly resamples?: number
   /** @default 42 */
@@ -87,7 +107,7 @@ function readCases(ctx: MatcherContext, received: unknown): readonly EvalCase[] 
       ? (received as { cases: unknown[] }).cases
       : matcherError(ctx, MATCHER, ARGS, 'received value must be an eval run (`{ cases }`, e.g. from runEvalSet or describeEvalSet) or an array of cases', received)
   if (cases.length === 0) matcherError(ctx, MATCHER, ARGS, 'received eval set must contain at least one case', received)
-  cases.forEach((c, i) => {
+  denseCases(ctx, MATCHER, ARGS, cases).forEach((c, i) => {
     if (c === null || typeof c !== 'object') matcherError(ctx, MATCHER, ARGS, `received case [${i}] must be an object`, c)
   })
   return cases as readonly EvalCase[]
@@ -100,6 +120,8 @@ interface Resolved {
   readonly test: SignificanceTest
   readonly resamples: number
   readonly seed: number
+  readonly cases: CaseCoverage
+  readonly failOnDrop: boolean
 }
 
 function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): Resolved {
@@ -118,7 +140,11 @@ function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): R
   const alpha = o.alpha ?? 0.05
   if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1)) matcherError(ctx, MATCHER, ARGS, 'options.alpha must be a number strictly between 0 and 1', alpha)
   const test = o.test ?? 'bootstrap'
-  if (test !== 'bootstrap' && test !== 'permutation') matcherError(ctx, MATCHER, ARGS, "options.test must be 'bootstrap' or 'permutation'", test)
+  if (test !== 'bootstrap' && test !== 'permutation' && test !== 'none') matcherError(ctx, MATCHER, ARGS, "options.test must be 'bootstrap', 'permutation' or 'none'", test)
+  const cases = o.cases ?? 'equal'
+  if (cases !== 'equal' && cases !== 'shared') matcherError(ctx, MATCHER, ARGS, "options.cases must be 'equal' or 'shared'", cases)
+  const failOnDrop = o.failOnDrop ?? false
+  if (typeof failOnDrop !== 'boolean') matcherError(ctx, MATCHER, ARGS, 'options.failOnDrop must be a boolean', failOnDrop)
   const resamples = o.resamples ?? 10_000
   if (!Number.isInteger(resamples) || resamples < 1) matcherError(ctx, MATCHER, ARGS, 'options.resamples must be a positive integer', resamples)
   const seed = o.seed ?? 42
@@ -127,14 +153,25 @@ function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): R
     if (o[key] !== undefined && (typeof o[key] !== 'string' || o[key].length === 0)) matcherError(ctx, MATCHER, ARGS, `options.${key} must be a non-empty path`, o[key])
   }
   if (o.onWrite !== undefined && typeof o.onWrite !== 'function') matcherError(ctx, MATCHER, ARGS, 'options.onWrite must be a function', o.onWrite)
-  return { metrics: [...new Set(o.metrics)], tolerance, alpha, test, resamples, seed }
+  return { metrics: [...new Set(o.metrics)], tolerance, alpha, test, resamples, seed, cases, failOnDrop }
 }
 
-function pick(run: MetricRun, metrics: readonly string[]): MetricRun {
-  const out: Record<string, MetricValues> = Object.create(null) as Record<string, MetricValues>
+function pick(run: BaselineEntry, metrics: readonly string[]): BaselineEntry {
+  const out: Record<string, BaselineMetric> = Object.create(null) as Record<string, BaselineMetric>
   for (const m of metrics) {
     const mv = run.metrics[m]
     if (mv !== undefined) out[m] = mv
+  }
+  return { metrics: out }
+}
+
+/** What a baseline stores: the identity signature (settings + `rev`, no package version) and the measure's name. */
+function asBaselineEntry(run: MetricRun): BaselineEntry {
+  const out: Record<string, BaselineMetric> = Object.create(null) as Record<string, BaselineMetric>
+  for (const [m, mv] of Object.entries(run.metrics) as Array<[string, MetricValues]>) {
+    // a lower-is-better metric (TER) keeps its flag for compareRuns; the file stores only measure, signature and values
+    const lower = (mv as { higherIsBetter?: unknown }).higherIsBetter === false ? { higherIsBetter: false } : {}
+    out[m] = { measure: measureName(m), signature: identitySignature(mv.signature), values: mv.values, ...lower }
   }
   return { metrics: out }
 }
@@ -157,52 +194,81 @@ function failedCasesSection(cases: readonly EvalCase[]): string | undefined {
   return `${failed.length} of ${cases.length} cases failed in the pipeline:\n${table(rows)}`
 }
 
+/** The status word of a metric as the message, the reports and the JSON show it. */
+function statusWord(m: MetricComparison): string {
+  return m.status
+}
+
+function formatDecimals(metric: string, value: number): string {
+  return Number.isFinite(value) ? fmt(metric, value) : 'n/a'
+}
+
 function summaryTable(comparison: RunComparison): string {
   const confidence = Math.round(comparison.options.confidence * 100)
-  const header = ['metric', 'baseline', 'current', 'delta', `${confidence}% CI`, 'p', 'tolerance', '']
+  const header = ['measure', 'baseline', 'current', 'delta', `${confidence}% CI`, 'p', 'tolerance', 'status']
   const rows = comparison.metrics.map((m) => [
-    m.metric,
-    fmt(m.metric, m.baselineMean),
-    fmt(m.metric, m.currentMean),
-    signed(m.metric, m.delta),
-    `[${fmt(m.metric, m.ci[0])}, ${fmt(m.metric, m.ci[1])}]`,
-    formatP(m.pValue),
+    measureLabel(m.metric) + (m.higherIsBetter ? '' : ' (lower is better)'),
+    formatDecimals(m.metric, m.baselineMean),
+    formatDecimals(m.metric, m.currentMean),
+    Number.isFinite(m.delta) ? signed(m.metric, m.delta) : 'n/a',
+    Number.isFinite(m.ci[0]) ? `[${fmt(m.metric, m.ci[0])}, ${fmt(m.metric, m.ci[1])}]` : 'n/a',
+    comparison.options.test === 'none' ? '—' : formatP(m.pValue),
     fmt(m.metric, m.tolerance),
-    m.regressed ? 'REGRESSED' : m.status === 'ok' ? 'ok' : m.status,
+    statusWord(m),
   ])
   return table([header, ...rows], { max: rows.length + 1 })
 }
 
-function worstCases(m: MetricComparison): string | undefined {
-  const dropped = m.perCase.filter((c) => c.delta < 0)
-  if (dropped.length === 0) return undefined
-  const rows = dropped.map((c) => [c.id, `${fmt(m.metric, c.baseline)} → ${fmt(m.metric, c.current)}`, `(${signed(m.metric, c.delta)})`])
-  return `cases that dropped most in ${m.metric} (${dropped.length} of ${m.n} dropped):\n${table(rows, { max: WORST_CASES })}`
+/** The cases that moved most for the worse (the good direction decides), at most `max`. */
+function droppedCases(m: MetricComparison, max = WORST_CASES): MetricComparison['perCase'] {
+  const worse = m.perCase.filter((c) => (m.higherIsBetter ? c.delta < 0 : c.delta > 0))
+  return worse.slice(0, max)
 }
 
-function onlyInOneRun(comparison: RunComparison): string | undefined {
+function worstCases(m: MetricComparison): string | undefined {
+  const dropped = m.perCase.filter((c) => (m.higherIsBetter ? c.delta < 0 : c.delta > 0))
+  if (dropped.length === 0) return undefined
+  const rows = dropped.map((c) => [c.id, `${fmt(m.metric, c.baseline)} → ${fmt(m.metric, c.current)}`, `(${signed(m.metric, c.delta)})`])
+  return `cases that dropped most in ${measureLabel(m.metric)} (${dropped.length} of ${m.n} dropped):\n${table(rows, { max: WORST_CASES })}`
+}
+
+function coverageLine(comparison: RunComparison): string {
+  const c = comparison.coverage
+  return `cases: ${c.added.length} added, ${c.removed.length} removed, ${c.compared} compared (cases: '${c.mode}')`
+}
+
+function coverageSection(comparison: RunComparison): string | undefined {
+  const c = comparison.coverage
   const lines = [
-    comparison.onlyInBaseline.length > 0
-      ? `cases only in the baseline (${comparison.onlyInBaseline.length}, not compared): ${list([...comparison.onlyInBaseline])}`
-      : undefined,
-    comparison.onlyInCurrent.length > 0 ? `cases only in this run (${comparison.onlyInCurrent.length}, not compared): ${list([...comparison.onlyInCurrent])}` : undefined,
+    c.removed.length > 0 ? `cases in the baseline but not in this run (${c.removed.length}): ${list([...c.removed])}` : undefined,
+    c.added.length > 0 ? `cases in this run but not in the baseline (${c.added.length}): ${list([...c.added])}` : undefined,
   ].filter(Boolean)
   return lines.length > 0 ? lines.join('\n') : undefined
+}
+
+function revisionOrSetting(m: MetricComparison, d: { key: string; a: string | undefined; b: string | undefined }): string {
+  if (d.key === 'rev') return `    ${describeRevisionChange(m.currentSignature?.split('|')[0] ?? m.metric, d.a, d.b)}`
+  return `    ${d.key}: ${d.a ?? '(absent)'} in the baseline, ${d.b ?? '(absent)'} now`
 }
 
 function signatureSection(comparison: RunComparison): string {
   return comparison.metrics
     .filter((m) => m.status === 'incomparable')
     .map((m) => {
-      const changes = (m.signatureDifferences ?? []).map((d) => `    ${d.key}: ${d.a ?? '(absent)'} in the baseline, ${d.b ?? '(absent)'} now`)
+      const changes = (m.signatureDifferences ?? []).map((d) => revisionOrSetting(m, d))
+      const revision = (m.signatureDifferences ?? []).some((d) => d.key === 'rev')
       return [
-        `  ${m.metric}: computed with different settings`,
+        `  ${measureLabel(m.metric)}: ${revision ? "the metric's implementation changed" : 'computed with different settings'}`,
         ...changes,
         `    baseline signature: ${m.baselineSignature}`,
-        `    current signature:  ${m.currentSignature}`,
+        `    current signature:  ${identitySignature(m.currentSignature ?? '')}`,
       ].join('\n')
     })
     .join('\n')
+}
+
+function testName(test: SignificanceTest): string {
+  return test === 'bootstrap' ? 'paired bootstrap' : test === 'permutation' ? 'sign-flip permutation test' : 'tolerance-only gate (no significance test)'
 }
 
 /**
@@ -216,10 +282,19 @@ function signatureSection(comparison: RunComparison): string {
  *   In CI (`CI` set) or with `--ci` (snapshot update state `'none'`), a missing baseline FAILS instead.
  * - `-u` (snapshot update state `'all'`, which Vitest and Jest both expose as
  *   `this.snapshotState._updateSnapshot`) rewrites the entry's metrics and passes.
- * - Otherwise each metric is compared with {@link compareRuns}: it fails when a metric regressed
- *   (`delta < −tolerance·scale` and one-sided `p < alpha`), listing old/new means, delta, interval,
- *   p-value, the cases that dropped most and the cases present in one run only; it refuses (fails)
- *   when a metric's signature changed, naming the setting, its old and new values, and `-u`.
+ * - Otherwise each metric is compared with {@link compareRuns}, and the check fails when:
+ *   - a metric `regressed` (drop beyond `tolerance·scale` with one-sided `p < alpha`), listing old/new
+ *     means, delta, interval, p-value, status and the cases that dropped most;
+ *   - the identity changed: a setting (named, old and new value) or the metric's implementation
+ *     revision (named, with its changelog line). The package version is not part of the identity, and
+ *     0.1.0 baselines (`version:0.1.0`) compare by the settings they record;
+ *   - the cases differ from the baseline's (`cases: 'equal'`, default), listing added and removed ids;
+ *     with `cases: 'shared'` only when no case is shared. Every message says how many were added,
+ *     removed and compared;
+ *   - the test cannot fail: its smallest attainable p on the run's cases is not below `alpha` (the
+ *     sign-flip test on 4 or fewer cases), unless `test: 'none'` chose a tolerance-only gate;
+ *   - `dropped (not significant)` with `failOnDrop: true`. By default it passes (it is shown in the
+ *     message and the reports): failing on drops the test cannot tell from noise makes a gate flaky.
  * - A run with failed cases fails (a baseline needs every case). `.not` is not supported.
  *
  * Entries are merged, never pruned: other entries and other metrics of the same entry are kept.
@@ -265,9 +340,9 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     }
   }
 
-  let current: MetricRun
+  let current: BaselineEntry
   try {
-    current = metricRunOf(cases, o.metrics)
+    current = asBaselineEntry(metricRunOf(cases, o.metrics))
   } catch (error) {
     if (error instanceof MetricInputError) matcherError(ctx, MATCHER, ARGS, error.message)
     throw error
@@ -319,48 +394,126 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     test: o.test,
     resamples: o.resamples,
     seed: o.seed,
+    cases: o.cases,
+    failOnDrop: o.failOnDrop,
   })
-  const settings = `${o.test === 'bootstrap' ? 'paired bootstrap' : 'sign-flip permutation test'}, ${o.resamples} resamples, seed ${o.seed}; a metric regresses when it drops by more than its tolerance with one-sided p < ${o.alpha}`
-  const extra = {
+  const settings =
+    o.test === 'none'
+      ? `${testName(o.test)}: a metric regresses when it drops by more than its tolerance`
+      : `${testName(o.test)}, ${o.resamples} resamples, seed ${o.seed}; a metric regresses when it drops by more than its tolerance with one-sided p < ${o.alpha}`
+  const fullExtra = {
     file,
+    entry: name,
+    test: o.test,
+    alpha: o.alpha,
     metrics: comparison.metrics.map((m) => ({
-      metric: m.metric,
-      status: m.status,
+      metric: measureName(m.metric),
+      key: m.metric,
+      status: statusWord(m),
       baseline: m.baselineMean,
       current: m.currentMean,
       delta: m.delta,
       pValue: m.pValue,
+      tolerance: m.tolerance,
       n: m.n,
+      ...(m.higherIsBetter ? {} : { higherIsBetter: false }),
+      // the worst cases of a drop, for the Markdown summary (bounded: the record keeps ≤ 4000 characters of extra)
+      ...(m.status === 'regressed' || m.status === 'dropped (not significant)'
+        ? { worst: droppedCases(m, 3).map((c) => ({ id: c.id.slice(0, 40), baseline: c.baseline, current: c.current, delta: c.delta })) }
+        : {}),
     })),
+    coverage: { mode: comparison.coverage.mode, added: comparison.coverage.added.length, removed: comparison.coverage.removed.length, compared: comparison.coverage.compared },
     onlyInBaseline: comparison.onlyInBaseline.length,
     onlyInCurrent: comparison.onlyInCurrent.length,
   }
+  // the reporters keep at most RECORD_LIMITS.extra (4000) characters of extra and drop a larger one whole:
+  // give up the worst cases before the per-metric table
+  const extra =
+    JSON.stringify(fullExtra).length <= 3_900 ? fullExtra : { ...fullExtra, metrics: fullExtra.metrics.map(({ worst: _worst, ...rest }: { worst?: unknown }) => rest) }
+  const failures = comparison.metrics.filter((m) => m.failed).length
 
   if (comparison.incomparable.length > 0) {
+    const revision = comparison.metrics.some((m) => m.status === 'incomparable' && (m.signatureDifferences ?? []).some((d) => d.key === 'rev'))
     return {
       pass: false,
       message: message(
-        `Baseline "${name}" cannot be compared: ${comparison.incomparable.join(', ')} ${comparison.incomparable.length === 1 ? 'was' : 'were'} computed with different settings than the baseline.`,
+        `Baseline "${name}" cannot be compared: ${comparison.incomparable.map(measureLabel).join(', ')} ${comparison.incomparable.length === 1 ? 'was' : 'were'} computed with different settings${revision ? ' or another implementation revision' : ''} than the baseline.`,
         [
           signatureSection(comparison),
-          'Values computed with other settings (or another rag-matchers version) are not comparable. If the new settings are intended, update the baseline with -u (vitest -u / jest -u).',
+          `Values computed with other settings${revision ? ' or by a revised implementation' : ''} are not comparable. If the change is intended, update the baseline with -u (vitest -u / jest -u).`,
+          coverageLine(comparison),
         ],
       ),
-      meta: meta(false, extra),
+      meta: meta(false, extra, failures),
     }
   }
 
-  const regressed = comparison.metrics.filter((m) => m.regressed)
-  const pass = regressed.length === 0
+  if (!comparison.coverage.ok) {
+    const c = comparison.coverage
+    const headline =
+      c.mode === 'equal'
+        ? `Baseline "${name}": the run's cases are not the baseline's (${c.added.length} added, ${c.removed.length} removed, ${c.compared} compared), so its mean is not comparable.`
+        : `Baseline "${name}": no case of the run is in the baseline (${c.added.length} added, ${c.removed.length} removed, 0 compared).`
+    return {
+      pass: false,
+      message: message(headline, [
+        coverageSection(comparison),
+        comparison.metrics.some((m) => m.n > 0) ? `on the ${c.compared} shared cases:\n${summaryTable(comparison)}` : undefined,
+        c.mode === 'equal'
+          ? "If the eval set changed on purpose, update the baseline with -u (vitest -u / jest -u) and commit the file; to compare only the cases in both, pass { cases: 'shared' }."
+          : 'Update the baseline with -u (vitest -u / jest -u) and commit the file.',
+      ]),
+      meta: meta(false, extra, Math.max(1, failures)),
+    }
+  }
+
+  if (comparison.power.underpowered) {
+    const p = comparison.power
+    const fewest = Math.min(...comparison.metrics.filter((m) => m.n > 0).map((m) => m.n))
+    return {
+      pass: false,
+      message: message(
+        `Baseline "${name}": the ${testName(o.test)} cannot fail on ${fewest} ${fewest === 1 ? 'case' : 'cases'}: its smallest attainable p is ${formatP(p.minAttainableP)}, not below alpha ${o.alpha}.`,
+        [
+          summaryTable(comparison),
+          [
+            'A gate that cannot fail passes every drop. Either:',
+            p.casesNeeded !== undefined
+              ? `  - add cases: the ${testName(o.test)} can reach p < ${o.alpha} from ${p.casesNeeded} cases (${o.resamples} resamples);`
+              : undefined,
+            o.test === 'permutation' ? "  - use test: 'bootstrap' (its smallest p is 1/(resamples + 1), but it is unreliable on very few cases);" : undefined,
+            o.test === 'bootstrap' ? '  - raise resamples;' : undefined,
+            "  - or choose a tolerance-only gate explicitly: test: 'none' (any drop beyond the tolerance fails).",
+          ]
+            .filter(Boolean)
+            .join('\n'),
+          coverageLine(comparison),
+        ],
+      ),
+      meta: meta(false, extra, Math.max(1, failures)),
+    }
+  }
+
+  const failed = comparison.metrics.filter((m) => m.failed)
+  const dropped = comparison.metrics.filter((m) => m.status === 'dropped (not significant)')
+  const pass = failed.length === 0
+  const describe = (m: MetricComparison) =>
+    `${measureLabel(m.metric)} ${fmt(m.metric, m.baselineMean)} → ${fmt(m.metric, m.currentMean)} (${signed(m.metric, m.delta)}${o.test === 'none' ? '' : `, p = ${formatP(m.pValue)}`})`
   const headline = pass
-    ? `Baseline "${name}" holds: no metric dropped significantly (${settings}).`
-    : `Baseline "${name}": ${regressed.length} of ${comparison.metrics.length} metrics regressed: ${regressed
-        .map((m) => `${m.metric} ${fmt(m.metric, m.baselineMean)} → ${fmt(m.metric, m.currentMean)} (${signed(m.metric, m.delta)}, p = ${formatP(m.pValue)})`)
-        .join('; ')}`
+    ? dropped.length > 0
+      ? `Baseline "${name}" holds, but ${dropped.map(describe).join('; ')} dropped beyond the tolerance without being significant (${settings}).`
+      : `Baseline "${name}" holds: no metric dropped significantly (${settings}).`
+    : `Baseline "${name}": ${failed.length} of ${comparison.metrics.length} metrics ${failed.every((m) => m.regressed) ? 'regressed' : 'failed'}: ${failed.map((m) => (m.regressed ? describe(m) : `${describe(m)} ${statusWord(m)}`)).join('; ')}`
   return {
     pass,
-    message: message(headline, [summaryTable(comparison), ...regressed.map(worstCases), onlyInOneRun(comparison), pass ? undefined : `${settings}.\n${UPDATE_HINT}`]),
-    meta: meta(pass, extra, regressed.length),
+    message: message(headline, [
+      summaryTable(comparison),
+      ...failed.map(worstCases),
+      coverageLine(comparison),
+      coverageSection(comparison),
+      pass ? undefined : `${settings}${o.failOnDrop ? '; failOnDrop: a drop beyond the tolerance fails even when not significant' : ''}.\n${UPDATE_HINT}`,
+    ]),
+    meta: meta(pass, extra, failed.length),
   }
 }
 
@@ -372,7 +525,7 @@ export const baselineDeclarations = [
     async: false,
     family: 'eval-set',
     summary:
-      'Per-case metric values of the run hold against the stored baseline `name` (`__rag_baselines__/<test file>.json`): fails on a significant drop beyond `tolerance`, on changed signatures, and (in CI) on a missing baseline; `-u` rewrites it. `.not` is refused.',
+      'Per-case metric values of the run hold against the stored baseline `name` (`__rag_baselines__/<test file>.json`): fails on a significant drop beyond `tolerance`, on changed settings or metric revisions, on added or removed cases, on a test too weak to reach `alpha`, and (in CI) on a missing baseline; `-u` rewrites it. `.not` is refused.',
     forms: [
       {
         received: 'an eval run: `{ cases }` (runEvalSet, describeEvalSet) or an array of cases',
@@ -389,7 +542,17 @@ export const baselineDeclarations = [
             doc: "Smallest drop that can fail, as a fraction of the metric's full scale (0.02 = 2 BLEU points).",
           },
           alpha: { type: 'a number in (0, 1)', default: '0.05', doc: 'Significance level of the one-sided test.' },
-          test: { type: "'bootstrap' | 'permutation'", default: "'bootstrap'", doc: 'Paired bootstrap or sign-flip permutation test.' },
+          test: {
+            type: "'bootstrap' | 'permutation' | 'none'",
+            default: "'bootstrap'",
+            doc: "Paired bootstrap, sign-flip permutation test, or `'none'`: a tolerance-only gate. A test whose smallest attainable p on the run's cases is not below `alpha` fails the check.",
+          },
+          cases: {
+            type: "'equal' | 'shared'",
+            default: "'equal'",
+            doc: "`'equal'`: the case ids must be the baseline's (added/removed cases fail); `'shared'`: compare the shared cases only (none shared fails).",
+          },
+          failOnDrop: { type: 'a boolean', default: 'false', doc: 'Also fail on `dropped (not significant)`.' },
           resamples: { type: 'a positive integer', default: '10000', doc: 'Resamples of the test.' },
           seed: { type: 'an integer', default: '42', doc: 'Seed of the resampling.' },
           file: { type: 'a path', doc: 'The test file the baseline belongs to, when the runner gives none.' },

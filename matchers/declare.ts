@@ -47,8 +47,8 @@ export interface MetricSpec {
   /** Full scale, for metrics the registry does not know: 1 (0–1), 100 (sacrebleu), 2 (−1…1). */
   readonly scale?: number
   readonly direction: 'higher' | 'lower'
-  /** The comparison the matcher makes; `.not` flips it. */
-  readonly comparator: '>=' | '<'
+  /** The comparison the matcher makes; `.not` flips it. `<=` for lower-is-better metrics (TER). */
+  readonly comparator: '>=' | '<' | '<='
 }
 
 export type MatcherImpl = (this: MatcherContext, received: unknown, ...args: never[]) => MatcherResult | Promise<MatcherResult>

@@ -231,6 +231,18 @@ async function setForm(ctx: MatcherContext, received: unknown, min: unknown, opt
   return {
     pass,
     message: () => {
+      // Under .not the cases at or above min made the assertion fail: list those, most similar first.
+      const aboveSection = () => {
+        const above = perCase
+          .map((c, i) => ({ ...c, i }))
+          .filter((c) => c.pass)
+          .sort((a, b) => b.value - a.value || a.i - b.i)
+        const aboveRows = above.map((c) => {
+          const pair = pairs[c.i] as { candidate: string; reference: string }
+          return [c.id, formatNumber(c.value, threshold), `${quote(pair.candidate, 50)} ↔ ${quote(pair.reference, 50)}`]
+        })
+        return `cases at or above ${formatNumber(threshold)}: ${above.length} of ${d.n} (most similar first)\n${table(aboveRows)}`
+      }
       const below = perCase.filter((c) => !c.pass).length
       const rows = d.lowest.map((i) => {
         const c = perCase[i] as { id: string; value: number }
@@ -242,7 +254,7 @@ async function setForm(ctx: MatcherContext, received: unknown, min: unknown, opt
         args,
         headline: thresholdHeadline(ctx, { label: `mean EmbedSim (cosine) over ${d.n} ${d.n === 1 ? 'case' : 'cases'}`, value: score.value, min: threshold }),
         signature: score.signature,
-        sections: [`cases below ${formatNumber(threshold)}: ${below} of ${d.n} (least similar first)\n${table(rows)}`, `${d.dims} dimensions`],
+        sections: [ctx.isNot ? aboveSection() : `cases below ${formatNumber(threshold)}: ${below} of ${d.n} (least similar first)\n${table(rows)}`, `${d.dims} dimensions`],
       })
     },
     meta: {

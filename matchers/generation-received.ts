@@ -1,7 +1,7 @@
 import { caseReferences, type EvalCase } from '../src/eval-case.js'
 import { caseLabel } from '../src/eval-case.js'
 import type { MatcherContext } from './context.js'
-import { matcherError } from './validate.js'
+import { denseCases, errorText, matcherError } from './validate.js'
 
 /** One answer with its references, from a received eval set. */
 export interface AnswerCase {
@@ -18,12 +18,12 @@ export function isEvalSet(received: unknown): received is readonly EvalCase[] | 
 export function readAnswerSet(ctx: MatcherContext, matcher: string, args: string, received: unknown): AnswerCase[] {
   const cases = (Array.isArray(received) ? received : (received as { cases: unknown[] }).cases) as unknown[]
   if (cases.length === 0) matcherError(ctx, matcher, args, 'received eval set must contain at least one case', received)
-  return cases.map((raw, i) => {
+  return denseCases(ctx, matcher, args, cases).map((raw, i) => {
     if (raw === null || typeof raw !== 'object') matcherError(ctx, matcher, args, `received[${i}] must be a case with \`answer\` and \`reference\``, raw)
     const c = raw as EvalCase
     const id = caseLabel(c, i)
     if (c.error !== undefined && c.error !== null && typeof c.answer !== 'string') {
-      matcherError(ctx, matcher, args, `case ${id} has no answer because its pipeline failed: ${String((c.error as Error)?.message ?? c.error)}`)
+      matcherError(ctx, matcher, args, `case ${id} has no answer because its pipeline failed: ${errorText(c.error)}`)
     }
     if (typeof c.answer !== 'string') matcherError(ctx, matcher, args, `received[${i}].answer must be a string`, c.answer)
     const references = caseReferences(c)
@@ -60,4 +60,27 @@ export function readAnswer(ctx: MatcherContext, matcher: string, args: string, r
     )
   }
   return received
+}
+
+/**
+ * An empty or whitespace-only reference scores 0 on every overlap metric, so `.not` would pass on it:
+ * refused instead, naming the reference (`where`: `references[1]`, `received[2].reference`).
+ */
+export function refuseBlankReferences(ctx: MatcherContext, matcher: string, args: string, references: readonly string[], where: (index: number) => string): void {
+  references.forEach((r, i) => {
+    if (r.trim() === '') matcherError(ctx, matcher, args, `${where(i)} is empty or whitespace only; an overlap score against it is 0 whatever the answer says`, r)
+  })
+}
+
+/** {@link refuseBlankReferences} for every case of an answer set. */
+export function refuseBlankSetReferences(ctx: MatcherContext, matcher: string, args: string, cases: readonly AnswerCase[]): void {
+  cases.forEach((c, i) =>
+    refuseBlankReferences(
+      ctx,
+      matcher,
+      args,
+      c.references,
+      (j) => (c.references.length === 1 ? `received[${i}].reference` : `received[${i}].references[${j}]`) + ` (case ${c.id})`,
+    ),
+  )
 }

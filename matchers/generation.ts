@@ -1,10 +1,12 @@
 import { bleuSegments, sentenceBleu, type BleuOptions, type BleuScore } from '../src/generation/bleu.js'
 import { chrfSegments, sentenceChrf, type ChrfOptions, type ChrfScore } from '../src/generation/chrf.js'
 import { meteorScore, type MeteorDetails, type MeteorOptions } from '../src/generation/meteor.js'
+import type { TerOptions } from '../src/generation/ter/ter.js'
 import type { Score } from '../src/score.js'
 import { rougeScore, type RougeScore, type RougeType } from '../src/generation/rouge.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import { readAnswer, readAnswerSet, readReferences, isEvalSet, type AnswerCase } from './generation-received.js'
+import { terDeclaration } from './generation-ter.js'
+import { readAnswer, readAnswerSet, readReferences, isEvalSet, refuseBlankReferences, refuseBlankSetReferences, type AnswerCase } from './generation-received.js'
 import { formatNumber, list, quote, table, thresholdResult } from './message.js'
 import type { ByReceived } from './received-types.js'
 import {
@@ -32,6 +34,8 @@ export interface RougeMatcherOptions {
   readonly measure?: 'precision' | 'recall' | 'fmeasure'
   /** Porter-stem tokens longer than 3 (rouge-score `use_stemmer`). @default true */
   readonly stemmer?: boolean
+  /** The most tokens the answer or a reference may have (more fails the assertion). @default 50000 for ROUGE-L/Lsum, else 1000000 */
+  readonly maxTokens?: number
 }
 
 /**
@@ -44,6 +48,8 @@ export interface GenerationMatchers<R = unknown, T = unknown> {
   toScoreBleuAbove: ByReceived<T, R, [references: References, min: number, options?: BleuOptions], [min: number, options?: BleuOptions]>
   /** sacrebleu chrF ≥ `min` on 0–100 (chrF++ with `{ wordOrder: 2 }`). Corpus chrF for an eval set. */
   toScoreChrfAbove: ByReceived<T, R, [references: References, min: number, options?: ChrfOptions], [min: number, options?: ChrfOptions]>
+  /** sacrebleu TER ≤ `max` on 0–100 (lower is better; `.not`: > max). Sentence TER for an answer; corpus TER for an eval set. */
+  toScoreTerBelow: ByReceived<T, R, [references: References, max: number, options?: TerOptions], [max: number, options?: TerOptions]>
   /** rouge-score ROUGE (default ROUGE-L F with stemming) ≥ `min` on 0–1. Mean of per-answer scores for an eval set. */
   toScoreRougeAbove: ByReceived<T, R, [references: References, min: number, options?: RougeMatcherOptions], [min: number, options?: RougeMatcherOptions]>
   /** Shorthand for `toScoreRougeAbove(references, min, { type: 'rougeL' })`. */
@@ -69,7 +75,17 @@ function requireHundredScale(ctx: MatcherContext, matcher: string, args: string,
 }
 
 /** Lowest per-answer values first, with a note per case. */
-function perCaseTable(rows: ReadonlyArray<{ id: string; value: number; note?: string }>, min: number, decimals: number, heading: string): string {
+function perCaseTable(rows: ReadonlyArray<{ id: string; value: number; note?: string }>, min: number, decimals: number, heading: string, isNot = false): string {
+  if (isNot) {
+    // Under .not the answers at or above min made the assertion fail: list those, best first.
+    const above = rows
+      .map((r, i) => ({ ...r, i }))
+      .filter((r) => r.value >= min)
+      .sort((a, b) => b.value - a.value || a.i - b.i)
+    return `${heading}: ${above.length} of ${rows.length} at or above ${formatNumber(min, undefined, decimals)} (highest first)\n${table(
+      above.map((r) => [r.id, formatNumber(r.value, min, decimals), r.note ?? '']),
+    )}`
+  }
   const ordered = rows.map((r, i) => ({ ...r, i })).sort((a, b) => a.value - b.value || a.i - b.i)
   const below = ordered.filter((r) => r.value < min).length
   return `${heading}: ${below} of ${rows.length} below ${formatNumber(min, undefined, decimals)} (lowest first)\n${table(
@@ -95,6 +111,7 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
     const [min, options] = args as [unknown, O | undefined]
     const threshold = requireHundredScale(ctx, matcher, 'min', min)
     const cases = readAnswerSet(ctx, matcher, 'min', received)
+    refuseBlankSetReferences(ctx, matcher, 'min', cases)
     const { corpus: score, segments } = spec.segments(
       cases.map((c) => c.answer),
       cases.map((c) => c.references),
@@ -116,6 +133,7 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
           threshold,
           2,
           spec.perCaseHeading,
+          ctx.isNot === true,
         ),
       ],
     })
@@ -124,6 +142,7 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
   const argNames = 'references, min'
   const answer = readAnswer(ctx, matcher, argNames, received)
   const refs = readReferences(ctx, matcher, argNames, references)
+  refuseBlankReferences(ctx, matcher, argNames, refs, referenceName(refs))
   const threshold = requireHundredScale(ctx, matcher, argNames, min)
   const score = spec.sentence(answer, refs, options)
   return thresholdResult(ctx, {
@@ -136,6 +155,11 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
     signature: score.signature,
     sections: () => [spec.breakdown(score), quoteAnswer(answer, refs)],
   })
+}
+
+/** How a message names the i-th reference argument: `reference` alone, `references[i]` in a list. */
+function referenceName(refs: readonly string[]): (i: number) => string {
+  return (i) => (refs.length === 1 ? 'the reference' : `references[${i}]`)
 }
 
 function quoteAnswer(answer: string, refs: readonly string[]): string {
@@ -196,6 +220,7 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
     const resolved = spec.resolve(ctx, 'min', options)
     const threshold = requireThreshold(ctx, matcher, 'min', 'min', min)
     const cases = readAnswerSet(ctx, matcher, 'min', received)
+    refuseBlankSetReferences(ctx, matcher, 'min', cases)
     const results = cases.map((c) => spec.score(c.answer, c.references, resolved))
     const value = results.reduce((a, r) => a + r.value, 0) / results.length
     const first = results[0] as (typeof results)[number]
@@ -214,6 +239,7 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
           threshold,
           4,
           'per answer',
+          ctx.isNot === true,
         ),
       ],
       perCase,
@@ -223,6 +249,7 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
   const argNames = 'references, min'
   const answer = readAnswer(ctx, matcher, argNames, received)
   const refs = readReferences(ctx, matcher, argNames, references)
+  refuseBlankReferences(ctx, matcher, argNames, refs, referenceName(refs))
   const threshold = requireThreshold(ctx, matcher, argNames, 'min', min)
   const result = spec.score(answer, refs, spec.resolve(ctx, argNames, options))
   return thresholdResult(ctx, {
@@ -238,22 +265,26 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
 
 const MEASURE_LABEL = { precision: 'P', recall: 'R', fmeasure: 'F' } as const
 
-function rougeSpec(matcher: string, fixed?: Partial<RougeMatcherOptions>): MeanSpec<Required<RougeMatcherOptions>> {
+type ResolvedRougeMatcherOptions = Required<Omit<RougeMatcherOptions, 'maxTokens'>> & { readonly maxTokens: number | undefined }
+
+function rougeSpec(matcher: string, fixed?: Partial<RougeMatcherOptions>): MeanSpec<ResolvedRougeMatcherOptions> {
   return {
     matcher,
     resolve: (ctx, args, options) => {
       if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(ctx, matcher, args, 'options must be an object', options)
       const o = { ...((options ?? {}) as RougeMatcherOptions), ...fixed }
       const type = o.type ?? 'rougeL'
-      if (!/^rouge([1-9]|L|Lsum)$/.test(type)) matcherError(ctx, matcher, args, "options.type must be 'rouge1'…'rouge9', 'rougeL' or 'rougeLsum'", type)
+      if (typeof type !== 'string' || !/^rouge([1-9]|L|Lsum)$/.test(type))
+        matcherError(ctx, matcher, args, "options.type must be 'rouge1'…'rouge9', 'rougeL' or 'rougeLsum'", type)
       const measure = o.measure ?? 'fmeasure'
       if (measure !== 'precision' && measure !== 'recall' && measure !== 'fmeasure') {
         matcherError(ctx, matcher, args, "options.measure must be 'precision', 'recall' or 'fmeasure'", measure)
       }
-      return { type, measure, stemmer: o.stemmer ?? true }
+      return { type, measure, stemmer: o.stemmer ?? true, maxTokens: o.maxTokens }
     },
     score: (answer, refs, o) => {
-      const score = rougeScore(answer, refs, { types: [o.type], stemmer: o.stemmer })[o.type] as RougeScore
+      const limit = o.maxTokens === undefined ? {} : { maxTokens: o.maxTokens }
+      const score = rougeScore(answer, refs, { types: [o.type], stemmer: o.stemmer, ...limit })[o.type] as RougeScore
       return {
         score,
         value: score.details[o.measure],
@@ -329,6 +360,7 @@ export function toScoreMeteorAbove(this: MatcherContext, received: unknown, ...a
 }
 
 export type { AnswerCase }
+export { toScoreTerBelow } from './generation-ter.js'
 
 // ---------------------------------------------------------------- declarations
 
@@ -338,13 +370,22 @@ const REFERENCES: ArgSpec = { name: 'references', type: 'string | string[]', doc
 const MIN_100: ArgSpec = { name: 'min', type: 'number', doc: "Threshold on sacrebleu's 0–100 scale; passes when the score is ≥ min." }
 const MIN_1: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; passes when the score is ≥ min.' }
 
+/** `maxTokens`, accepted by every answer-quality matcher (src/generation/input-limits.ts). */
+const maxTokensOption = (byDefault: string): OptionSpec => ({
+  type: 'a positive integer or Infinity',
+  default: byDefault,
+  doc: 'The most tokens the answer or one reference may have; longer input fails the assertion instead of blocking the run.',
+  check: (v: unknown) => v === Number.POSITIVE_INFINITY || isPositiveInteger(v),
+})
+
 const BLEU_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  tokenize: { type: "'13a' | 'intl' | 'char' | 'none'", default: "'13a'", doc: "sacrebleu's tokenizer.", check: oneOf('13a', 'intl', 'char', 'none') },
+  tokenize: { type: "'13a' | 'intl' | 'char' | 'none' | 'zh'", default: "'13a'", doc: "sacrebleu's tokenizer.", check: oneOf('13a', 'intl', 'char', 'none', 'zh') },
   smooth: { type: "'exp' | 'floor' | 'add-k' | 'none'", default: "'exp'", doc: 'Smoothing of zero n-gram precisions.', check: oneOf('exp', 'floor', 'add-k', 'none') },
   smoothValue: { type: 'a number', doc: 'The value for `floor` (0.1) or `add-k` (1) smoothing.', check: isFiniteNumber },
   lowercase: { type: 'a boolean', default: 'false', doc: 'Lower-case both sides first.', check: isBoolean },
   effectiveOrder: { type: 'a boolean', default: 'true for an answer, false for an eval set', doc: 'Average only the n-gram orders the candidate has.', check: isBoolean },
   maxNgramOrder: { type: 'a positive integer', default: '4', doc: 'Highest n-gram order.', check: isPositiveInteger },
+  maxTokens: maxTokensOption('1000000'),
 }
 const CHRF_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   charOrder: { type: 'a positive integer', default: '6', doc: 'Character n-gram order.', check: isPositiveInteger },
@@ -353,11 +394,13 @@ const CHRF_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   epsSmoothing: { type: 'a boolean', default: 'false', doc: "sacrebleu's eps smoothing instead of the default effective-order one.", check: isBoolean },
   lowercase: { type: 'a boolean', default: 'false', doc: 'Lower-case both sides first.', check: isBoolean },
   keepWhitespace: { type: 'a boolean', default: 'false', doc: 'Keep whitespace inside character n-grams.', check: isBoolean },
+  maxTokens: maxTokensOption('1000000 (whitespace-separated words)'),
 }
 const ROUGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   type: { type: "'rouge1'…'rouge9' | 'rougeL' | 'rougeLsum'", default: "'rougeL'", doc: 'Which ROUGE.' },
   measure: { type: "'precision' | 'recall' | 'fmeasure'", default: "'fmeasure'", doc: 'Which of P, R, F is compared with min.' },
   stemmer: { type: 'a boolean', default: 'true', doc: 'Porter-stem tokens longer than 3 (rouge-score `use_stemmer`).', check: isBoolean },
+  maxTokens: maxTokensOption('50000 for rougeL/rougeLsum (an LCS: cost grows with the product of the lengths), else 1000000'),
 }
 const METEOR_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   alpha: { type: 'a number', default: '0.9', doc: 'Weight of precision vs recall in Fmean.', check: isFiniteNumber },
@@ -365,6 +408,7 @@ const METEOR_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   gamma: { type: 'a number', default: '0.5', doc: 'Weight of the fragmentation penalty.', check: isFiniteNumber },
   synonyms: { type: 'a boolean', default: 'true', doc: 'Match WordNet 3.0 synonyms.', check: isBoolean },
   stemmer: { type: 'a boolean', default: 'true', doc: 'Match Porter stems.', check: isBoolean },
+  maxTokens: maxTokensOption('1000000'),
 }
 
 /** An answer-quality matcher: sync; an answer takes `(references, min)`, an eval set `(min)`, both the same options. */
@@ -407,6 +451,7 @@ export const generationDeclarations = [
     failing: { received: WRONG, args: [RIGHT, 80] },
     compute: toScoreChrfAbove,
   }),
+  terDeclaration,
   answerMatcher({
     name: 'toScoreRougeAbove',
     summary: 'rouge-score 0.1.2 ROUGE (default ROUGE-L F with stemming) ≥ `min` on 0–1; the mean of per-answer scores for an eval set.',

@@ -3,6 +3,35 @@
  * no side effects; `rag-matchers/vitest` and `rag-matchers/jest` register everything for you.
  */
 export { allMatchers, asyncMatcherNames } from './all.js'
+// Named matcher functions are the checked ones; these explicit exports shadow the raw computes of `export *` below.
+export {
+  toBeCompleteGiven,
+  toBeGroundedIn,
+  toBePreferredOver,
+  toBeRelevantTo,
+  toBeSemanticallySimilarTo,
+  toCorrelateWith,
+  toHaveAgreementAbove,
+  toHaveContextRecall,
+  toHaveHitRateAtK,
+  toHaveMapAtK,
+  toHaveMrrAbove,
+  toHaveNdcgAtK,
+  toHavePrecisionAtK,
+  toHaveRecallAtK,
+  toHitWithin,
+  toMatchMetricBaseline,
+  toSatisfyRubric,
+  toScoreBleuAbove,
+  toScoreChrfAbove,
+  toScoreMeteorAbove,
+  toScoreRougeAbove,
+  toScoreRougeLAbove,
+  toScoreTerBelow,
+  toStateNumbersOf,
+  toUtilizeContext,
+  toWinAgainst,
+} from './checked.js'
 export * from './retrieval.js'
 export * from './generation.js'
 export * from './numeric.js'

@@ -24,7 +24,7 @@ import type { Score } from '../src/score.js'
 import { getConfig } from './config.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { buildMessage, formatNumber, list, quote, table, thresholdHeadline } from './message.js'
-import { atLeast, declareMatcher, type ArgSpec, type OptionSpec } from './declare.js'
+import { atLeast, declareMatcher, oneOf, type ArgSpec, type OptionSpec } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
 
 /** Options every judge matcher takes. */
@@ -44,7 +44,22 @@ export interface JudgeMatcherOptions {
   passRate?: number
 }
 
-export interface GroundedMatcherOptions extends JudgeMatcherOptions {
+/** For metrics over a list the judge extracts (claims, key points, statements), which may come back empty. */
+export interface EmptyMatcherOptions {
+  /**
+   * Nothing to judge (an empty answer, or the judge finds no claim / key point / statement):
+   * `'fail'` (default) fails the assertion, with or without `.not`, saying what is missing;
+   * `'pass'` accepts it as vacuously true (score 1), so the positive form passes and `.not` fails.
+   * @default 'fail'
+   */
+  empty?: 'fail' | 'pass'
+}
+
+export interface CompleteMatcherOptions extends QuestionMatcherOptions, EmptyMatcherOptions {}
+
+export interface ContextRecallMatcherOptions extends JudgeMatcherOptions, EmptyMatcherOptions {}
+
+export interface GroundedMatcherOptions extends JudgeMatcherOptions, EmptyMatcherOptions {
   /** An answer without claims: `'vacuous'` (default) scores 1, `'nan'` makes the assertion fail as not computable. */
   onEmpty?: EmptyPolicy
 }
@@ -88,7 +103,7 @@ export interface JudgeMatchers<R = unknown> {
    * key points covered). On failure, lists the missing key points.
    * @example await expect(answer).toBeCompleteGiven({ reference: 'Paris, on the Seine.' }, 1)
    */
-  toBeCompleteGiven(source: CompletenessSource, min: number, options?: QuestionMatcherOptions): Promise<void>
+  toBeCompleteGiven(source: CompletenessSource, min: number, options?: CompleteMatcherOptions): Promise<void>
   /**
    * Context utilization of the received answer ≥ `min` (share of the chunks it draws on). With
    * `{ question }`, unused chunks are split into relevant (ignored-good) and irrelevant (ignored-noise).
@@ -100,7 +115,7 @@ export interface JudgeMatchers<R = unknown> {
    * statements they account for. On failure, lists the statements retrieval missed.
    * @example await expect(retrievedChunks).toHaveContextRecall(referenceAnswer, 0.9)
    */
-  toHaveContextRecall(reference: string, min: number, options?: JudgeMatcherOptions): Promise<void>
+  toHaveContextRecall(reference: string, min: number, options?: ContextRecallMatcherOptions): Promise<void>
   /**
    * Answer relevance of the received answer to `question` ≥ `min` (share of its statements that address it).
    * @example await expect(answer).toBeRelevantTo('What is the capital of France?', 0.8)
@@ -119,7 +134,7 @@ export interface JudgeMatchers<R = unknown> {
   toBePreferredOver(otherAnswer: string, options: PreferenceMatcherOptions): Promise<void>
 }
 
-type AnyScore = Score<JudgeDetailsBase & { note?: string }>
+type AnyScore = Score<JudgeDetailsBase & { note?: string; empty?: boolean }>
 
 /** A matcher's own option fields and what each must be, checked (when set) after the common ones, in this order. */
 type OptionKinds<O> = { readonly [K in Exclude<keyof O, keyof JudgeMatcherOptions>]?: 'string' | 'contexts' }
@@ -140,6 +155,8 @@ interface Spec<S extends AnyScore, O extends JudgeMatcherOptions> {
   readonly breakdown: (score: S) => ReadonlyArray<string | undefined>
   /** Headline label override (pairwise explains its scale). */
   readonly headlineLabel?: string
+  /** The metric takes `{ empty }`: a score with `details.empty` fails unless `empty: 'pass'`. */
+  readonly emptyOption?: boolean
 }
 
 // Matcher-layer state on globalThis (shared by the ESM and CJS copies, like config.ts): judges derived
@@ -259,6 +276,17 @@ async function run<S extends AnyScore, O extends JudgeMatcherOptions = JudgeMatc
   if (Number.isNaN(score.value)) {
     return uncomputable(ctx, spec, score.details.note ?? `${spec.label} is undefined for this input`, [judgeLine(judge, score.details)], score.signature)
   }
+  // A vacuous score (nothing to judge) proves nothing: it fails unless the user accepts it.
+  if (spec.emptyOption === true && score.details.empty === true && (options as EmptyMatcherOptions | undefined)?.empty !== 'pass') {
+    const why = (score.details.note ?? 'there is nothing to judge').replace(/: [^:]*\(empty:\w+\)$/, '')
+    return uncomputable(
+      ctx,
+      spec,
+      `${why}, so there is nothing to judge. Pass { empty: 'pass' } to accept it as vacuously true (score 1).`,
+      [judgeLine(judge, score.details)],
+      score.signature,
+    )
+  }
 
   const passRate = options?.passRate
   const rate = repeatPassRate(score, min)
@@ -353,6 +381,7 @@ export async function toBeGroundedIn(this: MatcherContext, received: unknown, co
     matcher,
     args,
     label: 'groundedness',
+    emptyOption: true,
     min: min ?? 1,
     options,
     // A falsy onEmpty ('' too) means the core's default.
@@ -391,6 +420,7 @@ export async function toBeCompleteGiven(this: MatcherContext, received: unknown,
     matcher,
     args,
     label: 'completeness',
+    emptyOption: true,
     min,
     options,
     optionKinds: { question: 'string' },
@@ -454,6 +484,7 @@ export async function toHaveContextRecall(this: MatcherContext, received: unknow
     matcher,
     args,
     label: 'context recall',
+    emptyOption: true,
     min,
     options,
     compute: (judge, o) => contextRecall(ref, chunks, judge, metricOptions(o)),
@@ -571,6 +602,12 @@ const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   passRate: { type: 'a number 0–1', doc: 'With `repeat`: pass when at least this share of the runs scores ≥ min, instead of comparing the mean.' },
 }
 const QUESTION: OptionSpec = { type: 'a string', doc: "The user's question, shown to the judge." }
+const EMPTY: OptionSpec = {
+  type: "'fail' | 'pass'",
+  default: "'fail'",
+  doc: "Nothing to judge (an empty text, or the judge extracts no item): `'fail'` fails the assertion, with or without `.not`, saying what is missing; `'pass'` accepts it as vacuously true (score 1).",
+  check: oneOf('fail', 'pass'),
+}
 const ANSWER_RECEIVED = 'an answer string'
 const MIN_JUDGE: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; passes when the score is ≥ min.' }
 const CONTEXTS: ArgSpec = { name: 'contexts', type: 'ContextInput[]', doc: 'The retrieved chunks: strings or `{ id?, text }`.' }
@@ -588,7 +625,12 @@ export const judgeDeclarations = [
         args: [CONTEXTS, { ...MIN_JUDGE, optional: true, doc: 'Threshold on 0–1. @default 1' }],
         options: {
           ...JUDGE_OPTIONS,
-          onEmpty: { type: "'vacuous' | 'nan'", default: "'vacuous'", doc: "An answer without claims: scores 1 (`'vacuous'`) or fails as not computable (`'nan'`)." },
+          empty: EMPTY,
+          onEmpty: {
+            type: "'vacuous' | 'nan'",
+            default: "'vacuous'",
+            doc: "With `empty: 'pass'`, an answer without claims scores 1 (`'vacuous'`) or fails as not computable (`'nan'`).",
+          },
         },
       },
     ],
@@ -605,7 +647,7 @@ export const judgeDeclarations = [
       {
         received: ANSWER_RECEIVED,
         args: [{ name: 'source', type: '{ reference } | { contexts }', doc: 'Where the key points come from.' }, MIN_JUDGE],
-        options: { ...JUDGE_OPTIONS, question: QUESTION },
+        options: { ...JUDGE_OPTIONS, question: QUESTION, empty: EMPTY },
       },
     ],
     metric: judgeMetric('completeness'),
@@ -628,7 +670,11 @@ export const judgeDeclarations = [
     family: 'judge',
     summary: "Context recall of the received retrieved contexts ≥ `min`: the share of the reference answer's statements they account for.",
     forms: [
-      { received: 'the retrieved contexts (ContextInput[])', args: [{ name: 'reference', type: 'string', doc: 'The reference answer.' }, MIN_JUDGE], options: JUDGE_OPTIONS },
+      {
+        received: 'the retrieved contexts (ContextInput[])',
+        args: [{ name: 'reference', type: 'string', doc: 'The reference answer.' }, MIN_JUDGE],
+        options: { ...JUDGE_OPTIONS, empty: EMPTY },
+      },
     ],
     metric: judgeMetric('context recall'),
     example: 'await expect(retrievedChunks).toHaveContextRecall(referenceAnswer, 0.9)',

@@ -1,5 +1,6 @@
 import { formatNumber } from '../src/text/format.js'
 import type { MatcherContext, MatcherResult } from './context.js'
+import { matcherError } from './validate.js'
 
 export { formatNumber, list, MAX_ROWS, quote, table } from '../src/text/format.js'
 
@@ -91,6 +92,10 @@ export interface ThresholdOutcome {
  * lazy message, and the meta the reporter reads.
  */
 export function thresholdResult(ctx: MatcherContext, o: ThresholdOutcome): MatcherResult {
+  // A non-finite value is an error, never a value: NaN < min would let `.not` pass.
+  if (!Number.isFinite(o.value)) matcherError(ctx, o.matcher, o.args, `${o.label} ${nonFinite(o.value)}, so nothing can be asserted; check the input for overflowing values`)
+  const bad = o.perCase?.find((c) => !Number.isFinite(c.value))
+  if (bad !== undefined) matcherError(ctx, o.matcher, o.args, `case ${bad.id} ${nonFinite(bad.value)}, so nothing can be asserted`)
   const pass = o.value >= o.min
   return {
     pass,
@@ -113,4 +118,9 @@ export function thresholdResult(ctx: MatcherContext, o: ThresholdOutcome): Match
       ...(o.perCase ? { perCase: o.perCase.map((c) => ({ id: c.id, value: c.value, pass: c.value >= o.min })) } : {}),
     },
   }
+}
+
+/** What a non-finite value is, in words (a message never prints `NaN`). */
+function nonFinite(value: number): string {
+  return Number.isNaN(value) ? 'is not a number (0/0 or an undefined score)' : `is ${value > 0 ? '' : 'negative '}infinite (an overflow)`
 }

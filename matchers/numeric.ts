@@ -5,7 +5,7 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import { isEvalSet, readAnswer, readAnswerSet } from './generation-received.js'
 import { buildMessage, list, quote, table } from './message.js'
 import type { ByReceived } from './received-types.js'
-import { atLeast, declareMatcher, isArray, isBoolean, isFiniteNumber, type OptionSpec } from './declare.js'
+import { atLeast, declareMatcher, isArray, isBoolean, isFiniteNumber, isPositiveInteger, type OptionSpec } from './declare.js'
 import { matcherError } from './validate.js'
 
 export interface NumericMatchers<R = unknown, T = unknown> {
@@ -44,13 +44,33 @@ function headline(ctx: MatcherContext, pass: boolean, d: NumericConsistencyDetai
   return pass ? 'the answer states every reference number' : `the answer misstates the reference numbers: ${d.contradicted.length} contradicted, ${d.omitted.length} omitted`
 }
 
+/** The matcher checks `requireNumbers` itself (its message names the case), so the core never refuses. */
+function coreOptions(options: NumericConsistencyOptions | undefined): NumericConsistencyOptions {
+  return { ...options, requireNumbers: false }
+}
+
+/** A reference without numbers leaves nothing to check: a Matcher error unless `requireNumbers: false`. */
+function refuseNoNumbers(ctx: MatcherContext, matcher: string, args: string, score: NumericScore, options: NumericConsistencyOptions | undefined, where: string): void {
+  if (score.details.total > 0 || options?.requireNumbers === false) return
+  matcherError(
+    ctx,
+    matcher,
+    args,
+    `${where}the reference states no number, so there is nothing to check. Pass { requireNumbers: false } to accept a reference without numbers`,
+  )
+}
+
 export function toStateNumbersOf(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherResult {
   const matcher = 'toStateNumbersOf'
   if (isEvalSet(received)) {
     const [options] = args as [NumericConsistencyOptions | undefined]
     if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(this, matcher, 'options', 'options must be an object', options)
     const cases = readAnswerSet(this, matcher, '', received)
-    const scores = cases.map((c) => numericConsistency(c.answer, c.references[0] as string, options))
+    const scores = cases.map((c, i) => {
+      const score = numericConsistency(c.answer, c.references[0] as string, coreOptions(options))
+      refuseNoNumbers(this, matcher, '', score, options, `received[${i}] (case ${c.id}): `)
+      return score
+    })
     const failing = cases.map((c, i) => ({ c, s: scores[i] as NumericScore })).filter((x) => !x.s.details.consistent)
     const pass = failing.length === 0
     const first = scores[0] as NumericScore
@@ -87,7 +107,8 @@ export function toStateNumbersOf(this: MatcherContext, received: unknown, ...arg
   const answer = readAnswer(this, matcher, 'reference', received)
   if (typeof reference !== 'string') matcherError(this, matcher, 'reference', 'reference must be a string', reference)
   if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(this, matcher, 'reference', 'options must be an object', options)
-  const score = numericConsistency(answer, reference, options)
+  const score = numericConsistency(answer, reference, coreOptions(options))
+  refuseNoNumbers(this, matcher, 'reference', score, options, '')
   const pass = score.details.consistent
   return {
     pass,
@@ -124,6 +145,24 @@ const NUMERIC_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   },
   rounding: { type: 'a boolean', default: 'false', doc: 'Accept a number written with fewer decimals when the other rounds to it (28.43 ≈ 28.4).', check: isBoolean },
   units: { type: 'a boolean', default: 'true', doc: 'Use units (`GB`, `percent`…) and the words right after a number to tell quantities apart.', check: isBoolean },
+  requireNumbers: {
+    type: 'a boolean',
+    default: 'true',
+    doc: 'A reference that states no number is a Matcher error (there is nothing to check); `false` accepts it as consistent.',
+    check: isBoolean,
+  },
+  maxTokens: {
+    type: 'a positive integer or Infinity',
+    default: '1000000',
+    doc: 'The most whitespace-separated words the answer or reference may have.',
+    check: (v: unknown) => v === Number.POSITIVE_INFINITY || isPositiveInteger(v),
+  },
+  maxNumbers: {
+    type: 'a positive integer or Infinity',
+    default: '1000',
+    doc: 'The most number mentions the answer or reference may have (pairing them is quadratic).',
+    check: (v: unknown) => v === Number.POSITIVE_INFINITY || isPositiveInteger(v),
+  },
 }
 
 export const numericDeclarations = [

@@ -1,7 +1,7 @@
 import { caseLabel } from '../src/eval-case.js'
 import type { RetrievalCase } from '../src/retrieval/types.js'
 import type { MatcherContext } from './context.js'
-import { matcherError } from './validate.js'
+import { denseCases, errorText, matcherError } from './validate.js'
 
 /** A received value is one query or an eval set; set matchers assert on the mean. */
 export type RetrievalReceived =
@@ -15,7 +15,7 @@ function checkCase(ctx: MatcherContext, matcher: string, args: string, value: un
   }
   const c = value as { retrieved?: unknown; relevant?: unknown; error?: unknown }
   if (c.error !== undefined && c.error !== null && c.retrieved === undefined) {
-    matcherError(ctx, matcher, args, `${where} has no ranking because its pipeline failed: ${String((c.error as Error)?.message ?? c.error)}`)
+    matcherError(ctx, matcher, args, `${where} has no ranking because its pipeline failed: ${errorText(c.error)}`)
   }
   if (!Array.isArray(c.retrieved)) {
     matcherError(ctx, matcher, args, `${where}.retrieved must be an array of ids or \`{ id }\` objects`, c.retrieved)
@@ -30,7 +30,7 @@ export function readRetrievalReceived(ctx: MatcherContext, matcher: string, args
   if (Array.isArray(received) || (received !== null && typeof received === 'object' && Array.isArray((received as { cases?: unknown }).cases))) {
     const cases = (Array.isArray(received) ? received : (received as { cases: unknown[] }).cases) as unknown[]
     if (cases.length === 0) matcherError(ctx, matcher, args, 'received eval set must contain at least one case', received)
-    const checked = cases.map((c, i) => checkCase(ctx, matcher, args, c, `received[${i}]`))
+    const checked = denseCases(ctx, matcher, args, cases).map((c, i) => checkCase(ctx, matcher, args, c, `received[${i}]`))
     return { kind: 'set', cases: checked, labels: checked.map((c, i) => caseLabel(c, i)) }
   }
   if (received !== null && typeof received === 'object' && 'retrieved' in received) {

@@ -14,7 +14,7 @@ import {
 import type { MatcherContext, MatcherResult } from './context.js'
 import { formatNumber, list, MAX_ROWS, table, thresholdResult } from './message.js'
 import { readRetrievalReceived } from './retrieval-received.js'
-import { atLeast, declareMatcher, oneOf, type ArgSpec, type FormSpec, type MatcherDeclaration, type OptionSpec } from './declare.js'
+import { atLeast, declareMatcher, isBoolean, oneOf, type ArgSpec, type FormSpec, type MatcherDeclaration, type OptionSpec } from './declare.js'
 import { isEvalSet } from './generation-received.js'
 import { matcherError, requirePositiveInteger, requireThreshold } from './validate.js'
 
@@ -49,6 +49,8 @@ function run(ctx: MatcherContext, spec: Spec, received: unknown, k: number | und
   requireThreshold(ctx, matcher, args, 'min', min)
   if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(ctx, matcher, args, 'options must be an object', options)
   const input = readRetrievalReceived(ctx, matcher, args, received)
+  // An assertion over an empty ground truth proves nothing: refused unless the user opts in.
+  options = { ...options, allowEmptyRelevant: options.allowEmptyRelevant ?? false }
 
   if (input.kind === 'case') {
     const score = spec.compute(input.case, k, options)
@@ -63,7 +65,7 @@ function run(ctx: MatcherContext, spec: Spec, received: unknown, k: number | und
     })
   }
 
-  const scores = input.cases.map((c) => spec.compute(c, k, options))
+  const scores = input.cases.map((c, i) => computeCase(ctx, spec, c, `received[${i}] (${input.labels[i] as string})`, k, options))
   const value = scores.reduce((s, x) => s + x.value, 0) / scores.length
   const first = scores[0] as RetrievalScore
   const perCase = scores.map((s, i) => ({ id: input.labels[i] as string, value: s.value, pass: s.value >= min, details: s.details }))
@@ -76,14 +78,33 @@ function run(ctx: MatcherContext, spec: Spec, received: unknown, k: number | und
     value,
     min,
     signature: first.signature,
-    sections: () => [setBreakdown(perCase, min, k)],
+    sections: () => [setBreakdown(perCase, min, k, ctx.isNot === true), orderNote(scores.filter((s) => s.details.scoresOutOfOrder).length, scores.length)],
     perCase,
   })
 }
 
-function caseBreakdown(d: RankingDetails, k: number | undefined, wholeList: boolean): string[] {
+/** One case of a set; a core input error names the case, since `retrieved[3]` alone does not say which query. */
+function computeCase(ctx: MatcherContext, spec: Spec, c: RetrievalCase, where: string, k: number | undefined, options: NdcgOptions): RetrievalScore {
+  try {
+    return spec.compute(c, k, options)
+  } catch (error) {
+    // By name: the ESM and CJS copies of the core each have their own MetricInputError class.
+    if ((error as Error | undefined)?.name === 'MetricInputError') matcherError(ctx, spec.matcher, spec.args, `${where}: ${(error as Error).message}`)
+    throw error
+  }
+}
+
+/** Said when scores disagree with the array order that ranked them, so ignored scores are never silent. */
+function orderNote(outOfOrder: number, of: number): string | undefined {
+  if (outOfOrder === 0) return undefined
+  const which = of === 1 ? 'the retrieved scores are' : `in ${outOfOrder} of ${of} queries the retrieved scores are`
+  return `ranked as given (order: 'given'), but ${which} not in descending order; pass { order: 'score' } to rank by score as trec_eval does`
+}
+
+function caseBreakdown(d: RankingDetails, k: number | undefined, wholeList: boolean): Array<string | undefined> {
   const rows = d.topK.map((r) => [`#${r.rank}`, r.id, `rel ${r.grade}`, r.relevant ? `+${formatNumber(r.contribution)}` : ''])
-  const heading = wholeList ? `ranking (first ${Math.min(MAX_ROWS, d.topK.length)} of ${d.topK.length}):` : `top ${k} retrieved:`
+  const byScore = d.order === 'score' ? ' (ranked by score)' : ''
+  const heading = wholeList ? `ranking${byScore} (first ${Math.min(MAX_ROWS, d.topK.length)} of ${d.topK.length}):` : `top ${k} retrieved${byScore}:`
   const ranks = rows.length > 0 ? `${heading}\n${table(rows, { total: wholeList ? d.topK.length : rows.length })}` : 'nothing was retrieved'
   const missed =
     d.missed.length > 0
@@ -97,10 +118,23 @@ function caseBreakdown(d: RankingDetails, k: number | undefined, wholeList: bool
       : `first relevant id at rank ${d.firstRelevantRank}`
     : `hits in top ${k}: ${d.hits} of ${d.relevantCount} relevant`
   const dups = d.duplicateIds.length > 0 ? `duplicate ids in retrieved: ${list([...new Set(d.duplicateIds)])}` : undefined
-  return [ranks, [missed, first, dups].filter(Boolean).join('\n')]
+  return [ranks, [missed, first, dups].filter(Boolean).join('\n'), orderNote(d.scoresOutOfOrder ? 1 : 0, 1)]
 }
 
-function setBreakdown(perCase: ReadonlyArray<{ id: string; value: number; pass: boolean; details: RankingDetails }>, min: number, k: number | undefined): string {
+function setBreakdown(
+  perCase: ReadonlyArray<{ id: string; value: number; pass: boolean; details: RankingDetails }>,
+  min: number,
+  k: number | undefined,
+  isNot: boolean,
+): string {
+  if (isNot) {
+    // Under .not the queries at or above min made the assertion fail: list those, best first.
+    const above = perCase
+      .map((c, i) => ({ ...c, i }))
+      .filter((c) => c.pass)
+      .sort((a, b) => b.value - a.value || a.i - b.i)
+    return `queries at or above ${formatNumber(min)}: ${above.length} of ${perCase.length} (highest first)\n${table(above.map((c) => [c.id, formatNumber(c.value, min)]))}`
+  }
   // Worst first, then by position, so the order is stable across runs.
   const ordered = perCase.map((c, i) => ({ ...c, i })).sort((a, b) => a.value - b.value || a.i - b.i)
   const below = ordered.filter((c) => !c.pass).length
@@ -171,9 +205,23 @@ const DUPLICATES: OptionSpec = {
   doc: "A repeated id counts at its first position only (`'first'`), at every position (`'literal'`), or is refused like trec_eval (`'error'`). Shown in the signature as `dup:`.",
   check: oneOf('first', 'literal', 'error'),
 }
-const RETRIEVAL_OPTIONS = { duplicates: DUPLICATES } as const
+const ALLOW_EMPTY_RELEVANT: OptionSpec = {
+  type: 'a boolean',
+  default: 'false',
+  doc: "Accept a ground truth with no relevant id (empty, or every grade ≤ 0): the query then scores 0 and counts in a set's mean, as trec_eval scores a judged topic with no relevant document. By default such a query is a Matcher error, because nothing can be found.",
+  check: isBoolean,
+}
+const ORDER: OptionSpec = {
+  type: "'given' | 'score'",
+  default: "'given'",
+  doc: "How `retrieved` is ranked: array order (`'given'`), or by each item's `score`, highest first, ties by id descending as trec_eval does (`'score'`; every item needs a finite `score`). Shown in the signature as `order:score`; the default adds nothing to it.",
+  check: oneOf('given', 'score'),
+}
+const RETRIEVAL_OPTIONS = { duplicates: DUPLICATES, allowEmptyRelevant: ALLOW_EMPTY_RELEVANT, order: ORDER } as const
 const NDCG_OPTIONS = {
   duplicates: DUPLICATES,
+  allowEmptyRelevant: ALLOW_EMPTY_RELEVANT,
+  order: ORDER,
   gain: {
     type: "'linear' | 'exponential'",
     default: "'linear'",

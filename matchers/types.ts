@@ -14,7 +14,30 @@ import type { RetrievalMatchers } from './retrieval.js'
  * use to pick their parameter list (an answer string versus an eval set).
  */
 export interface RagMatchers<R = unknown, T = unknown>
-  extends RetrievalMatchers<R>, GenerationMatchers<R, T>, NumericMatchers<R, T>, EmbeddingMatchers<R, T>, JudgeMatchers<R>, EvalSetMatchers<R>, AgreementMatchers<R> {}
+  extends
+    ReceivedCheck<RetrievalMatchers<R>, T, NotAnObject, 'a case { retrieved, relevant } or an eval set'>,
+    ReceivedCheck<GenerationMatchers<R, T>, T, NotText, 'an answer string or an eval set'>,
+    ReceivedCheck<NumericMatchers<R, T>, T, NotText, 'an answer string or an eval set'>,
+    ReceivedCheck<EmbeddingMatchers<R, T>, T, NotText, 'an answer string or an eval set'>,
+    ReceivedCheck<JudgeMatchers<R>, T, NotText, 'an answer string (or the retrieved contexts)'>,
+    ReceivedCheck<EvalSetMatchers<R>, T, NotAnObject, 'an eval run { cases } or an array of cases'>,
+    ReceivedCheck<AgreementMatchers<R>, T, NotAnObject, 'ratings, scores or pairwise judgements (an array or an object)'> {}
+
+type IsAny<T> = 0 extends 1 & T ? true : false
+type NotText = number | boolean | bigint | symbol | null | undefined
+type NotAnObject = NotText | string
+
+/**
+ * A family's matchers, unchanged unless the received type `T` is known and can only be one the family
+ * never accepts (`expect(42).toHaveRecallAtK(3, 0.5)`); then each becomes a signature whose first
+ * parameter is the reason, so the call is a type error that says why. any/unknown (asymmetric use,
+ * untyped values) and unions with a valid member keep the full signatures.
+ */
+type ReceivedCheck<M, T, Bad, Expected extends string> = {
+  [K in keyof M]: IsAny<T> extends true ? M[K] : unknown extends T ? M[K] : [T] extends [Bad] ? WrongReceived<K & string, Expected> : M[K]
+}
+
+type WrongReceived<Name extends string, Expected extends string> = (reason: `${Name}: the received value must be ${Expected}`, ...rest: unknown[]) => never
 
 /** The sync matchers, which are also offered as asymmetric matchers (`expect.toHaveNdcgAtK(…)`). */
 export type RagAsymmetricMatchers = {

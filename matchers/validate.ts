@@ -1,5 +1,6 @@
 import { describeValue } from '../src/errors.js'
 import type { MatcherContext } from './context.js'
+import { trimLibraryFrames } from './stack.js'
 
 /**
  * Misuse is not a metric failure: a wrong argument throws, whether or not `.not` is used, so a
@@ -14,9 +15,8 @@ export function matcherError(ctx: MatcherContext, matcher: string, args: string,
   const hint = ctx.utils.matcherHint(matcher, 'received', args, { isNot: ctx.isNot === true, promise: ctx.promise ?? '' })
   const shown = hasValue ? `\n\n${describeWithType(value)}` : ''
   const error = new MatcherUsageError(`${hint}\n\nMatcher error: ${problem}${shown}`)
-  // Trim our own frames so the stack points at the user's expect() line.
-  ;(Error as { captureStackTrace?: (target: object, fn: unknown) => void }).captureStackTrace?.(error, matcherError)
-  throw error
+  // Trim our own frames (and the runner's expect plumbing) so the stack starts at the user's expect() line.
+  throw trimLibraryFrames(error, matcherError)
 }
 
 function describeWithType(value: unknown): string {
@@ -43,4 +43,26 @@ export function requireThreshold(
     matcherError(ctx, matcher, args, `${name} must be a number from ${range[0]} to ${range[1]}, got ${describeValue(value)}${hint}`)
   }
   return value
+}
+
+/**
+ * The cases of an eval set, refusing holes: `[c, , c]` would otherwise be skipped by `map` and
+ * `reduce` while the mean still divides by the full length.
+ */
+export function denseCases<T>(ctx: MatcherContext, matcher: string, args: string, cases: readonly T[]): T[] {
+  const out: T[] = []
+  for (let i = 0; i < cases.length; i += 1) {
+    if (!(i in cases)) matcherError(ctx, matcher, args, `received[${i}] is a hole in the eval set (a sparse array); every entry must be a case`)
+    out.push(cases[i] as T)
+  }
+  return out
+}
+
+/** A case's recorded pipeline error as text; never throws (a null-prototype object has no toString). */
+export function errorText(error: unknown): string {
+  try {
+    return String((error as { message?: unknown } | null)?.message ?? error)
+  } catch {
+    return describeValue(error)
+  }
 }

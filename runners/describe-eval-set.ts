@@ -2,7 +2,8 @@ import { MetricInputError } from '../src/errors.js'
 import { loadDataset } from '../src/eval-set/load-dataset.js'
 import { runEvalSet, type EvalProgress, type EvalRun, type EvalRunCase, type EvalRunItem, type Pipeline } from '../src/eval-set/run-eval-set.js'
 
-type Hook = (fn: () => unknown, timeout?: number) => unknown
+// The hook this module registers is async; typing it so keeps Jest's stricter `TestFn` assignable.
+type Hook = (fn: () => Promise<void>, timeout?: number) => unknown
 type Describe = (name: string, fn: () => void) => unknown
 
 /** The runner functions `describeEvalSet` registers with; the globals by default. */
@@ -19,6 +20,10 @@ export interface DescribeEvalSetOptions<I extends EvalRunItem> {
   readonly concurrency?: number
   /** Per-case timeout. @default 60_000 */
   readonly timeoutMs?: number
+  /**
+   * Progress naming the block, through the runner's main process: shown when the run is interactive
+   * and `CI` is not set (`'auto'`), or forced `'on'`/`'off'`. Unset: `RAG_PROGRESS`, else `'auto'`.
+   */
   readonly progress?: 'auto' | 'on' | 'off'
   readonly onProgress?: (progress: EvalProgress) => void
   /**
@@ -113,8 +118,9 @@ function globalRunner(): EvalSetRunner | undefined {
  * pipeline runs once per item. A dataset path is loaded at collection time; a loading error fails
  * the block's tests with the file, line and field instead of breaking the whole file.
  *
- * Works with the `describe`/`beforeAll` globals of Vitest (`globals: true`) and Jest; for Vitest
- * without globals pass `runner: { describe, beforeAll }` imported from 'vitest'.
+ * Imported from 'rag-matchers/vitest' (or '/jest', '/jest-globals') it uses that runner's own
+ * `describe`/`beforeAll`, so no globals are needed; from 'rag-matchers/matchers' it uses the globals
+ * unless `runner: { describe, beforeAll }` is passed.
  *
  * @throws MetricInputError for a bad name, options or callback, or when no runner globals exist
  * @example
@@ -134,7 +140,12 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
     throw new MetricInputError(FN, 'options.dataset', 'an array of items, a dataset file path, or a function returning items', dataset)
   }
   if (runner === undefined || typeof runner.describe !== 'function' || typeof runner.beforeAll !== 'function') {
-    throw new MetricInputError(FN, 'options.runner', "the runner's `{ describe, beforeAll }` (no globals found: enable Vitest `globals: true` or pass them)", runner)
+    throw new MetricInputError(
+      FN,
+      'options.runner',
+      "the runner's `{ describe, beforeAll }` (no globals found: import describeEvalSet from 'rag-matchers/vitest', 'rag-matchers/jest' or 'rag-matchers/jest-globals', which bind their runner, or pass them)",
+      runner,
+    )
   }
   if (hookTimeoutMs !== undefined && (typeof hookTimeoutMs !== 'number' || !(hookTimeoutMs > 0))) {
     throw new MetricInputError(FN, 'options.hookTimeoutMs', 'a positive number of milliseconds', hookTimeoutMs)
@@ -165,6 +176,7 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
         const result = await runEvalSet(list, pipeline, {
           concurrency,
           timeoutMs,
+          name,
           ...(progress !== undefined ? { progress } : {}),
           ...(onProgress !== undefined ? { onProgress } : {}),
         })
@@ -176,4 +188,16 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
     }, timeout)
     fn(handle)
   })
+}
+
+/**
+ * `describeEvalSet` with `runner` defaulting to the given one (a getter is called per block, so an
+ * entry can resolve its runner lazily). An explicit `options.runner` still wins.
+ */
+export function bindDescribeEvalSet(runner: EvalSetRunner | (() => EvalSetRunner | undefined)): typeof describeEvalSet {
+  return (name, options, fn) => {
+    const bound =
+      options !== null && typeof options === 'object' && options.runner === undefined ? { ...options, runner: typeof runner === 'function' ? runner() : runner } : options
+    describeEvalSet(name, bound as typeof options, fn)
+  }
 }

@@ -2,8 +2,9 @@
  * For `import { expect } from '@jest/globals'` users: registers every matcher on that `expect`
  * and augments the `expect` package's `Matchers`.
  */
-import { expect } from '@jest/globals'
+import { beforeAll, describe, expect } from '@jest/globals'
 import { allMatchers } from '../matchers/all.js'
+import { bindDescribeEvalSet } from './describe-eval-set.js'
 import type { RagAsymmetricMatchers, RagMatchers } from '../matchers/types.js'
 
 expect.extend(allMatchers as never)
@@ -16,3 +17,6 @@ declare module 'expect' {
 }
 
 export { configure } from '../matchers/config.js'
+/** `describeEvalSet` bound to `@jest/globals`' `describe`/`beforeAll` (works with `injectGlobals: false`). */
+export const describeEvalSet = bindDescribeEvalSet({ describe, beforeAll })
+export { EvalRunHandle, type DescribeEvalSetOptions, type EvalSetRunner } from './describe-eval-set.js'

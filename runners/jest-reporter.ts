@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { RESULTS_DIR_ENV, type RecordedAssertion } from '../src/report/record.js'
 import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from '../src/report/model.js'
 import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from '../src/report/output.js'
+import { recordInteractiveRun } from '../src/eval-set/progress.js'
 
 export type { RagReporterOptions } from '../src/report/output.js'
 
@@ -130,6 +131,8 @@ export default class RagMatchersJestReporter {
     mkdirSync(this.dir, { recursive: true })
     // Set before Jest forks its workers (it builds reporters first), so every worker inherits it.
     process.env[RESULTS_DIR_ENV] = this.dir
+    // Likewise whether a person watches: workers' stderr is a pipe, so describeEvalSet's progress asks us.
+    recordInteractiveRun()
     if (this.ownsDir) process.once('exit', () => rmSync(this.dir, { recursive: true, force: true }))
   }
 
@@ -142,7 +145,7 @@ export default class RagMatchersJestReporter {
     const assertions = collectJestAssertions(readChannel(this.dir), results, this.root)
     const report = buildReport(assertions, { runner: 'jest', ...(this.shard ? { shard: this.shard } : {}) })
     this.report = report
-    finishReport(report, resolveOutputDir(this.root, this.options.outputDir), (text) => process.stdout.write(`${text}\n`), this.options)
+    finishReport(report, resolveOutputDir(this.root, this.options.outputDir), (text) => process.stdout.write(`${text}\n`), this.options, process.env.GITHUB_STEP_SUMMARY)
     this.clearChannel()
   }
 

@@ -30,3 +30,5 @@ declare global {
 }
 
 export { configure } from '../matchers/config.js'
+// Jest's `describe`/`beforeAll` are the globals this entry already requires, which describeEvalSet uses by default.
+export { describeEvalSet, EvalRunHandle, type DescribeEvalSetOptions, type EvalSetRunner } from './describe-eval-set.js'

@@ -16,6 +16,7 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import { TASK_META_KEY, type RecordedAssertion } from '../src/report/record.js'
 import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from '../src/report/model.js'
 import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from '../src/report/output.js'
+import { recordInteractiveRun } from '../src/eval-set/progress.js'
 
 export {
   buildReport,
@@ -86,6 +87,9 @@ export default class RagMatchersReporter implements Reporter {
 
   constructor(options: RagReporterOptions = {}) {
     this.options = checkOptions('RagMatchersReporter', options)
+    // Before Vitest starts its workers (they inherit it): whether a person watches this run, for
+    // describeEvalSet's progress, which a worker cannot tell from its own piped stderr.
+    recordInteractiveRun()
   }
 
   onInit(vitest: Vitest): void {
@@ -98,6 +102,6 @@ export default class RagMatchersReporter implements Reporter {
     const report = buildReport(collectVitestAssertions(testModules, root), { runner: 'vitest', ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}) })
     this.report = report
     const log = (text: string) => (this.vitest ? this.vitest.logger.log(text) : console.log(text))
-    finishReport(report, resolveOutputDir(root, this.options.outputDir), log, this.options)
+    finishReport(report, resolveOutputDir(root, this.options.outputDir), log, this.options, process.env.GITHUB_STEP_SUMMARY)
   }
 }

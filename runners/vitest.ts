@@ -3,8 +3,9 @@
  * Vitest's `Matchers` with their types.
  */
 import 'vitest'
-import { expect } from 'vitest'
+import { beforeAll, describe, expect } from 'vitest'
 import { allMatchers } from '../matchers/all.js'
+import { bindDescribeEvalSet } from './describe-eval-set.js'
 import type { RagAsyncMatcherName, RagMatchers, RagSyncMatcherName } from '../matchers/types.js'
 
 expect.extend(allMatchers as never)
@@ -22,3 +23,6 @@ declare module 'vitest' {
 }
 
 export { configure } from '../matchers/config.js'
+/** `describeEvalSet` bound to Vitest's own `describe`/`beforeAll`: works without `globals: true`. */
+export const describeEvalSet = bindDescribeEvalSet({ describe, beforeAll })
+export { EvalRunHandle, type DescribeEvalSetOptions, type EvalSetRunner } from './describe-eval-set.js'

@@ -21,7 +21,7 @@ function scaleText(decl: MatcherDeclaration): string {
   const scale = declaredScale(decl.metric)
   const range = scale === 100 ? '0–100' : scale === 2 ? '−1…1' : '0–1'
   const better = decl.metric.direction === 'higher' ? 'higher is better' : 'lower is better'
-  return `${decl.metric.name}, ${range}, ${better}; passes when the value is ${decl.metric.comparator === '>=' ? '≥' : '<'} the threshold (\`.not\` flips it)`
+  return `${decl.metric.name}, ${range}, ${better}; passes when the value is ${{ '>=': '≥', '<': '<', '<=': '≤' }[decl.metric.comparator]} the threshold (\`.not\` flips it)`
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|')

@@ -6,11 +6,13 @@
 //   node scripts/check-package.mjs --update   rewrite test/package/files.txt from the current tarball (review the diff!)
 //
 // Checks, one line each (ok/FAIL):
-//   attw node16     @arethetypeswrong/cli --profile node16 on the tarball (node10 is ignored by that profile: the
-//                   package needs Node >= 20 and resolves subpaths through `exports` only)
+//   attw strict     @arethetypeswrong/cli with its default (strict) profile on the tarball: node10, node16 (CJS
+//                   and ESM) and bundler resolution. node10 (`"module": "commonjs"` tsconfigs) finds the subpath
+//                   types through package.json `typesVersions`
 //   attw esm-only   --profile esm-only; the CJS half is ignored there, the ESM half must still be clean
 //   publint         errors fail, warnings and suggestions are printed
 //   required files  LICENSE and data/WORDNET-LICENSE.txt are in the tarball
+//   typesVersions   every subpath export has its node10 typesVersions entry (its `require` types)
 //   file list       sorted tarball paths (content hashes of dist chunks normalised) equal test/package/files.txt
 //   size budget     tarball size and unpacked size within test/package/budget.json
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -65,9 +67,9 @@ try {
     process.exit(0)
   }
 
-  // attw. Both profiles are clean for this dual package; `strict` (the default) is not run because it also
-  // demands node10 resolution of subpath exports, which Node >= 20 consumers never use.
-  for (const profile of ['node16', 'esm-only']) {
+  // attw. Both profiles are clean for this dual package; `strict` (the default) includes node10, which
+  // `typesVersions` serves for the many Jest projects still on `"module": "commonjs"`.
+  for (const profile of ['strict', 'esm-only']) {
     const r = run(bin('attw'), [tarball, '--profile', profile, '--no-emoji', '--no-color', '--format', 'ascii'])
     if (r.status === 0) report(`attw --profile ${profile}`, true)
     else {
@@ -92,6 +94,17 @@ try {
     const required = ['LICENSE', 'data/WORDNET-LICENSE.txt']
     const missing = required.filter((p) => !paths.includes(p))
     report('required files', missing.length === 0, missing.length ? `missing: ${missing.join(', ')}` : required.join(', '))
+  }
+
+  // node10 (`"module": "commonjs"`) sees subpaths only through typesVersions: each export needs its entry.
+  {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    const map = pkg.typesVersions?.['*'] ?? {}
+    const wrong = Object.entries(pkg.exports)
+      .filter(([k]) => k !== '.' && k !== './package.json')
+      .filter(([k, v]) => map[k.slice(2)]?.[0] !== v.require?.types)
+      .map(([k]) => k)
+    report('typesVersions', wrong.length === 0, wrong.length ? `missing or not the require types for: ${wrong.join(', ')}` : `${Object.keys(map).length} subpaths`)
   }
 
   // File-list snapshot.

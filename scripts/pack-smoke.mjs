@@ -1,6 +1,7 @@
 // Packs rag-matchers, installs the tarball into a fresh project in a temp folder, and runs a Vitest
 // suite (ESM, `rag-matchers/vitest`) and Jest suites (CJS, `rag-matchers/jest` and
-// `rag-matchers/jest-globals`) there. Exits non-zero when any of them fails.
+// `rag-matchers/jest-globals`, and TypeScript through @swc/jest, the transform README names) there.
+// Exits non-zero when any of them fails.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,7 +19,22 @@ try {
   mkdirSync(project)
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'smoke', private: true, type: 'commonjs' }, null, 2))
   const dev = pkg.devDependencies
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `vitest@${dev.vitest}`, `jest@${dev.jest}`, `@jest/globals@${dev['@jest/globals']}`], project)
+  run(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      tarball,
+      `vitest@${dev.vitest}`,
+      `jest@${dev.jest}`,
+      `@jest/globals@${dev['@jest/globals']}`,
+      `@swc/core@${dev['@swc/core']}`,
+      `@swc/jest@${dev['@swc/jest']}`,
+    ],
+    project,
+  )
 
   const retrievalCases = `
     const good = { retrieved: ['d2', 'd4', 'd9'], relevant: { d2: 1, d4: 2 } }
@@ -30,6 +46,7 @@ try {
     join(project, 'smoke.vitest.test.mjs'),
     `import { test, expect } from 'vitest'
 import { ndcgAtK, meteorScore, VERSION } from 'rag-matchers'
+import { describeEvalSet } from 'rag-matchers/vitest'
 import { ndcgAtK as retrievalEntry } from 'rag-matchers/retrieval'
 import { meteorScore as generationEntry } from 'rag-matchers/generation'
 import { groundedness as judgeEntry } from 'rag-matchers/judge'
@@ -46,6 +63,10 @@ test('matchers registered from rag-matchers/vitest', () => {
   expect(bad).not.toHitWithin(3)
   expect(() => expect(bad).toHaveNdcgAtK(3, 0.7)).toThrow(/nDCG@3 = \\S*0\\.0000/)
   expect(ndcgAtK(good, 3).signature).toContain('version:' + VERSION)
+})
+// No \`globals: true\` here: the entry's describeEvalSet binds Vitest's own describe/beforeAll.
+describeEvalSet('smoke set', { dataset: [{ id: 'q1', question: 'q', relevant: ['d2'] }], pipeline: () => ({ retrieved: ['d2', 'd4'] }) }, (run) => {
+  test('describeEvalSet from rag-matchers/vitest runs without globals', () => expect(run).toHaveRecallAtK(1, 1))
 })
 test('METEOR loads its WordNet data from the installed package (ESM)', () => {
   expect(meteorScore('the kid is quick', 'the child is fast').details.matches.synonym).toBe(2)
@@ -96,12 +117,38 @@ test('matchers registered from rag-matchers/jest-globals', () => {
   )
   run('npx', ['jest', '--ci'], project)
   run('npx', ['jest', '--ci', '--config', 'jest-globals.config.js'], project)
+  // Jest + TypeScript through @swc/jest, configured as README's Jest quick start shows.
+  writeFileSync(
+    join(project, 'jest-swc.config.js'),
+    `module.exports = {
+  testMatch: ['**/*.swc.test.ts'],
+  setupFilesAfterEnv: ['rag-matchers/jest'],
+  transform: { '^.+\\\\.tsx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' } } }] },
+}
+`,
+  )
+  writeFileSync(
+    join(project, 'smoke.swc.test.ts'),
+    `import { describeEvalSet } from 'rag-matchers/jest'
+import type { RetrievalCase } from 'rag-matchers/retrieval'
+
+const good: RetrievalCase = { retrieved: ['d2', 'd4', 'd9'], relevant: { d2: 1, d4: 2 } }
+test('a TypeScript test file through @swc/jest', () => {
+  const k: number = 3
+  expect(good).toHaveNdcgAtK(k, 0.7)
+})
+describeEvalSet('swc set', { dataset: [{ id: 'q1', question: 'q', relevant: ['d2'] }], pipeline: () => ({ retrieved: ['d2'] }) }, (run) => {
+  test('describeEvalSet from rag-matchers/jest', () => expect(run).toHitWithin(1))
+})
+`,
+  )
+  run('npx', ['jest', '--ci', '--config', 'jest-swc.config.js'], project)
   // The bin: `npx rag-matchers trec` on a tiny qrels/run pair.
   writeFileSync(join(project, 'qrels.txt'), '1 0 d1 1\n1 0 d2 0\n')
   writeFileSync(join(project, 'run.txt'), '1 Q0 d2 1 2.0 r\n1 Q0 d1 2 1.0 r\n')
   const out = execFileSync('npx', ['rag-matchers', 'trec', 'qrels.txt', 'run.txt', '-m', 'recip_rank'], { cwd: project, encoding: 'utf8' })
   if (!/^recip_rank\s+all\s+0\.5000$/m.test(out)) throw new Error(`unexpected trec output:\n${out}`)
-  console.log('package smoke test: 4 passed, 0 failed')
+  console.log('package smoke test: 5 passed, 0 failed')
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

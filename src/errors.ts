@@ -26,9 +26,19 @@ export function describeValue(value: unknown): string {
 
 function safeJson(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value)
+    // A bigint would make JSON.stringify throw; show it as written.
+    return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ?? safeString(value)
   } catch {
+    return safeString(value)
+  }
+}
+
+/** String(value), which throws for a null-prototype object or a throwing toString; a message must never throw. */
+function safeString(value: unknown): string {
+  try {
     return String(value)
+  } catch {
+    return Object.prototype.toString.call(value)
   }
 }
 

@@ -6,7 +6,8 @@
  *   eval-set running and baselines, the error classes they throw, signatures and `VERSION`;
  * - types: only the types those values take and return (inputs, options, results). Detail types of
  *   individual results, enum-like unions and lower-level helpers live in the family entries
- *   (`rag-matchers/retrieval`, `/generation`, `/judge`, `/agreement`, `/eval-set`, `/report`).
+ *   (`rag-matchers/retrieval`, `/generation`, `/judge`, `/agreement`, `/eval-set`, `/report`;
+ *   framework adapters, whose types name optional peers, only in `rag-matchers/adapters`).
  * Helpers (text/Python-compat functions, kernels, tokenizers, statistics internals, `makeScore`…)
  * stay internal: everything listed here is semver surface. Keep the root at about 150 names or
  * fewer, types included; `test/public-surface.test.ts` snapshots the runtime names.
@@ -28,7 +29,7 @@ export { RatingsParseError } from './agreement/ratings.js'
 export { TrecFormatError, TrecEvalError } from './retrieval/trec/errors.js'
 
 // Retrieval
-export type { Id, RetrievedItem, Relevance, RetrievalCase, RetrievalOptions, DuplicatePolicy } from './retrieval/types.js'
+export type { Id, RetrievedItem, Relevance, RetrievalCase, RetrievalOptions, DuplicatePolicy, RetrievalOrder } from './retrieval/types.js'
 export type { RetrievalScore } from './retrieval/ranking.js'
 export { precisionAtK } from './retrieval/precision-at-k.js'
 export { recallAtK } from './retrieval/recall-at-k.js'
@@ -46,8 +47,10 @@ export { trecEval, evaluateTrec, type TrecEvalOptions, type TrecEvalResult, type
 export { formatTrecEval, type TrecFormatOptions } from './retrieval/trec/format.js'
 
 // Generation
-export { sentenceBleu, corpusBleu, type BleuOptions, type BleuScore } from './generation/bleu.js'
-export { sentenceChrf, corpusChrf, type ChrfOptions, type ChrfScore } from './generation/chrf.js'
+export { sentenceBleu, corpusBleu, type BleuOptions, type CorpusBleuOptions, type BleuScore } from './generation/bleu.js'
+export { sentenceChrf, corpusChrf, type ChrfOptions, type CorpusChrfOptions, type ChrfScore } from './generation/chrf.js'
+export { sentenceTer, corpusTer, type TerOptions, type TerScore, type CorpusTerScore } from './generation/ter/ter.js'
+export { pairedBootstrap, pairedApproxRandomization, type PairedTestResult } from './generation/significance/paired.js'
 export { rougeScore, type RougeOptions, type RougeResult, type RougeScore, type RougeType } from './generation/rouge.js'
 export { meteorScore, type MeteorOptions } from './generation/meteor.js'
 export {
@@ -66,12 +69,15 @@ export { EmbeddingCache, embedTexts, type EmbedTextsOptions } from './embeddings
 export { semanticSimilarity, semanticSimilarities, meanSemanticSimilarity, type SemanticSimilarityOptions, type EmbedSimDetails } from './embeddings/semantic-similarity.js'
 export { transformersEmbedder, type TransformersEmbedderOptions } from './embeddings/transformers-embedder.js'
 export { ollamaEmbedder, type OllamaEmbedderOptions } from './embeddings/ollama-embedder.js'
+export { openaiEmbedder, type OpenAIEmbedderOptions } from './embeddings/openai-embedder.js'
 export { functionEmbedder, type FunctionEmbedderOptions } from './embeddings/function-embedder.js'
 
 // LLM judges
 export type { Judge } from './judge/types.js'
 export { judgeCache, type JudgeCache, type JudgeCacheOptions } from './judge/cache.js'
 export { ollamaJudge, type OllamaJudgeOptions } from './judge/ollama-judge.js'
+export { openaiJudge, type OpenAIJudgeOptions } from './judge/openai-judge.js'
+export { functionJudge, type FunctionJudgeOptions } from './judge/function-judge.js'
 export type { JudgeMetricOptions } from './judge/metrics/shared.js'
 export { answerRelevance } from './judge/metrics/answer-relevance.js'
 export { completeness } from './judge/metrics/completeness.js'

@@ -70,6 +70,7 @@ describe('matcher options that go to a core function use its option names', () =
   it.each([
     ['toScoreBleuAbove', () => import('../src/generation/bleu.js').then((m) => m.BLEU_OPTION_KEYS)],
     ['toScoreChrfAbove', () => import('../src/generation/chrf.js').then((m) => m.CHRF_OPTION_KEYS)],
+    ['toScoreTerBelow', () => import('../src/generation/ter/ter.js').then((m) => m.TER_OPTION_KEYS)],
     ['toScoreMeteorAbove', () => import('../src/generation/meteor.js').then((m) => m.METEOR_OPTION_KEYS)],
     ['toStateNumbersOf', () => import('../src/generation/numeric-consistency.js').then((m) => m.NUMERIC_CONSISTENCY_OPTION_KEYS)],
     ['toHaveNdcgAtK', () => import('../src/retrieval/ndcg.js').then((m) => m.NDCG_OPTION_KEYS)],

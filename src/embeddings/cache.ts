@@ -15,10 +15,19 @@ export interface EmbeddingCacheStats {
 export interface EmbeddingCacheOptions {
   /** Most vectors kept across all embedders. @default 10000 */
   maxEntries?: number
+  /** Receives warnings (an entry that no longer matches its request). Defaults to `process.emitWarning` with type `RagEmbeddingCacheWarning`. */
+  onWarning?: (message: string) => void
 }
 
 /** The keys of {@link EmbeddingCacheOptions}: what `new EmbeddingCache(options)` accepts. */
-export const EMBEDDING_CACHE_OPTION_KEYS = keysOf<EmbeddingCacheOptions>()('maxEntries')
+export const EMBEDDING_CACHE_OPTION_KEYS = keysOf<EmbeddingCacheOptions>()('maxEntries', 'onWarning')
+
+/** One cached vector with the request it answers, so a read can check it still does. */
+interface CachedVector {
+  readonly embedderId: string
+  readonly text: string
+  readonly vector: Float32Array
+}
 
 /**
  * A bounded, in-memory LRU cache of embedding vectors, passed explicitly to the functions that embed.
@@ -34,6 +43,10 @@ export const EMBEDDING_CACHE_OPTION_KEYS = keysOf<EmbeddingCacheOptions>()('maxE
  * Concurrent requests for the same text share one in-flight embedding, so `Promise.all` over many
  * comparisons still embeds each distinct text once.
  *
+ * Integrity, as for the judge cache: every entry keeps the request it answers (embedder id and text)
+ * and a read checks them again: an entry whose embedder now has another id, or whose vector was changed
+ * to hold a non-finite value, is reported, dropped and embedded again, never served.
+ *
  * @example
  * const cache = new EmbeddingCache({ maxEntries: 5000 })
  * await semanticSimilarity('a cat', 'a dog', embedder, { cache })
@@ -43,19 +56,23 @@ export class EmbeddingCache {
   /** Most vectors kept across all embedders; the least recently used is dropped first. @default 10000 */
   readonly maxEntries: number
   // Map iteration order is insertion order: re-inserting on a hit keeps the oldest entry first.
-  readonly #entries = new Map<string, Float32Array>()
+  readonly #entries = new Map<string, CachedVector>()
   readonly #inflight = new Map<string, Promise<Float32Array>>()
   readonly #tokens = new WeakMap<Embedder, number>()
   #nextToken = 0
   #hits = 0
   #misses = 0
   #evictions = 0
+  readonly #warn: (message: string) => void
 
   constructor(options: EmbeddingCacheOptions = {}) {
     checkOptionKeys('EmbeddingCache', options, EMBEDDING_CACHE_OPTION_KEYS)
     const maxEntries = options.maxEntries ?? 10_000
     assertPositiveInteger('EmbeddingCache', 'maxEntries', maxEntries)
+    if (options.onWarning !== undefined && typeof options.onWarning !== 'function')
+      throw new MetricInputError('EmbeddingCache', 'onWarning', 'a function (message) => void', options.onWarning)
     this.maxEntries = maxEntries
+    this.#warn = options.onWarning ?? ((message) => process.emitWarning(message, 'RagEmbeddingCacheWarning'))
   }
 
   get size(): number {
@@ -69,17 +86,22 @@ export class EmbeddingCache {
   /** The cached vector of `text` for this embedder, or `undefined`; a hit makes it most recently used. */
   get(embedder: Embedder, text: string): Float32Array | undefined {
     const key = this.#key(embedder, text)
-    const vector = this.#entries.get(key)
-    if (vector === undefined) return undefined
+    const entry = this.#entries.get(key)
+    if (entry === undefined) return undefined
     this.#entries.delete(key)
-    this.#entries.set(key, vector)
-    return vector
+    const problem = entryProblem(entry, embedder, text)
+    if (problem !== undefined) {
+      this.#warn(`rag-matchers embedding cache: ignoring the cached vector of ${JSON.stringify(text.slice(0, 60))} for ${embedder.id}: ${problem}; it will be embedded again.`)
+      return undefined
+    }
+    this.#entries.set(key, entry)
+    return entry.vector
   }
 
   set(embedder: Embedder, text: string, vector: Float32Array): void {
     const key = this.#key(embedder, text)
     this.#entries.delete(key)
-    this.#entries.set(key, vector)
+    this.#entries.set(key, { embedderId: embedder.id, text, vector })
     while (this.#entries.size > this.maxEntries) {
       const oldest = this.#entries.keys().next().value as string
       this.#entries.delete(oldest)
@@ -140,6 +162,16 @@ export interface EmbedTextsOptions {
 
 /** The keys of {@link EmbedTextsOptions}: what embedTexts (and semanticSimilarity, semanticSimilarities, meanSemanticSimilarity) accept. */
 export const EMBED_TEXTS_OPTION_KEYS = keysOf<EmbedTextsOptions>()('cache', 'batchSize')
+
+/** What makes a cached vector unfit to serve for (embedder, text), if anything. */
+function entryProblem(entry: CachedVector, embedder: Embedder, text: string): string | undefined {
+  if (entry.embedderId !== embedder.id) return `it was embedded by ${entry.embedderId}, and the embedder's id is now ${embedder.id}`
+  if (entry.text !== text) return 'it belongs to another text'
+  for (let i = 0; i < entry.vector.length; i++) {
+    if (!Number.isFinite(entry.vector[i])) return `it now holds a non-finite value (${entry.vector[i]}) at position ${i} (was a cached vector mutated?)`
+  }
+  return undefined
+}
 
 /** Checks an object really is an {@link Embedder} before anything calls it. */
 export function assertEmbedder(fn: string, argument: string, value: unknown): asserts value is Embedder {

@@ -2,18 +2,19 @@
  * Why an embedder could not produce vectors. Each kind comes with a message that says what failed,
  * where (model, path or host) and how to fix it, so a failing test explains itself.
  *
- * - `missing-package`: neither `@huggingface/transformers` nor `@xenova/transformers` is installed;
+ * - `missing-package`: neither `@huggingface/transformers` nor `@xenova/transformers` is installed (or `openai`, for openaiEmbedder);
  * - `load-failed` / `load-timeout`: the model could not be loaded (offline, not cached, corrupt files) or
  *   loading took longer than `loadTimeoutMs`;
- * - `unreachable`: the Ollama server did not accept a connection;
- * - `model-not-found`: Ollama answered 404 (the model is not pulled);
- * - `timeout`: a request took longer than `timeoutMs`;
+ * - `unreachable`: the server did not accept a connection (or hung up mid-reply, or kept redirecting);
+ * - `model-not-found`: the server answered 404 (the model is not pulled / not served);
+ * - `auth`: no API key for a remote server, or HTTP 401/403;
+ * - `timeout`: a request (or a user embedding function) took longer than `timeoutMs`;
  * - `server-error`: any other non-2xx answer;
  * - `bad-response`: the backend answered, but not with one finite vector per text of equal dimension;
  * - `embed-failed`: the backend threw while embedding (a user function, ONNX Runtime).
  */
 export type EmbeddingErrorKind =
-  'missing-package' | 'load-failed' | 'load-timeout' | 'unreachable' | 'model-not-found' | 'timeout' | 'server-error' | 'bad-response' | 'embed-failed'
+  'missing-package' | 'load-failed' | 'load-timeout' | 'unreachable' | 'model-not-found' | 'auth' | 'timeout' | 'server-error' | 'bad-response' | 'embed-failed'
 
 /** Thrown when an embedder cannot produce vectors; `kind` says why (see {@link EmbeddingErrorKind}). */
 export class EmbeddingError extends Error {

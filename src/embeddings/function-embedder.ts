@@ -17,10 +17,16 @@ export interface FunctionEmbedderOptions {
   id?: string
   /** At most this many calls of `fn` run at the same time. @default 8 */
   concurrency?: number
+  /**
+   * Longest wait for one call of `fn`; a call that has not settled by then rejects with an
+   * `EmbeddingError` (`timeout`) naming the embedder, instead of hanging until the runner's own timeout.
+   * @default 60000
+   */
+  timeoutMs?: number
 }
 
 /** The keys of {@link FunctionEmbedderOptions}: what functionEmbedder accepts. */
-export const FUNCTION_EMBEDDER_OPTION_KEYS = keysOf<FunctionEmbedderOptions>()('id', 'concurrency')
+export const FUNCTION_EMBEDDER_OPTION_KEYS = keysOf<FunctionEmbedderOptions>()('id', 'concurrency', 'timeoutMs')
 
 /**
  * Wraps a plain function `(text) => vector` (sync or async) as an {@link Embedder}, e.g. to call a
@@ -31,7 +37,8 @@ export const FUNCTION_EMBEDDER_OPTION_KEYS = keysOf<FunctionEmbedderOptions>()('
  * - Every result must be a non-empty array of finite numbers (`number[]`, `Float32Array` or
  *   `Float64Array`) and all must have the same dimension; anything else rejects with an
  *   `EmbeddingError` (`bad-response`) naming the text's index. A throw inside `fn` rejects with
- *   `embed-failed`, the original error as `cause`.
+ *   `embed-failed`, the original error as `cause`; a call that does not settle within `timeoutMs`
+ *   rejects with `timeout`, naming the embedder.
  *
  * @throws MetricInputError when `fn` is not a function or an option is malformed.
  * @example
@@ -46,15 +53,34 @@ export function functionEmbedder(fn: (text: string) => EmbeddingFunctionResult |
   }
   const concurrency = options.concurrency ?? 8
   assertPositiveInteger('functionEmbedder', 'options.concurrency', concurrency)
+  const timeoutMs = options.timeoutMs ?? 60_000
+  assertPositiveInteger('functionEmbedder', 'options.timeoutMs', timeoutMs)
   const id = options.id ?? `function|name:${fn.name || 'anonymous'}`
 
   async function callOne(text: string, index: number): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new EmbeddingError(
+              'timeout',
+              id,
+              `${id}: the embedding function did not settle within ${timeoutMs} ms for text ${index}; it may never resolve (a missing await or callback?). Raise \`timeoutMs\` if it is just slow.`,
+            ),
+          ),
+        timeoutMs,
+      )
+    })
     try {
-      return await fn(text)
+      return await Promise.race([Promise.resolve().then(() => fn(text)), timeout])
     } catch (error) {
+      if (error instanceof EmbeddingError) throw error
       throw new EmbeddingError('embed-failed', id, `${id}: the embedding function threw for text ${index}: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
       })
+    } finally {
+      clearTimeout(timer)
     }
   }
 

@@ -21,4 +21,5 @@ export {
   type TransformersPooling,
 } from './transformers-embedder.js'
 export { ollamaEmbedder, type OllamaEmbedderOptions } from './ollama-embedder.js'
+export { openaiEmbedder, type OpenAIEmbedderOptions } from './openai-embedder.js'
 export { functionEmbedder, type EmbeddingFunctionResult, type FunctionEmbedderOptions } from './function-embedder.js'

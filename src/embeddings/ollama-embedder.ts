@@ -1,4 +1,6 @@
 import { defaultOllamaHost } from '../ollama-host.js'
+import { sameModel } from '../judge/cache.js'
+import { boundedFetch, classifyNetworkError, MAX_REDIRECTS } from '../judge/transport.js'
 import { MetricInputError, assertPositiveInteger } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
@@ -64,13 +66,15 @@ export function ollamaEmbedder(options: OllamaEmbedderOptions = {}): Embedder {
     ['dims', options.dimensions],
   ]).replace(/\|version:[^|]*$/, '')
 
+  // At most a handful of redirects (undici follows 20, then says only "fetch failed").
+  const redirecting = boundedFetch(baseFetch)
   const timedFetch: typeof fetch = (input, init) => {
     const timeout = AbortSignal.timeout(timeoutMs)
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
-    return baseFetch(input, { ...init, signal })
+    return redirecting(input, { ...init, signal })
   }
 
-  type Client = { embed(request: Record<string, unknown>): Promise<{ embeddings?: unknown }> }
+  type Client = { embed(request: Record<string, unknown>): Promise<{ embeddings?: unknown; model?: unknown }> }
   let client: Promise<Client> | undefined
   const getClient = (): Promise<Client> => {
     // Imported lazily so that loading rag-matchers does not load the client for users who never embed.
@@ -80,7 +84,7 @@ export function ollamaEmbedder(options: OllamaEmbedderOptions = {}): Embedder {
 
   async function embedBatch(batch: string[]): Promise<Float32Array[]> {
     const ollama = await getClient()
-    let response: { embeddings?: unknown }
+    let response: { embeddings?: unknown; model?: unknown }
     try {
       response = await ollama.embed({
         model,
@@ -90,6 +94,14 @@ export function ollamaEmbedder(options: OllamaEmbedderOptions = {}): Embedder {
       })
     } catch (error) {
       throw classify(error)
+    }
+    const answered = response?.model
+    if (typeof answered === 'string' && answered !== '' && !sameModel(model, answered)) {
+      throw new EmbeddingError(
+        'bad-response',
+        id,
+        `ollamaEmbedder: Ollama at ${host} answered for model "${answered}", but the embedder asked for "${model}"; the vectors are not used.`,
+      )
     }
     return checkVectors(id, response?.embeddings, batch.length)
   }
@@ -124,6 +136,23 @@ export function ollamaEmbedder(options: OllamaEmbedderOptions = {}): Embedder {
     }
     if (error instanceof SyntaxError) {
       return new EmbeddingError('bad-response', id, `ollamaEmbedder: Ollama at ${host} sent a body that is not JSON (${message}).`, { cause: error })
+    }
+    const fault = classifyNetworkError(error)
+    if (fault?.kind === 'closed') {
+      return new EmbeddingError(
+        'unreachable',
+        id,
+        `ollamaEmbedder: Ollama at ${host} closed the connection before the reply was complete (model "${model}"); the server was reached, check its log (\`ollama serve\` output).`,
+        { cause: error },
+      )
+    }
+    if (fault?.kind === 'redirects') {
+      return new EmbeddingError(
+        'unreachable',
+        id,
+        `ollamaEmbedder: Ollama at ${host} redirected more than ${MAX_REDIRECTS} times (model "${model}"); pass the server's own \`host\`.`,
+        { cause: error },
+      )
     }
     return new EmbeddingError(
       'unreachable',

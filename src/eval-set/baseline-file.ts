@@ -2,15 +2,16 @@
  * Baseline files: `__rag_baselines__/<test file name>.json` next to the test file, committed like
  * snapshots. Synchronous on purpose: the baseline matcher is a sync matcher (no `await` needed).
  *
- * Format (version 1), keys sorted, one case per line so that a review diff shows which cases moved:
+ * Format (version 2), keys sorted, one case per line so that a review diff shows which cases moved:
  *
  *   {
- *     "version": 1,
+ *     "version": 2,
  *     "entries": {
  *       "qa": {
  *         "metrics": {
  *           "recall@3": {
- *             "signature": "R|k:3|empty:zero|dup:first|version:0.1.0",
+ *             "measure": "mean recall@3",
+ *             "signature": "R|k:3|empty:zero|dup:first|rev:1",
  *             "values": {
  *               "bleu-en-de": 1,
  *               "heads": 0.5
@@ -20,28 +21,45 @@
  *       }
  *     }
  *   }
+ *
+ * `measure` names what the values are (`mean sentence BLEU`, not corpus BLEU); `signature` is the
+ * identity (settings and the metric's implementation revision `rev`, see metric-revisions.ts).
+ * Version 1 (written by 0.1.0) has no `measure` and signatures ending in `version:0.1.0`; it is read
+ * as it is, and compared by the settings it records (identitySignature maps the version to a revision).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
-import type { MetricRun, MetricValues } from './metric-run.js'
+import { acquireLock } from './baseline-lock.js'
+import type { MetricValues } from './metric-run.js'
 
 /** Default folder (next to the test file) that holds baseline files. */
 export const BASELINE_DIR = '__rag_baselines__'
-/** The `version` field written to and accepted in baseline files. */
-export const BASELINE_FORMAT_VERSION = 1
+/** The `version` field written to baseline files. */
+export const BASELINE_FORMAT_VERSION = 2
+/** Versions read: 1 (0.1.0) and 2. */
+const READABLE_VERSIONS: readonly number[] = [1, 2]
+
+/** One metric of a baseline entry: its identity signature, a value per case id, and the measure's name. */
+export interface BaselineMetric extends MetricValues {
+  /** Display name of the measure (`mean sentence BLEU`); absent in files written by 0.1.0. */
+  readonly measure?: string
+}
 
 /** One named baseline: per metric, its signature and a value per case id. */
-export type BaselineEntry = MetricRun
+export interface BaselineEntry {
+  readonly metrics: Readonly<Record<string, BaselineMetric>>
+}
 
 export interface BaselineFile {
-  readonly version: 1
+  /** The format version the file was read with (2 when written by this version). */
+  readonly version: 1 | 2
   readonly entries: Readonly<Record<string, BaselineEntry>>
 }
 
-/** A baseline file that cannot be read: bad JSON or a shape other than version 1. */
+/** A baseline file that cannot be read: bad JSON or a shape other than versions 1 and 2. */
 export class BaselineFileError extends Error {
   override readonly name = 'BaselineFileError'
   constructor(
@@ -77,46 +95,48 @@ function emptyRecord<T>(): Record<string, T> {
 }
 
 /**
- * Checks a parsed baseline document (version 1, entries → metrics → `{ signature, values }` with
- * finite numbers) and copies it into prototype-free records.
+ * Checks a parsed baseline document (version 1 or 2, entries → metrics → `{ signature, values,
+ * measure? }` with finite numbers) and copies it into prototype-free records.
  * @throws BaselineFileError naming `file` and the JSON path of the first problem
- * @example validateBaselineFile({ version: 1, entries: {} }) // { version: 1, entries: {} }
+ * @example validateBaselineFile({ version: 2, entries: {} }) // { version: 2, entries: {} }
  */
 export function validateBaselineFile(data: unknown, file = '<baseline>'): BaselineFile {
   const path = (parts: string[]) => parts.map((p) => `[${JSON.stringify(p)}]`).join('')
-  if (!isRecord(data)) throw new BaselineFileError(file, '', 'expected a JSON object `{ "version": 1, "entries": { … } }`')
-  if (data.version !== BASELINE_FORMAT_VERSION) {
+  if (!isRecord(data)) throw new BaselineFileError(file, '', `expected a JSON object \`{ "version": ${BASELINE_FORMAT_VERSION}, "entries": { … } }\``)
+  if (typeof data.version !== 'number' || !READABLE_VERSIONS.includes(data.version)) {
     throw new BaselineFileError(
       file,
       '["version"]',
-      `expected version ${BASELINE_FORMAT_VERSION}, got ${JSON.stringify(data.version)} (written by another rag-matchers version?)`,
+      `expected version ${READABLE_VERSIONS.join(' or ')}, got ${JSON.stringify(data.version)} (written by a newer rag-matchers version?)`,
     )
   }
+  const version = data.version as 1 | 2
   if (!isRecord(data.entries)) throw new BaselineFileError(file, '["entries"]', 'expected an object of named entries')
   const entries = emptyRecord<BaselineEntry>()
   for (const [name, entry] of Object.entries(data.entries)) {
     if (!isRecord(entry) || !isRecord(entry.metrics)) throw new BaselineFileError(file, path(['entries', name]), 'expected `{ "metrics": { … } }`')
-    const metrics = emptyRecord<MetricValues>()
+    const metrics = emptyRecord<BaselineMetric>()
     for (const [metric, mv] of Object.entries(entry.metrics)) {
       const at = ['entries', name, 'metrics', metric]
       if (!isRecord(mv) || typeof mv.signature !== 'string' || !isRecord(mv.values)) {
         throw new BaselineFileError(file, path(at), 'expected `{ "signature": string, "values": { caseId: number } }`')
       }
+      if (mv.measure !== undefined && typeof mv.measure !== 'string') throw new BaselineFileError(file, path([...at, 'measure']), 'expected a string')
       const values = emptyRecord<number>()
       for (const [id, v] of Object.entries(mv.values)) {
         if (typeof v !== 'number' || !Number.isFinite(v)) throw new BaselineFileError(file, path([...at, 'values', id]), `expected a finite number, got ${JSON.stringify(v)}`)
         values[id] = v
       }
-      metrics[metric] = { signature: mv.signature, values }
+      metrics[metric] = typeof mv.measure === 'string' ? { measure: mv.measure, signature: mv.signature, values } : { signature: mv.signature, values }
     }
     entries[name] = { metrics }
   }
-  return { version: 1, entries }
+  return { version, entries }
 }
 
 /**
  * Reads a baseline file; `undefined` when it does not exist.
- * @throws BaselineFileError when the file is not valid JSON or not a version-1 baseline file
+ * @throws BaselineFileError when the file is not valid JSON or not a version 1 or 2 baseline file
  * @example readBaselineFile('test/__rag_baselines__/qa.test.ts.json')?.entries.qa?.metrics['recall@3']?.values.heads // 1
  */
 export function readBaselineFile(file: string): BaselineFile | undefined {
@@ -148,7 +168,8 @@ function checkFinite(where: string, value: number): string {
  * because objects list integer-like keys ("2", "10") first whatever the insertion order.
  * Numbers print as `JSON.stringify` does (the shortest text that reads back as the same double).
  * @throws MetricInputError for a value that is not a finite number
- * @example serializeBaselineFile({ version: 1, entries: {} }) // '{\n  "version": 1,\n  "entries": {}\n}\n'
+ * Always writes the current format version ({@link BASELINE_FORMAT_VERSION}), whatever `data.version` says.
+ * @example serializeBaselineFile({ version: 2, entries: {} }) // '{\n  "version": 2,\n  "entries": {}\n}\n'
  */
 export function serializeBaselineFile(data: BaselineFile): string {
   const q = (s: string) => JSON.stringify(s)
@@ -160,11 +181,12 @@ export function serializeBaselineFile(data: BaselineFile): string {
       const metrics = Object.keys(entry.metrics)
         .sort(byCodeUnit)
         .map((metric) => {
-          const mv = entry.metrics[metric] as MetricValues
+          const mv = entry.metrics[metric] as BaselineMetric
           const values = Object.keys(mv.values)
             .sort(byCodeUnit)
             .map((id) => `            ${q(id)}: ${checkFinite(`entries.${name}.metrics.${metric}.values.${id}`, mv.values[id] as number)}`)
-          return `        ${q(metric)}: {\n          "signature": ${q(mv.signature)},\n          "values": ${block('          ', values)}\n        }`
+          const measure = mv.measure === undefined ? '' : `\n          "measure": ${q(mv.measure)},`
+          return `        ${q(metric)}: {${measure}\n          "signature": ${q(mv.signature)},\n          "values": ${block('          ', values)}\n        }`
         })
       return `    ${q(name)}: {\n      "metrics": ${block('      ', metrics)}\n    }`
     })
@@ -174,7 +196,7 @@ export function serializeBaselineFile(data: BaselineFile): string {
 export interface BaselineLockOptions {
   /** Give up waiting for the lock after this long. @default 30_000 */
   readonly timeoutMs?: number
-  /** A lock file older than this is left over from a crashed writer and is removed. @default 10_000 */
+  /** A lock file older than this is left over from a crashed writer and is taken over (atomically, see baseline-lock.ts). @default 10_000 */
   readonly staleMs?: number
 }
 
@@ -189,44 +211,6 @@ export interface WriteBaselineEntryOptions extends BaselineLockOptions {
 
 /** The keys of {@link WriteBaselineEntryOptions}: what writeBaselineEntry accepts. */
 export const WRITE_BASELINE_ENTRY_OPTION_KEYS = keysOf<WriteBaselineEntryOptions>()(...BASELINE_LOCK_OPTION_KEYS, 'merge')
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4))
-
-function sleep(ms: number): void {
-  // A synchronous wait that does not spin the CPU (the matcher is synchronous, so is the lock).
-  Atomics.wait(sleeper, 0, 0, ms)
-}
-
-function acquireLock(lockFile: string, options: BaselineLockOptions): number {
-  const timeoutMs = options.timeoutMs ?? 30_000
-  const staleMs = options.staleMs ?? 10_000
-  const deadline = Date.now() + timeoutMs
-  let delay = 2
-  for (;;) {
-    try {
-      // 'wx' fails when the file exists: creating it is the atomic "take the lock".
-      const fd = openSync(lockFile, 'wx')
-      writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`)
-      return fd
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    }
-    try {
-      if (Date.now() - statSync(lockFile).mtimeMs > staleMs) {
-        unlinkSync(lockFile)
-        continue
-      }
-    } catch {
-      // the holder released it between our open and stat: try again at once
-      continue
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for the baseline lock ${lockFile}. If no test run is writing baselines, delete the lock file.`)
-    }
-    sleep(delay + Math.floor(Math.random() * delay))
-    delay = Math.min(delay * 2, 50)
-  }
-}
 
 function writeAtomically(file: string, text: string): void {
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}.tmp`)
@@ -256,16 +240,16 @@ function writeAtomically(file: string, text: string): void {
  * current content (`undefined` when absent) and returns the new content, which is written to a
  * temporary file in the same folder and renamed over the target. Concurrent writers of other
  * entries therefore merge instead of overwriting each other, and readers never see a partial file.
- * Nothing is written when the text would not change. Returns the new content. A lock file older
- * than `staleMs` (a crashed writer) is removed; after `timeoutMs` of waiting it throws.
+ * Nothing is written when the text would not change. Returns the new content. The lock is owned (a
+ * token in the file, checked before removal); one older than `staleMs` (a crashed writer) is taken
+ * over atomically; after `timeoutMs` of waiting it throws. See baseline-lock.ts.
  * @example
- * updateBaselineFile(file, (current) => ({ version: 1, entries: { ...current?.entries } }))
+ * updateBaselineFile(file, (current) => ({ version: 2, entries: { ...current?.entries } }))
  */
 export function updateBaselineFile(file: string, update: (current: BaselineFile | undefined) => BaselineFile, options: BaselineLockOptions = {}): BaselineFile {
   checkOptionKeys('updateBaselineFile', options, BASELINE_LOCK_OPTION_KEYS)
   mkdirSync(dirname(file), { recursive: true })
-  const lockFile = `${file}.lock`
-  const fd = acquireLock(lockFile, options)
+  const lock = acquireLock(`${file}.lock`, options)
   try {
     let oldText: string | undefined
     try {
@@ -287,12 +271,7 @@ export function updateBaselineFile(file: string, update: (current: BaselineFile 
     if (text !== oldText) writeAtomically(file, text)
     return next
   } finally {
-    closeSync(fd)
-    try {
-      unlinkSync(lockFile)
-    } catch {
-      // already removed as stale by another writer; nothing else to do
-    }
+    lock.release()
   }
 }
 
@@ -303,7 +282,7 @@ export function updateBaselineFile(file: string, update: (current: BaselineFile 
  *
  * @example
  * writeBaselineEntry('/tmp/__rag_baselines__/qa.test.ts.json', 'qa', {
- *   metrics: { 'recall@3': { signature: 'R|k:3|empty:zero|dup:first|version:0.1.0', values: { heads: 1 } } },
+ *   metrics: { 'recall@3': { measure: 'mean recall@3', signature: 'R|k:3|empty:zero|dup:first|rev:1', values: { heads: 1 } } },
  * })
  */
 export function writeBaselineEntry(file: string, name: string, entry: BaselineEntry, options: WriteBaselineEntryOptions = {}): BaselineFile {
@@ -312,18 +291,18 @@ export function writeBaselineEntry(file: string, name: string, entry: BaselineEn
   if (entry === null || typeof entry !== 'object' || entry.metrics === null || typeof entry.metrics !== 'object') {
     throw new MetricInputError('writeBaselineEntry', 'entry', 'an object `{ metrics: { [metric]: { signature, values } } }`', entry)
   }
-  const checked = validateBaselineFile({ version: 1, entries: { [name]: entry } }, file).entries[name] as BaselineEntry
+  const checked = validateBaselineFile({ version: BASELINE_FORMAT_VERSION, entries: { [name]: entry } }, file).entries[name] as BaselineEntry
   return updateBaselineFile(
     file,
     (current) => {
       const entries = emptyRecord<BaselineEntry>()
       for (const [n, e] of Object.entries(current?.entries ?? {})) entries[n] = e
       const previous = options.merge ? entries[name]?.metrics : undefined
-      const metrics = emptyRecord<MetricValues>()
+      const metrics = emptyRecord<BaselineMetric>()
       for (const [m, v] of Object.entries(previous ?? {})) metrics[m] = v
       for (const [m, v] of Object.entries(checked.metrics)) metrics[m] = v
       entries[name] = { metrics }
-      return { version: 1, entries }
+      return { version: BASELINE_FORMAT_VERSION, entries }
     },
     // only the lock options: updateBaselineFile refuses `merge`
     lockOptions(options),

@@ -4,6 +4,8 @@
 export interface MetricValues {
   readonly signature: string
   readonly values: Readonly<Record<string, number>>
+  /** `false` when lower values are better (TER, error rates), so a comparison counts a rise as the regression. Absent: higher is better. */
+  readonly higherIsBetter?: boolean
 }
 
 /** Per-case values of several metrics, e.g. a baseline file entry. */

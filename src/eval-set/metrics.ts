@@ -7,6 +7,7 @@ import { MetricInputError } from '../errors.js'
 import { sentenceBleu } from '../generation/bleu.js'
 import { sentenceChrf } from '../generation/chrf.js'
 import { meteorScore } from '../generation/meteor.js'
+import { sentenceTer } from '../generation/ter/ter.js'
 import { rougeScore, type RougeType } from '../generation/rouge.js'
 import { averagePrecision } from '../retrieval/average-precision.js'
 import { hitRateAtK } from '../retrieval/hit-rate.js'
@@ -39,6 +40,7 @@ export const METRIC_NAMES: readonly string[] = [
   'rougeL',
   'rougeLsum',
   'meteor',
+  'ter',
 ]
 
 const FN = 'computeMetric'
@@ -50,8 +52,10 @@ type Kind = 'retrieval' | 'generation'
 
 interface Definition {
   readonly kind: Kind
-  /** Full scale of the metric: 100 for sacrebleu's BLEU and chrF, 1 for everything else. */
+  /** Full scale of the metric: 100 for sacrebleu's BLEU, chrF and TER, 1 for everything else. */
   readonly scale: number
+  /** TER counts edits, so lower is better; baselines and comparisons read this direction. */
+  readonly higherIsBetter?: false
   readonly compute: (c: EvalCase) => MetricValue
 }
 
@@ -120,6 +124,15 @@ const FIXED: Readonly<Record<string, Definition>> = {
     scale: 1,
     compute: (c) => pick(meteorScore(...answerAndReferences('meteor', c))),
   },
+  ter: {
+    kind: 'generation',
+    scale: 100,
+    higherIsBetter: false,
+    compute: (c) => {
+      const score = sentenceTer(...answerAndReferences('ter', c))
+      return { value: score.score, signature: score.signature }
+    },
+  },
 }
 
 function pick(score: { value: number; signature: string }): MetricValue {
@@ -157,6 +170,7 @@ function definition(name: unknown): Definition {
  * - `rouge1`, `rouge2`, `rougeL`, `rougeLsum`: rouge-score **F-measure with the Porter stemmer on**
  *   (the signature says `stem:yes|measure:F`), 0–1.
  * - `meteor`: NLTK METEOR with stemming and WordNet synonyms, 0–1.
+ * - `ter`: sacrebleu sentence TER (tercom tokenizer, case-insensitive), 0–100 and above; lower is better.
  *
  * The signature is the core metric's own, so a changed setting or library version shows up as a
  * changed signature. Parity: each value is exactly the core function's (which carries the parity
@@ -285,7 +299,8 @@ export function metricRunOf(cases: readonly EvalCase[], metrics: readonly string
       values[ids[i] as string] = mv.value
       signatures.push(mv.signature)
     })
-    out[metric] = { signature: mergeSignatures(signatures), values }
+    const lower = definition(metric).higherIsBetter === false ? { higherIsBetter: false } : {}
+    out[metric] = { signature: mergeSignatures(signatures), values, ...lower }
   }
   return { metrics: out }
 }

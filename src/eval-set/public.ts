@@ -24,14 +24,20 @@ export { computeMetric, metricRunOf, isMetricName, METRIC_NAMES, type MetricValu
 export type { MetricRun, MetricValues } from './metric-run.js'
 export {
   compareRuns,
+  COMPARED_STATUSES,
+  type CaseCoverage,
   type CaseDelta,
   type CompareRunsOptions,
   type ComparisonStatus,
+  type CoverageReport,
   type MetricComparison,
+  type PowerReport,
   type RunComparison,
   type SignificanceTest,
 } from './compare-runs.js'
-export { pairedBootstrap, signFlipTest, type PairedTestOptions, type PairedTestResult } from './statistics.js'
+export { pairedBootstrap, signFlipTest, smallestAttainableP, fewestCasesToReach, type PairedTestOptions, type PairedTestResult } from './statistics.js'
+export { identitySignature, currentRevision, METRIC_REVISIONS, type MetricRevision } from './metric-revisions.js'
+export { measureName } from './measure-names.js'
 export {
   BASELINE_DIR,
   BASELINE_FORMAT_VERSION,
@@ -44,4 +50,5 @@ export {
   type BaselineEntry,
   type BaselineFile,
   type BaselineLockOptions,
+  type BaselineMetric,
 } from './baseline-file.js'

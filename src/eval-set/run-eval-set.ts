@@ -7,6 +7,9 @@ import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import type { RetrievedItem } from '../retrieval/types.js'
+import { isCiEnvironment, progressPrinter, shouldShowProgress, type ProgressMode, type ProgressStream } from './progress.js'
+
+export { isCiEnvironment, type ProgressStream }
 
 /** What a pipeline returns for one question. Extra fields are kept on the case. */
 export interface PipelineOutput {
@@ -69,12 +72,6 @@ export interface EvalProgress {
   readonly id: string
 }
 
-/** Where the progress line goes; `process.stderr` by default. */
-export interface ProgressStream {
-  write(text: string): unknown
-  readonly isTTY?: boolean
-}
-
 export interface RunEvalSetOptions {
   /** Cases in flight at once. @default 4 */
   readonly concurrency?: number
@@ -83,31 +80,25 @@ export interface RunEvalSetOptions {
   /** Called after each case. */
   readonly onProgress?: (progress: EvalProgress) => void
   /**
-   * Progress line on the stream: `'auto'` shows it when the stream is a TTY and `CI` is not set,
-   * `'on'` always, `'off'` never. @default 'auto'
+   * Progress on the stream: `'on'` always, `'off'` never, `'auto'` when a person is watching (the
+   * stream, or under a test runner its main process's stderr, is a TTY) and `CI` is not set.
+   * Unset: the `RAG_PROGRESS` environment variable (`on`/`off`/`auto`), else `'auto'`.
    */
-  readonly progress?: 'auto' | 'on' | 'off'
+  readonly progress?: ProgressMode
+  /** Eval set name shown in the progress line (describeEvalSet passes its block name). */
+  readonly name?: string
   /** @default process.stderr */
   readonly stream?: ProgressStream
 }
 
 /** The keys of {@link RunEvalSetOptions}: what runEvalSet accepts. */
-export const RUN_EVAL_SET_OPTION_KEYS = keysOf<RunEvalSetOptions>()('concurrency', 'timeoutMs', 'onProgress', 'progress', 'stream')
+export const RUN_EVAL_SET_OPTION_KEYS = keysOf<RunEvalSetOptions>()('concurrency', 'timeoutMs', 'onProgress', 'progress', 'name', 'stream')
 
 class PipelineTimeoutError extends Error {
   override readonly name = 'TimeoutError'
 }
 
 const FN = 'runEvalSet'
-
-/**
- * `CI` counts as set unless empty, `0` or `false` (case-insensitive), as CI services and std-env read it.
- * @example isCiEnvironment({ CI: 'true' }) // true; isCiEnvironment({ CI: 'false' }) // false
- */
-export function isCiEnvironment(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
-  const ci = env.CI
-  return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false'
-}
 
 function toCaseError(error: unknown): EvalCaseError {
   if (error instanceof Error) return { name: error.name, message: error.message }
@@ -130,19 +121,6 @@ function checkOutput(output: unknown): PipelineOutput {
   return o
 }
 
-function formatDuration(ms: number): string {
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`
-  const m = Math.floor(ms / 60_000)
-  return `${m}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`
-}
-
-function progressLine(p: EvalProgress): string {
-  const pct = Math.floor((100 * p.done) / p.total)
-  const failed = p.failed > 0 ? `, ${p.failed} failed` : ''
-  const eta = p.etaMs === undefined ? '' : `, ETA ${formatDuration(p.etaMs)}`
-  return `rag-matchers eval set: ${p.done}/${p.total} (${pct}%)${failed}, elapsed ${formatDuration(p.elapsedMs)}${eta}`
-}
-
 /**
  * Calls `pipeline(question, item, { signal, index })` once per dataset item and collects the cases.
  *
@@ -153,8 +131,9 @@ function progressLine(p: EvalProgress): string {
  *   aborted). Failed cases are never dropped: set matchers report them by id.
  * - Each case is `{ ...item, ...output, timing: { ms } }` (the item's `id` and `question` win), in
  *   dataset order whatever the completion order.
- * - Progress (done/total, failures, elapsed, ETA) goes to `stream` (stderr) as one rewritten line
- *   when `progress` is `'on'`, or `'auto'` and the stream is a TTY and `CI` is not set.
+ * - Progress (name, done/total, failures, elapsed, ETA) goes to `stream` (stderr) when `progress`
+ *   is `'on'`, or `'auto'` and a person is watching and `CI` is not set (see progress.ts): one
+ *   rewritten line on a TTY, else a line per second (a test worker, whose stderr the runner forwards).
  *
  * A timed-out call cannot be stopped from outside; its slot is freed anyway so one hung request does
  * not stall the run, and its eventual result is ignored.
@@ -177,16 +156,18 @@ export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], p
   if (typeof pipeline !== 'function') throw new MetricInputError(FN, 'pipeline', 'a function `(question, item) => ({ retrieved, answer })`', pipeline)
   if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object', options)
   checkOptionKeys(FN, options, RUN_EVAL_SET_OPTION_KEYS)
-  const { concurrency = 4, timeoutMs = 60_000, onProgress, progress = 'auto', stream = process.stderr } = options
+  const { concurrency = 4, timeoutMs = 60_000, onProgress, progress, name, stream = process.stderr } = options
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new MetricInputError(FN, 'options.concurrency', 'a positive integer', concurrency)
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0)
     throw new MetricInputError(FN, 'options.timeoutMs', 'a positive number of milliseconds (or Infinity)', timeoutMs)
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new MetricInputError(FN, 'options.onProgress', 'a function', onProgress)
-  if (progress !== 'auto' && progress !== 'on' && progress !== 'off') throw new MetricInputError(FN, 'options.progress', "'auto', 'on' or 'off'", progress)
+  if (progress !== undefined && progress !== 'auto' && progress !== 'on' && progress !== 'off')
+    throw new MetricInputError(FN, 'options.progress', "'auto', 'on' or 'off'", progress)
   if (progress !== 'off' && (stream === null || typeof stream !== 'object' || typeof stream.write !== 'function')) {
     throw new MetricInputError(FN, 'options.stream', 'a writable stream (an object with `write`)', stream)
   }
-  const showProgress = progress === 'on' || (progress === 'auto' && stream.isTTY === true && !isCiEnvironment())
+  if (name !== undefined && typeof name !== 'string') throw new MetricInputError(FN, 'options.name', 'a string', name)
+  const print = shouldShowProgress(progress, stream, process.env) ? progressPrinter(stream, name) : undefined
 
   const total = dataset.length
   const started = Date.now()
@@ -195,17 +176,12 @@ export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], p
   let next = 0
   let done = 0
   let failed = 0
-  let lastPrint = 0
 
   const report = (id: string) => {
     const elapsedMs = Date.now() - started
     const p: EvalProgress = { done, total, failed, elapsedMs, etaMs: done > 0 ? (elapsedMs / done) * (total - done) : undefined, id }
     onProgress?.(p)
-    if (showProgress && (done === total || elapsedMs - lastPrint >= 100)) {
-      lastPrint = elapsedMs
-      // \r rewrites the line in place; \x1b[K clears what a longer previous line left behind
-      stream.write(`\r${progressLine(p)}\x1b[K${done === total ? '\n' : ''}`)
-    }
+    print?.(p)
   }
 
   const runOne = async (index: number): Promise<void> => {
@@ -222,7 +198,10 @@ export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], p
             call,
             new Promise<never>((_, reject) => {
               timer = setTimeout(() => {
-                const e = new PipelineTimeoutError(`pipeline did not finish within ${timeoutMs} ms`)
+                // Name the pipeline and the case, so a failure read far from here still says what hung.
+                const label = item.id !== undefined ? `case ${JSON.stringify(String(item.id))}` : `case #${index + 1}`
+                const name = pipeline.name === '' ? 'the pipeline' : `pipeline ${pipeline.name}`
+                const e = new PipelineTimeoutError(`${name} did not finish ${label} within ${timeoutMs} ms (runEvalSet options.timeoutMs)`)
                 controller.abort(e)
                 reject(e)
               }, timeoutMs)

@@ -213,3 +213,32 @@ export function signFlipTest(diffs: readonly number[], options: PairedTestOption
   }
   return { n, meanDelta: observed / n, pValue: (1 + extreme) / (resamples + 1), ci, method: 'sign-flip-monte-carlo', resamples }
 }
+
+/**
+ * The smallest p-value a paired test can return on `n` cases with `resamples` resamples: below it,
+ * no data, however bad, is significant. When it is not below `alpha`, the test cannot fail.
+ *
+ * - `'permutation'` (sign-flip): exact when `n ≤ 30` and `2^n ≤ resamples`, where the most extreme
+ *   observation is 1 of the 2^n sign vectors, `p_min = 2^−n` (3 cases: 0.125; 4: 0.0625; 5: 0.03125);
+ *   otherwise Monte-Carlo, `p_min = 1/(B + 1)`.
+ * - `'bootstrap'`: `p_min = 1/(B + 1)` (the observation itself counts).
+ *
+ * @example smallestAttainableP('permutation', 3, 10_000) // 0.125
+ */
+export function smallestAttainableP(test: 'bootstrap' | 'permutation', n: number, resamples: number): number {
+  if (!Number.isInteger(n) || n < 1) throw new MetricInputError('smallestAttainableP', 'n', 'a positive integer', n)
+  if (!Number.isInteger(resamples) || resamples < 1) throw new MetricInputError('smallestAttainableP', 'resamples', 'a positive integer', resamples)
+  if (test === 'permutation' && n <= 30 && 2 ** n <= resamples) return 2 ** -n
+  if (test !== 'bootstrap' && test !== 'permutation') throw new MetricInputError('smallestAttainableP', 'test', "'bootstrap' or 'permutation'", test)
+  return 1 / (resamples + 1)
+}
+
+/**
+ * The fewest cases at which {@link smallestAttainableP} is below `alpha` (the test can fail at all),
+ * or `undefined` when no number of cases gets there with these resamples.
+ * @example fewestCasesToReach('permutation', 0.05, 10_000) // 5
+ */
+export function fewestCasesToReach(test: 'bootstrap' | 'permutation', alpha: number, resamples: number): number | undefined {
+  for (let n = 1; n <= 64; n++) if (smallestAttainableP(test, n, resamples) < alpha) return n
+  return undefined
+}

@@ -5,9 +5,13 @@ import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
 import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, lazySegments } from './sacrebleu-args.js'
+import { checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
 import { forEachNgramOrder, KeyCounts, SpanInterner } from './ngrams.js'
 import { isPyWhitespaceUnit, spanNgramText, type TokenSpans } from './tokenizers/spans.js'
 import { BLEU_TOKENIZER_NAMES, getBleuTokenizer, isBleuTokenizerName, type BleuTokenizer, type BleuTokenizerName } from './tokenizers/index.js'
+import { bootstrapCorpus, checkResamples, resolveSeed, type BootstrapEstimate } from './significance/bootstrap.js'
+import type { SignificanceKernel } from './significance/kernel.js'
+import type { SignatureValue } from '../signature.js'
 
 /**
  * sacrebleu's smoothing methods (Chen & Cherry 2014): `none`; `floor` (method 1: a zero count
@@ -38,6 +42,8 @@ export interface BleuOptions {
   readonly effectiveOrder?: boolean
   /** Highest n-gram order N. @default 4 */
   readonly maxNgramOrder?: number
+  /** The most tokens one candidate or reference may have; more is a MetricInputError (`Infinity`: no limit). @default 1000000 */
+  readonly maxTokens?: number
 }
 
 /** {@link bleuFromStats} options: the BLEU options plus the reference count, for the signature only. */
@@ -46,10 +52,26 @@ export interface BleuFromStatsOptions extends BleuOptions {
   readonly nrefs?: number | 'var'
 }
 
+/** {@link corpusBleu} options: the BLEU options plus sacrebleu's bootstrap confidence interval. */
+export interface CorpusBleuOptions extends BleuOptions {
+  /**
+   * Resample count (≥ 2) for a 95% bootstrap confidence interval, sacrebleu `corpus_score(..., n_bootstrap=N)`;
+   * the result then carries `details.bootstrap` and the signature `bs:N|seed:S`. Unset: no resampling.
+   */
+  readonly nBootstrap?: number
+  /**
+   * Seed of numpy's `default_rng` for the resamples (only with `nBootstrap`); `null` = unseeded.
+   * @default the `SACREBLEU_SEED` environment variable, else 12345 (as sacrebleu)
+   */
+  readonly seed?: number | null
+}
+
 /** The keys of {@link BleuOptions}: what sentenceBleu, corpusBleu and bleuStats accept. */
-export const BLEU_OPTION_KEYS = keysOf<BleuOptions>()('tokenize', 'smooth', 'smoothValue', 'lowercase', 'effectiveOrder', 'maxNgramOrder')
+export const BLEU_OPTION_KEYS = keysOf<BleuOptions>()('tokenize', 'smooth', 'smoothValue', 'lowercase', 'effectiveOrder', 'maxNgramOrder', 'maxTokens')
 /** The keys of {@link BleuFromStatsOptions}: what bleuFromStats accepts. */
 export const BLEU_FROM_STATS_OPTION_KEYS = keysOf<BleuFromStatsOptions>()(...BLEU_OPTION_KEYS, 'nrefs')
+/** The keys of {@link CorpusBleuOptions}: what corpusBleu accepts. */
+export const CORPUS_BLEU_OPTION_KEYS = keysOf<CorpusBleuOptions>()(...BLEU_OPTION_KEYS, 'nBootstrap', 'seed')
 
 /** What a BLEU failure message needs. Arrays are indexed by order − 1. */
 export interface BleuDetails {
@@ -74,6 +96,8 @@ export interface BleuDetails {
    * on the details object, built on first read (included by `JSON.stringify`).
    */
   readonly unmatchedNgrams: string[][]
+  /** {@link corpusBleu} with `nBootstrap`: sacrebleu's `μ = mean ± ci` over the resamples. */
+  readonly bootstrap?: BootstrapEstimate
 }
 
 /** A BLEU score: `value` on sacrebleu's 0–100 scale, not rounded. */
@@ -89,6 +113,7 @@ interface ResolvedBleu {
   readonly lowercase: boolean
   readonly effectiveOrder: boolean
   readonly maxOrder: number
+  readonly maxTokens: number
   /** Signatures by reference count, for the shared default settings only. */
   readonly signatures?: Map<number | 'var' | undefined, string>
 }
@@ -152,9 +177,14 @@ export function sentenceBleu(candidate: string, references: string | readonly st
  *
  * Parity: equals sacrebleu 2.6.0 `corpus_bleu` (golden corpora and sacrebleu's own test vectors, to 1e-9).
  *
+ * With `nBootstrap: N` (and optionally `seed`), also sacrebleu's 95% bootstrap confidence interval
+ * (`corpus_score(..., n_bootstrap=N)`): `details.bootstrap = { mean, ci, nBootstrap, seed }`, printed by
+ * sacrebleu as `μ = mean ± ci`, and `bs:N|seed:S` in the signature; numpy's `default_rng(seed)` resamples
+ * (golden bootstrap corpora: every resample, mean and ci to 1e-9).
+ *
  * @param candidates one string per segment (non-empty array)
  * @param referenceStreams the reference streams (non-empty array of arrays of `string | null`)
- * @param options see {@link BleuOptions}
+ * @param options see {@link CorpusBleuOptions}
  * @throws MetricInputError for a non-string candidate, a stream of the wrong length, an entry that is
  *   neither a string nor null, a segment with no reference, or a bad option
  * @example
@@ -166,10 +196,14 @@ export function sentenceBleu(candidate: string, references: string | readonly st
  *   ],
  * ).value // → 48.530827009929865
  */
-export function corpusBleu(candidates: readonly string[], referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>, options?: BleuOptions): BleuScore {
+export function corpusBleu(candidates: readonly string[], referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>, options?: CorpusBleuOptions): BleuScore {
   const fn = 'corpusBleu'
   const segments = checkCorpusArgs(fn, candidates, referenceStreams)
-  const r = resolveBleuOptions(fn, options, false, BLEU_OPTION_KEYS)
+  const r = resolveBleuOptions(fn, options, false, CORPUS_BLEU_OPTION_KEYS)
+  const nBootstrap = options?.nBootstrap === undefined ? undefined : checkResamples(fn, 'options.nBootstrap', options.nBootstrap)
+  const seed = nBootstrap === undefined ? undefined : resolveSeed(fn, options?.seed)
+  if (nBootstrap === undefined && options?.seed !== undefined) throw new MetricInputError(fn, 'options.seed', 'set only together with options.nBootstrap', options.seed)
+  const perSegment: number[][] = []
   const unmatched = new UnmatchedNgrams(r.maxOrder)
   const sums = new Array<number>(2 + 2 * r.maxOrder).fill(0)
   const refCounts = new Set<number>()
@@ -184,10 +218,51 @@ export function corpusBleu(candidates: readonly string[], referenceStreams: Read
       unmatched.allFull() ? undefined : unmatched,
     )
     unmatched.flush(hyp)
+    if (nBootstrap !== undefined) perSegment.push(stats.slice())
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
-  return scoreFromStats(sums, r, nrefs, () => unmatched.flush(EMPTY_SPANS))
+  const score = scoreFromStats(sums, r, nrefs, () => unmatched.flush(EMPTY_SPANS))
+  if (nBootstrap === undefined || seed === undefined) return score
+  const run = bootstrapCorpus(perSegment, (s, f32) => computeBleuOf(s, r, f32), nBootstrap, seed)
+  ;(score.details as LazyBleuDetails).bootstrap = { mean: run.mean, ci: run.ci, nBootstrap, seed }
+  return { ...score, signature: buildBleuSignature(r, nrefs, bootstrapEntries(nBootstrap, seed)) }
+}
+
+/** sacrebleu's signature entries of a bootstrap (`bs:N|seed:S`, `seed:none` when unseeded). */
+function bootstrapEntries(nBootstrap: number, seed: number | null): Array<[string, SignatureValue]> {
+  return [
+    ['bs', nBootstrap],
+    ['seed', seed ?? 'none'],
+  ]
+}
+
+/** BLEU of summed statistics under resolved options (the significance kernel's scorer). */
+function computeBleuOf(stats: readonly number[], r: ResolvedBleu, float32: boolean): number {
+  const N = r.maxOrder
+  return computeBleu(stats.slice(2, 2 + N), stats.slice(2 + N, 2 + 2 * N), stats[0]!, stats[1]!, r, float32).score
+}
+
+/**
+ * BLEU for the significance tests (significance/paired.ts), with the corpus defaults: per-segment
+ * statistics, the stats → score kernel and the signature under one resolution of `options`.
+ * @throws MetricInputError for a bad option
+ */
+export function bleuSignificanceKernel(fn: string, options: BleuOptions | undefined): SignificanceKernel {
+  const r = resolveBleuOptions(fn, options, false, BLEU_OPTION_KEYS)
+  return {
+    name: 'BLEU',
+    segmentStats: (candidates, segments) =>
+      candidates.map((candidate, i) =>
+        segmentStats(
+          preprocess(candidate, r),
+          segments[i]!.refs.map((ref) => preprocess(ref, r)),
+          r.maxOrder,
+        ),
+      ),
+    score: (sums, float32) => computeBleuOf(sums, r, float32),
+    signature: (nrefs, extra) => buildBleuSignature(r, nrefs, extra),
+  }
 }
 
 /** What {@link bleuSegments} returns: the corpus score and one sentence score per segment. */
@@ -334,6 +409,8 @@ const EMPTY_SPANS: TokenSpans = { source: '', starts: [], ends: [], count: 0 }
  */
 class LazyBleuDetails implements BleuDetails {
   #unmatched: string[][] | (() => string[][])
+  /** Set by {@link corpusBleu} after resampling. */
+  bootstrap?: BootstrapEstimate
   constructor(
     readonly precisions: number[],
     readonly bp: number,
@@ -351,8 +428,8 @@ class LazyBleuDetails implements BleuDetails {
     return this.#unmatched
   }
   toJSON(): BleuDetails {
-    const { precisions, bp, sysLen, refLen, counts, totals, ratio, unmatchedNgrams } = this
-    return { precisions, bp, sysLen, refLen, counts, totals, ratio, unmatchedNgrams }
+    const { precisions, bp, sysLen, refLen, counts, totals, ratio, unmatchedNgrams, bootstrap } = this
+    return { precisions, bp, sysLen, refLen, counts, totals, ratio, unmatchedNgrams, ...(bootstrap && { bootstrap }) }
   }
 }
 
@@ -370,13 +447,17 @@ function myLog(x: number): number {
   return x === 0 ? -9999999999 : Math.log(x)
 }
 
-/** sacrebleu's `BLEU.compute_bleu`, operation for operation (the order of float operations matters at 1 ulp). */
+/**
+ * sacrebleu's `BLEU.compute_bleu`, operation for operation (the order of float operations matters at 1 ulp).
+ * `float32`: the statistics are a numpy float32 array (bootstrap resamples), so add-k's in-place `+= k` rounds to float32.
+ */
 function computeBleu(
   correct: number[],
   total: number[],
   sysLen: number,
   refLen: number,
   r: ResolvedBleu,
+  float32 = false,
 ): { score: number; precisions: number[]; counts: number[]; totals: number[]; bp: number } {
   const N = r.maxOrder
   let bp = 1.0
@@ -390,8 +471,8 @@ function computeBleu(
   let effOrder = N
   for (let n = 1; n <= N; n++) {
     if (r.smooth === 'add-k' && n > 1) {
-      correct[n - 1]! += k
-      total[n - 1]! += k
+      correct[n - 1] = float32 ? Math.fround(correct[n - 1]! + k) : correct[n - 1]! + k
+      total[n - 1] = float32 ? Math.fround(total[n - 1]! + k) : total[n - 1]! + k
     }
     if (total[n - 1] === 0) break
     if (r.effectiveOrder) effOrder = n
@@ -542,7 +623,9 @@ function preprocess(text: string, r: ResolvedBleu): TokenSpans {
   // Python `rstrip()` as a loop from the end (a `[…]+$` regex retries at every whitespace run)
   let end = lowered.length
   while (end > 0 && isPyWhitespaceUnit(lowered.charCodeAt(end - 1))) end--
-  return r.tokenizer.spans(end === lowered.length ? lowered : lowered.slice(0, end))
+  const spans = r.tokenizer.spans(end === lowered.length ? lowered : lowered.slice(0, end))
+  checkTokenCount('BLEU', 'each candidate and reference', spans.count, r.maxTokens)
+  return spans
 }
 
 function bleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined): string {
@@ -554,10 +637,11 @@ function bleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined): stri
   return signature
 }
 
-function buildBleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined): string {
+function buildBleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined, extra: ReadonlyArray<readonly [string, SignatureValue]> = []): string {
   const smooth = r.smoothValue === undefined ? r.smooth : `${r.smooth}[${r.smoothValue.toFixed(2)}]`
   return buildSignature('BLEU', [
     ['nrefs', nrefs],
+    ...extra,
     ['case', r.lowercase ? 'lc' : 'mixed'],
     ['eff', r.effectiveOrder],
     ['tok', r.tokenizer.name],
@@ -599,5 +683,6 @@ function resolveBleuOptions(fn: string, options: BleuOptions | undefined, effect
     lowercase,
     effectiveOrder,
     maxOrder: maxNgramOrder,
+    maxTokens: resolveMaxTokens(fn, options.maxTokens, DEFAULT_MAX_TOKENS),
   }
 }

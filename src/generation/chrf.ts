@@ -6,7 +6,11 @@ import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
 import { pyIsSpaceCode, pySplit } from '../text/python-string.js'
 import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, lazySegments } from './sacrebleu-args.js'
+import { checkTextLength, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
 import { consumeMatches, countKeys, forEachNgramOrder, Interner, KeyCounts } from './ngrams.js'
+import { bootstrapCorpus, checkResamples, resolveSeed, type BootstrapEstimate } from './significance/bootstrap.js'
+import type { SignificanceKernel } from './significance/kernel.js'
+import type { SignatureValue } from '../signature.js'
 
 /** Options of the chrF functions (sacrebleu `CHRF(...)` arguments, camelCased). */
 export interface ChrfOptions {
@@ -22,6 +26,8 @@ export interface ChrfOptions {
   readonly lowercase?: boolean
   /** Keep whitespace inside character n-grams (sacrebleu `whitespace=True`). @default false */
   readonly keepWhitespace?: boolean
+  /** The most whitespace-separated words one candidate or reference may have; more is a MetricInputError (`Infinity`: no limit). @default 1000000 */
+  readonly maxTokens?: number
 }
 
 /** {@link chrfFromStats} options: the chrF options plus the reference count, for the signature only. */
@@ -30,10 +36,26 @@ export interface ChrfFromStatsOptions extends ChrfOptions {
   readonly nrefs?: number | 'var'
 }
 
+/** {@link corpusChrf} options: the chrF options plus sacrebleu's bootstrap confidence interval. */
+export interface CorpusChrfOptions extends ChrfOptions {
+  /**
+   * Resample count (≥ 2) for a 95% bootstrap confidence interval, sacrebleu `corpus_score(..., n_bootstrap=N)`;
+   * the result then carries `details.bootstrap` and the signature `bs:N|seed:S`. Unset: no resampling.
+   */
+  readonly nBootstrap?: number
+  /**
+   * Seed of numpy's `default_rng` for the resamples (only with `nBootstrap`); `null` = unseeded.
+   * @default the `SACREBLEU_SEED` environment variable, else 12345 (as sacrebleu)
+   */
+  readonly seed?: number | null
+}
+
 /** The keys of {@link ChrfOptions}: what sentenceChrf, corpusChrf and chrfStats accept. */
-export const CHRF_OPTION_KEYS = keysOf<ChrfOptions>()('charOrder', 'wordOrder', 'beta', 'epsSmoothing', 'lowercase', 'keepWhitespace')
+export const CHRF_OPTION_KEYS = keysOf<ChrfOptions>()('charOrder', 'wordOrder', 'beta', 'epsSmoothing', 'lowercase', 'keepWhitespace', 'maxTokens')
 /** The keys of {@link ChrfFromStatsOptions}: what chrfFromStats accepts. */
 export const CHRF_FROM_STATS_OPTION_KEYS = keysOf<ChrfFromStatsOptions>()(...CHRF_OPTION_KEYS, 'nrefs')
+/** The keys of {@link CorpusChrfOptions}: what corpusChrf accepts. */
+export const CORPUS_CHRF_OPTION_KEYS = keysOf<CorpusChrfOptions>()(...CHRF_OPTION_KEYS, 'nBootstrap', 'seed')
 
 /** One n-gram order of a chrF computation. */
 export interface ChrfOrderStats {
@@ -67,6 +89,8 @@ export interface ChrfDetails {
   readonly bestReference?: number
   /** {@link corpusChrf}: per segment, the stream index k of the reference kept. */
   readonly bestReferences?: number[]
+  /** {@link corpusChrf} with `nBootstrap`: sacrebleu's `μ = mean ± ci` over the resamples. */
+  readonly bootstrap?: BootstrapEstimate
 }
 
 /** A chrF / chrF++ score: `value` on sacrebleu's 0–100 scale, not rounded. */
@@ -79,6 +103,7 @@ interface ResolvedChrf {
   readonly epsSmoothing: boolean
   readonly lowercase: boolean
   readonly keepWhitespace: boolean
+  readonly maxTokens: number
 }
 
 /**
@@ -130,17 +155,25 @@ export function sentenceChrf(candidate: string, references: string | readonly st
  *
  * Parity: equals sacrebleu 2.6.0 `corpus_chrf` (golden corpora and sacrebleu's own test vectors, to 1e-9).
  *
+ * With `nBootstrap: N` (and optionally `seed`), also sacrebleu's 95% bootstrap confidence interval:
+ * `details.bootstrap = { mean, ci, nBootstrap, seed }` and `bs:N|seed:S` in the signature, the resamples
+ * scored from float32 statistics as sacrebleu does (golden bootstrap corpora: bit-for-bit).
+ *
  * @param candidates one string per segment (non-empty array)
  * @param referenceStreams the reference streams (non-empty array of arrays of `string | null`)
- * @param options see {@link ChrfOptions}
+ * @param options see {@link CorpusChrfOptions}
  * @throws MetricInputError as {@link corpusBleu} does, or for a bad option
  * @example
  * corpusChrf(['abcdefg'], [['hijklmnop']], { beta: 3 }).value // → 0
  */
-export function corpusChrf(candidates: readonly string[], referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>, options?: ChrfOptions): ChrfScore {
+export function corpusChrf(candidates: readonly string[], referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>, options?: CorpusChrfOptions): ChrfScore {
   const fn = 'corpusChrf'
   const segments = checkCorpusArgs(fn, candidates, referenceStreams)
-  const r = resolveChrfOptions(fn, options, CHRF_OPTION_KEYS)
+  const r = resolveChrfOptions(fn, options, CORPUS_CHRF_OPTION_KEYS)
+  const nBootstrap = options?.nBootstrap === undefined ? undefined : checkResamples(fn, 'options.nBootstrap', options.nBootstrap)
+  const seed = nBootstrap === undefined ? undefined : resolveSeed(fn, options?.seed)
+  if (nBootstrap === undefined && options?.seed !== undefined) throw new MetricInputError(fn, 'options.seed', 'set only together with options.nBootstrap', options.seed)
+  const perSegment: number[][] = []
   const sums = new Array<number>(3 * (r.charOrder + r.wordOrder)).fill(0)
   const bestReferences: number[] = []
   const refCounts = new Set<number>()
@@ -149,10 +182,34 @@ export function corpusChrf(candidates: readonly string[], referenceStreams: Read
     refCounts.add(seg.refs.length)
     const { stats, best } = segmentStats(candidates[i]!, seg.refs, r)
     bestReferences.push(seg.streams[best]!)
+    if (nBootstrap !== undefined) perSegment.push(stats)
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
-  return scoreFromStats(sums, r, nrefs, { bestReferences })
+  if (nBootstrap === undefined || seed === undefined) return scoreFromStats(sums, r, nrefs, { bestReferences })
+  const run = bootstrapCorpus(perSegment, (s, f32) => fScore(s, r, f32).score, nBootstrap, seed)
+  const bootstrap: BootstrapEstimate = { mean: run.mean, ci: run.ci, nBootstrap, seed }
+  const score = scoreFromStats(sums, r, nrefs, { bestReferences, bootstrap })
+  const extra: Array<[string, SignatureValue]> = [
+    ['bs', nBootstrap],
+    ['seed', seed ?? 'none'],
+  ]
+  return { ...score, signature: chrfSignature(r, nrefs, extra) }
+}
+
+/**
+ * chrF for the significance tests (significance/paired.ts): per-segment statistics (best reference),
+ * the stats → score kernel and the signature under one resolution of `options`.
+ * @throws MetricInputError for a bad option
+ */
+export function chrfSignificanceKernel(fn: string, options: ChrfOptions | undefined): SignificanceKernel {
+  const r = resolveChrfOptions(fn, options, CHRF_OPTION_KEYS)
+  return {
+    name: chrfName(r),
+    segmentStats: (candidates, segments) => candidates.map((candidate, i) => segmentStats(candidate, segments[i]!.refs, r).stats),
+    score: (sums, float32) => fScore(sums, r, float32).score,
+    signature: (nrefs, extra) => chrfSignature(r, nrefs, extra),
+  }
 }
 
 /** What {@link chrfSegments} returns: the corpus score and one sentence score per segment. */
@@ -259,8 +316,13 @@ export function chrfFromStats(stats: readonly number[], options?: ChrfFromStatsO
 
 const EPS = 1e-16
 
-/** sacrebleu `CHRF._compute_f_score`, with the float operations in its order. */
-function fScore(stats: readonly number[], r: ResolvedChrf): { score: number; precision: number; recall: number; effectiveOrder: number } {
+/**
+ * sacrebleu `CHRF._compute_f_score`, with the float operations in its order. `float32`: the statistics
+ * are numpy float32 (bootstrap resamples), so each `n_match / n_hyp` and `n_match / n_ref` is a
+ * float32 quotient (`Math.fround` of the double quotient is that quotient: double rounding is
+ * harmless for division at 53 ≥ 2·24 + 2 bits); everything after it mixes with Python floats and is double.
+ */
+function fScore(stats: readonly number[], r: ResolvedChrf, float32 = false): { score: number; precision: number; recall: number; effectiveOrder: number } {
   const order = r.charOrder + r.wordOrder
   const factor = r.beta * r.beta
   let score = 0
@@ -271,8 +333,8 @@ function fScore(stats: readonly number[], r: ResolvedChrf): { score: number; pre
     const nHyp = stats[3 * i]!
     const nRef = stats[3 * i + 1]!
     const nMatch = stats[3 * i + 2]!
-    const prec = nHyp > 0 ? nMatch / nHyp : EPS
-    const rec = nRef > 0 ? nMatch / nRef : EPS
+    const prec = nHyp > 0 ? (float32 ? Math.fround(nMatch / nHyp) : nMatch / nHyp) : EPS
+    const rec = nRef > 0 ? (float32 ? Math.fround(nMatch / nRef) : nMatch / nRef) : EPS
     const denom = factor * prec + rec
     score += denom > 0 ? ((1 + factor) * prec * rec) / denom : EPS
     if (nHyp > 0 && nRef > 0) {
@@ -299,7 +361,7 @@ function scoreFromStats(
   stats: number[],
   r: ResolvedChrf,
   nrefs: number | 'var' | undefined,
-  extra: { bestReference?: number; bestReferences?: number[] },
+  extra: { bestReference?: number; bestReferences?: number[]; bootstrap?: BootstrapEstimate },
   signatures?: Map<number | 'var' | undefined, string>,
 ): ChrfScore {
   const f = fScore(stats, r)
@@ -332,9 +394,10 @@ function chrfName(r: ResolvedChrf): string {
   return `chrF${r.beta}${'+'.repeat(r.wordOrder)}`
 }
 
-function chrfSignature(r: ResolvedChrf, nrefs: number | 'var' | undefined): string {
+function chrfSignature(r: ResolvedChrf, nrefs: number | 'var' | undefined, extra: ReadonlyArray<readonly [string, SignatureValue]> = []): string {
   return buildSignature(chrfName(r), [
     ['nrefs', nrefs],
+    ...extra,
     ['case', r.lowercase ? 'lc' : 'mixed'],
     ['eff', !r.epsSmoothing],
     ['nc', r.charOrder],
@@ -390,6 +453,8 @@ const refCountScratch = new KeyCounts()
  * (sacrebleu `CHRF._compute_segment_statistics`).
  */
 function segmentStats(candidate: string, references: readonly string[], r: ResolvedChrf): { stats: number[]; best: number } {
+  checkTextLength('chrF', 'each candidate and reference', candidate, r.maxTokens)
+  for (const reference of references) checkTextLength('chrF', 'each candidate and reference', reference, r.maxTokens)
   const hyp = r.lowercase ? pyLower(candidate) : candidate
   const refs = r.lowercase ? references.map(pyLower) : references
   const order = r.charOrder + r.wordOrder
@@ -445,5 +510,6 @@ function resolveChrfOptions(fn: string, options: ChrfOptions | undefined, knownK
   if (typeof epsSmoothing !== 'boolean') throw new MetricInputError(fn, 'options.epsSmoothing', 'a boolean', epsSmoothing)
   if (typeof lowercase !== 'boolean') throw new MetricInputError(fn, 'options.lowercase', 'a boolean', lowercase)
   if (typeof keepWhitespace !== 'boolean') throw new MetricInputError(fn, 'options.keepWhitespace', 'a boolean', keepWhitespace)
-  return { charOrder, wordOrder, beta, epsSmoothing, lowercase, keepWhitespace }
+  const maxTokens = resolveMaxTokens(fn, options.maxTokens, DEFAULT_MAX_TOKENS)
+  return { charOrder, wordOrder, beta, epsSmoothing, lowercase, keepWhitespace, maxTokens }
 }

@@ -11,6 +11,7 @@ import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
 import { pySplit } from '../text/python-string.js'
+import { checkTextLength, checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
 import { porterStem } from './stemmers/porter.js'
 import { synonyms as wordNetSynonyms, wordNetGeneration } from './wordnet.js'
 
@@ -25,10 +26,16 @@ export interface MeteorOptions {
   readonly synonyms?: boolean
   /** Run the Porter (NLTK_EXTENSIONS) stem stage; when off, the synonym stage sees the unstemmed words. @default true */
   readonly stemmer?: boolean
+  /**
+   * The most tokens (`str.split()` words) the candidate or any reference may have; more is a
+   * MetricInputError. The alignment is linear in the lengths, so this only guards memory.
+   * `Infinity` turns the check off. @default 1000000
+   */
+  readonly maxTokens?: number
 }
 
 /** The keys of {@link MeteorOptions}: what meteorScore and singleMeteorScore accept. */
-export const METEOR_OPTION_KEYS = keysOf<MeteorOptions>()('alpha', 'beta', 'gamma', 'synonyms', 'stemmer')
+export const METEOR_OPTION_KEYS = keysOf<MeteorOptions>()('alpha', 'beta', 'gamma', 'synonyms', 'stemmer', 'maxTokens')
 
 /** The stage that aligned a pair. */
 export type MeteorStage = 'exact' | 'stem' | 'synonym'
@@ -94,9 +101,10 @@ interface ResolvedOptions {
   readonly gamma: number
   readonly synonyms: boolean
   readonly stemmer: boolean
+  readonly maxTokens: number
 }
 
-const DEFAULTS: ResolvedOptions = { alpha: 0.9, beta: 3, gamma: 0.5, synonyms: true, stemmer: true }
+const DEFAULTS: ResolvedOptions = { alpha: 0.9, beta: 3, gamma: 0.5, synonyms: true, stemmer: true, maxTokens: DEFAULT_MAX_TOKENS }
 
 function resolveOptions(fn: string, options: MeteorOptions | undefined): ResolvedOptions {
   if (options === undefined) return DEFAULTS
@@ -114,7 +122,8 @@ function resolveOptions(fn: string, options: MeteorOptions | undefined): Resolve
   }
   if (typeof synonyms !== 'boolean') throw new MetricInputError(fn, 'options.synonyms', 'a boolean', synonyms)
   if (typeof stemmer !== 'boolean') throw new MetricInputError(fn, 'options.stemmer', 'a boolean', stemmer)
-  return { alpha, beta, gamma, synonyms, stemmer }
+  const maxTokens = resolveMaxTokens(fn, options.maxTokens, DEFAULT_MAX_TOKENS)
+  return { alpha, beta, gamma, synonyms, stemmer, maxTokens }
 }
 
 /**
@@ -183,7 +192,10 @@ function splitLowerAscii(text: string): Token[] | undefined {
 }
 
 /** Python `s.split()` then `str.lower()` per token; token arrays are only lower-cased. */
-function preprocess(fn: string, argument: string, input: unknown): Token[] {
+function preprocess(fn: string, argument: string, input: unknown, maxTokens: number): Token[] {
+  // checked before interning anything: an oversized text costs one scan, not a vocabulary
+  if (typeof input === 'string') checkTextLength(fn, argument, input, maxTokens)
+  else if (Array.isArray(input)) checkTokenCount(fn, argument, input.length, maxTokens)
   if (typeof input === 'string') {
     // Non-ASCII: lower-case token by token, as NLTK maps str.lower over the token list (final
     // sigma depends on where the token ends).
@@ -201,8 +213,8 @@ function preprocess(fn: string, argument: string, input: unknown): Token[] {
   return out
 }
 
-function preprocessReferences(fn: string, references: unknown): Token[][] {
-  if (typeof references === 'string') return [preprocess(fn, 'references', references)]
+function preprocessReferences(fn: string, references: unknown, maxTokens: number): Token[][] {
+  if (typeof references === 'string') return [preprocess(fn, 'references', references, maxTokens)]
   if (!Array.isArray(references)) {
     throw new MetricInputError(fn, 'references', 'a string, an array of strings or an array of token arrays', references)
   }
@@ -214,7 +226,7 @@ function preprocessReferences(fn: string, references: unknown): Token[][] {
     if (typeof reference !== 'string' && !Array.isArray(reference)) {
       throw new MetricInputError(fn, `references[${k}]`, 'a string or an array of token strings', reference)
     }
-    return preprocess(fn, `references[${k}]`, reference)
+    return preprocess(fn, `references[${k}]`, reference, maxTokens)
   })
 }
 
@@ -299,6 +311,72 @@ function matchEqual(hyp: readonly Token[], ref: readonly Token[], refOf: Int32Ar
   return count
 }
 
+/**
+ * Stage 3, as NLTK's loops: candidate positions from last to first; each takes the last unaligned
+ * reference position whose word is in the candidate word's synonym set (WordNet names ∪ the word
+ * itself). `room`: reference positions still unaligned (the stage stops when none is left).
+ */
+function matchSynonymsScan(hyp: readonly Token[], ref: readonly Token[], refOf: Int32Array, stageOf: Uint8Array, refMatched: Uint8Array, room: number): number {
+  let count = 0
+  for (let i = hyp.length - 1; i >= 0 && count < room; i--) {
+    if (stageOf[i] !== 0) continue
+    const word = hyp[i] as Token
+    const syn = synonymsOf(word)
+    for (let j = ref.length - 1; j >= 0; j--) {
+      if (refMatched[j] !== 0) continue
+      const candidate = ref[j] as Token
+      if (candidate.id === word.id || syn.has(candidate.text)) {
+        refOf[i] = j
+        stageOf[i] = STAGE_SYNONYM
+        refMatched[j] = 1
+        count++
+        break
+      }
+    }
+  }
+  return count
+}
+
+/**
+ * The same rule without the scan over the reference (which made long texts quadratic: NLTK's own
+ * loop is O(H·R)): the unaligned reference positions of each word, ascending, so "the last
+ * qualifying position" is the largest last element over the words of the synonym set —
+ * O(H·|synonyms| + R).
+ */
+function matchSynonymsIndexed(hyp: readonly Token[], ref: readonly Token[], refOf: Int32Array, stageOf: Uint8Array, refMatched: Uint8Array, room: number): number {
+  const positions = new Map<string, number[]>()
+  for (let j = 0; j < ref.length; j++) {
+    if (refMatched[j] !== 0) continue
+    const text = (ref[j] as Token).text
+    const list = positions.get(text)
+    if (list === undefined) positions.set(text, [j])
+    else list.push(j)
+  }
+  let count = 0
+  for (let i = hyp.length - 1; i >= 0 && count < room; i--) {
+    if (stageOf[i] !== 0) continue
+    const word = hyp[i] as Token
+    let best: number[] | undefined = positions.get(word.text)
+    let bestLast = best !== undefined && best.length > 0 ? (best[best.length - 1] as number) : -1
+    for (const name of synonymsOf(word)) {
+      const list = positions.get(name)
+      if (list === undefined || list.length === 0) continue
+      const last = list[list.length - 1] as number
+      if (last > bestLast) {
+        best = list
+        bestLast = last
+      }
+    }
+    if (bestLast < 0) continue
+    ;(best as number[]).pop()
+    refOf[i] = bestLast
+    stageOf[i] = STAGE_SYNONYM
+    refMatched[bestLast] = 1
+    count++
+  }
+  return count
+}
+
 /** The tokens with every still-unaligned one replaced by its Porter stem (aligned ones are never read again). */
 function stemUnaligned(tokens: readonly Token[], aligned: Uint8Array): Token[] {
   const out = tokens.slice()
@@ -370,24 +448,10 @@ function align(hyp: readonly Token[], ref: readonly Token[], o: ResolvedOptions)
     m += counts[1]
   }
   if (o.synonyms && m < H && m < R) {
-    for (let i = H - 1; i >= 0 && m < R; i--) {
-      if (stageOf[i] !== 0) continue
-      const word = hypWords[i] as Token
-      const syn = synonymsOf(word)
-      for (let j = R - 1; j >= 0; j--) {
-        if (refMatched[j] !== 0) continue
-        const candidate = refWords[j] as Token
-        // NLTK's set is the WordNet names ∪ {the word itself}.
-        if (candidate.id === word.id || syn.has(candidate.text)) {
-          refOf[i] = j
-          stageOf[i] = STAGE_SYNONYM
-          refMatched[j] = 1
-          counts[2]++
-          m++
-          break
-        }
-      }
-    }
+    const found = (H - m) * (R - m) <= 4096 ? matchSynonymsScan : matchSynonymsIndexed
+    const added = found(hypWords, refWords, refOf, stageOf, refMatched, R - m)
+    counts[2] = added
+    m += added
   }
 
   let chunks = 0
@@ -511,8 +575,12 @@ function signatureFor(o: ResolvedOptions): string {
  *
  * `details` describe the best reference (`bestReferenceIndex`, the first on ties).
  *
- * @throws MetricInputError for a non-string/non-array input, a non-string token, no reference, or
- *   options out of range (α, γ in [0, 1], β ≥ 0, booleans).
+ * Cost: linear in the lengths (the synonym stage looks candidates up by word instead of scanning
+ * the reference, as NLTK's O(H·R) loop does); each text is limited to `maxTokens` (1,000,000).
+ *
+ * @throws MetricInputError for a non-string/non-array input, a non-string token, no reference,
+ *   options out of range (α, γ in [0, 1], β ≥ 0, booleans, maxTokens), or a text longer than
+ *   `maxTokens` tokens.
  * @example
  * meteorScore(
  *   'Their big model achieved a BLEU score of 41.0 on the WMT 2014 English-to-German translation task.',
@@ -526,8 +594,8 @@ export function meteorScore(
 ): Score<MeteorDetails> {
   const o = resolveOptions(FN, options)
   startCall()
-  const hyp = preprocess(FN, 'candidate', candidate)
-  const refs = preprocessReferences(FN, references)
+  const hyp = preprocess(FN, 'candidate', candidate, o.maxTokens)
+  const refs = preprocessReferences(FN, references, o.maxTokens)
   const referenceScores: number[] = []
   let best = 0
   let bestAlignment: RawAlignment | undefined
@@ -558,8 +626,8 @@ export function singleMeteorScore(candidate: string | readonly string[], referen
   }
   const o = resolveOptions(fn, options)
   startCall()
-  const hyp = preprocess(fn, 'candidate', candidate)
-  const ref = preprocess(fn, 'reference', reference)
+  const hyp = preprocess(fn, 'candidate', candidate, o.maxTokens)
+  const ref = preprocess(fn, 'reference', reference, o.maxTokens)
   const a = align(hyp, ref, o)
   return makeScore('METEOR', a.score, signatureFor(o), buildDetails(hyp, ref, a, 0, [a.score], o))
 }

@@ -1,5 +1,5 @@
 /**
- * `rag-matchers/generation`: reference-based text metrics (sacrebleu-compatible BLEU and chrF,
+ * `rag-matchers/generation`: reference-based text metrics (sacrebleu-compatible BLEU, chrF and TER,
  * ROUGE, METEOR, numeric consistency) and embedding-based semantic similarity with its embedders.
  * Curated: tokenizers, stemmers, WordNet access and n-gram helpers stay internal.
  */
@@ -18,6 +18,7 @@ export {
   type BleuOptions,
   type BleuScore,
   type BleuSmoothing,
+  type CorpusBleuOptions,
 } from './bleu.js'
 export {
   sentenceChrf,
@@ -29,7 +30,26 @@ export {
   type ChrfOptions,
   type ChrfOrderStats,
   type ChrfScore,
+  type CorpusChrfOptions,
 } from './chrf.js'
+
+// Bootstrap confidence intervals and paired significance tests (sacrebleu; numpy's generator stays internal)
+export type { BootstrapEstimate } from './significance/bootstrap.js'
+export {
+  pairedBootstrap,
+  pairedApproxRandomization,
+  pairedTest,
+  type PairedApproxRandomizationInput,
+  type PairedBootstrapInput,
+  type PairedMetric,
+  type PairedSystem,
+  type PairedSystemResult,
+  type PairedTestInput,
+  type PairedTestResult,
+} from './significance/paired.js'
+
+// TER (sacrebleu)
+export { sentenceTer, corpusTer, type CorpusTerScore, type TerOptions, type TerScore } from './ter/ter.js'
 
 // ROUGE and METEOR
 export {
@@ -81,4 +101,5 @@ export {
   type TransformersPooling,
 } from '../embeddings/transformers-embedder.js'
 export { ollamaEmbedder, type OllamaEmbedderOptions } from '../embeddings/ollama-embedder.js'
+export { openaiEmbedder, type OpenAIEmbedderOptions } from '../embeddings/openai-embedder.js'
 export { functionEmbedder, type EmbeddingFunctionResult, type FunctionEmbedderOptions } from '../embeddings/function-embedder.js'

@@ -3,6 +3,8 @@ import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
+import { checkTokenCount, DEFAULT_MAX_LCS_TOKENS, DEFAULT_MAX_TOKENS, resolveMaxTokens, type InputLimitOptions } from './input-limits.js'
+import { lcsLengthOf, lcsPathOf } from './lcs.js'
 import { rougeRawTokens, rougeStemToken } from './tokenizers/rouge-default.js'
 
 /** `rouge1` … `rouge9`: n-gram overlap (rouge-score accepts exactly these; `rouge0`, `rouge10` are errors). */
@@ -47,15 +49,22 @@ export interface RougeDetails extends RougePrf {
 export type RougeScore = Score<RougeDetails>
 export type RougeResult = { readonly [K in RougeType]?: RougeScore }
 
-export interface RougeOptions {
+export interface RougeOptions extends InputLimitOptions {
   /** @default ['rouge1', 'rouge2', 'rougeL', 'rougeLsum'] */
   readonly types?: readonly RougeType[]
   /** Porter-stem (NLTK_EXTENSIONS) tokens longer than 3 characters. @default false (rouge-score's `use_stemmer=False`) */
   readonly stemmer?: boolean
+  /**
+   * The most ROUGE tokens the candidate or any reference may have; more is a MetricInputError.
+   * @default 50000 when `types` has rougeL or rougeLsum (an LCS: the cost is the product of the
+   * lengths: 16.5 s at 100,000 × 100,000 on a shared 2-core machine, a quarter of that here), else 1000000.
+   * `Infinity` turns the check off.
+   */
+  readonly maxTokens?: number
 }
 
 /** The keys of {@link RougeOptions}: what rougeScore accepts. */
-export const ROUGE_OPTION_KEYS = keysOf<RougeOptions>()('types', 'stemmer')
+export const ROUGE_OPTION_KEYS = keysOf<RougeOptions>()('types', 'stemmer', 'maxTokens')
 
 export const MISSED_TOKENS_LIMIT = 20
 
@@ -98,8 +107,14 @@ const METRIC_NAMES: Readonly<Record<RougeType, string>> = {
  *
  * @param candidate the generated text
  * @param references one reference or a non-empty list of them
- * @param options `types` (default rouge1, rouge2, rougeL, rougeLsum) and `stemmer` (default `false`)
- * @throws MetricInputError on a non-string text, an empty reference list, or an unknown type
+ * Cost: ROUGE-N is linear in the lengths; ROUGE-L / ROUGE-Lsum are an LCS in bit-parallel form
+ * (|cand|·|ref|/32 word operations, memory O(√|ref|·|cand|/32)), so their texts are limited to
+ * `maxTokens` (default 50,000) tokens each.
+ *
+ * @param options `types` (default rouge1, rouge2, rougeL, rougeLsum), `stemmer` (default `false`),
+ *   `maxTokens` (default 50,000 with an LCS type, else 1,000,000)
+ * @throws MetricInputError on a non-string text, an empty reference list, an unknown type, or a
+ *   text longer than `maxTokens` tokens
  * @example
  * const r = rougeScore(
  *   'Their big model achieved a BLEU score of 41.0 on the WMT 2014 English-to-German translation task.',
@@ -118,10 +133,20 @@ export function rougeScore(candidate: string, references: string | readonly stri
   const stemmer = options.stemmer ?? false
   if (typeof stemmer !== 'boolean') throw new MetricInputError(fn, 'options.stemmer', 'a boolean', stemmer)
 
+  const lcsType = types.find((t) => t === 'rougeL' || t === 'rougeLsum')
+  const maxTokens = resolveMaxTokens(fn, options.maxTokens, lcsType === undefined ? DEFAULT_MAX_TOKENS : DEFAULT_MAX_LCS_TOKENS)
+
   const wantLines = types.includes('rougeLsum')
   resetVocabularyIfLarge()
+  // tokenizing is linear; the limit is checked before any LCS work
   const cand = prepare(candidate, stemmer, wantLines)
-  const prepared = refs.map((r) => prepare(r, stemmer, wantLines))
+  const what = lcsType === undefined ? '' : `for ${METRIC_NAMES[lcsType]}`
+  checkTokenCount(fn, 'candidate', cand.ids.length, maxTokens, what)
+  const prepared = refs.map((r, k) => {
+    const ref = prepare(r, stemmer, wantLines)
+    checkTokenCount(fn, typeof references === 'string' ? 'references' : `references[${k}]`, ref.ids.length, maxTokens, what)
+    return ref
+  })
   const v = vocabulary.tokens.length
 
   const result: { [K in RougeType]?: RougeScore } = {}
@@ -164,6 +189,7 @@ export function rougeScore(candidate: string, references: string | readonly stri
     }
     result[type] = makeScore(METRIC_NAMES[type], chosen.fmeasure, cachedSignature(type, stemmer), details)
   }
+  lastPath = null
   return result
 }
 
@@ -312,6 +338,8 @@ function prepare(text: string, stemmer: boolean, wantLines: boolean): Prepared {
     .split('\n')
     .filter((line) => line.length > 0)
     .map((line) => tokenIds(line, stemmer))
+  // one line: the same array, so ROUGE-L and ROUGE-Lsum share one LCS path (see pathOf)
+  if (lines.length === 1) return { ids: lines[0] as Int32Array, lines }
   // '\n' always separates tokens, so the whole text's tokens are the lines' tokens end to end
   let total = 0
   for (const line of lines) total += line.length
@@ -324,14 +352,11 @@ function prepare(text: string, stemmer: boolean, wantLines: boolean): Prepared {
   return { ids, lines }
 }
 
-// Grow-only buffers shared by all calls: allocating fresh typed arrays per pair costs more than the
-// work on short texts. They hold nothing between calls: token counters are indexed by id and every
-// kernel sets the entries it touched back to 0; DP cells are written before they are read.
+// Grow-only counters shared by all calls: allocating fresh typed arrays per pair costs more than the
+// work on short texts. They hold nothing between calls: they are indexed by token id and every
+// kernel sets the entries it touched back to 0. (The LCS kernels and their buffers are in lcs.ts.)
 let countsA = new Int32Array(0)
 let countsB = new Int32Array(0)
-let sharedTable = new Int32Array(4096)
-const TABLE_KEEP_LIMIT = 1 << 20
-
 function counters(size: number): readonly [Int32Array, Int32Array] {
   if (countsA.length < size) {
     const grown = Math.max(size, 2 * countsA.length, 1024)
@@ -339,14 +364,6 @@ function counters(size: number): readonly [Int32Array, Int32Array] {
     countsB = new Int32Array(grown)
   }
   return [countsA, countsB]
-}
-
-function tableOfSize(cells: number): Int32Array {
-  if (sharedTable.length >= cells) return sharedTable
-  // very large tables are not kept, so one long document does not pin memory
-  if (cells > TABLE_KEEP_LIMIT) return new Int32Array(cells)
-  sharedTable = new Int32Array(Math.max(cells, 2 * sharedTable.length))
-  return sharedTable
 }
 
 interface Counts extends RougePrf {
@@ -445,77 +462,20 @@ function ngramCounts(cand: Int32Array, ref: Int32Array, n: number, v: number, mi
 // ---------------------------------------------------------------------------------------------
 // ROUGE-L
 
-/** LCS length with two rolling rows (O(|a|·|b|) time, O(|b|) memory). */
-function lcsLengthIds(a: Int32Array, b: Int32Array): number {
-  const cols = b.length + 1
-  const rows = tableOfSize(2 * cols)
-  rows.fill(0, 0, 2 * cols)
-  let prev = 0
-  let cur = cols
-  for (let i = 0; i < a.length; i++) {
-    const ai = a[i] as number
-    for (let j = 1; j < cols; j++) {
-      if (ai === b[j - 1]) {
-        rows[cur + j] = (rows[prev + j - 1] as number) + 1
-      } else {
-        const up = rows[prev + j] as number
-        const left = rows[cur + j - 1] as number
-        rows[cur + j] = up > left ? up : left
-      }
-    }
-    const t = prev
-    prev = cur
-    cur = t
-  }
-  return rows[prev + cols - 1] as number
-}
-
 /**
- * rouge-score's `_lcs_table` + `_backtrack_norec`: one LCS of (ref, can) as ascending indices into
- * `ref`. On a mismatch the walk moves left only if that cell is strictly larger than the one above;
- * this tie-break decides which LCS ROUGE-Lsum takes.
+ * {@link lcsPathOf} with a one-entry memo on the arrays' identity: a one-line text's ROUGE-L and
+ * ROUGE-Lsum ask for the same path, which on long texts is the expensive part. Cleared after each
+ * rougeScore call so a long document is not pinned.
  */
-function lcsIndicesIds(ref: Int32Array, can: Int32Array, out: number[]): void {
-  const rows = ref.length + 1
-  const cols = can.length + 1
-  const t = tableOfSize(rows * cols)
-  // row 0 and column 0 are the DP's base case; every other cell is written before it is read
-  t.fill(0, 0, cols)
-  for (let i = 1; i < rows; i++) t[i * cols] = 0
-  for (let i = 1; i < rows; i++) {
-    const ri = ref[i - 1] as number
-    const row = i * cols
-    const above = row - cols
-    for (let j = 1; j < cols; j++) {
-      if (ri === can[j - 1]) {
-        t[row + j] = (t[above + j - 1] as number) + 1
-      } else {
-        const up = t[above + j] as number
-        const left = t[row + j - 1] as number
-        t[row + j] = up > left ? up : left
-      }
-    }
+let lastPath: { ref: Int32Array; can: Int32Array; indices: readonly number[] } | null = null
+
+function pathOf(ref: Int32Array, can: Int32Array, out: number[]): void {
+  if (lastPath === null || lastPath.ref !== ref || lastPath.can !== can) {
+    const indices: number[] = []
+    lcsPathOf(ref, can, indices)
+    lastPath = { ref, can, indices }
   }
-  const start = out.length
-  let i = ref.length
-  let j = can.length
-  while (i > 0 && j > 0) {
-    if (ref[i - 1] === can[j - 1]) {
-      out.push(i - 1)
-      i--
-      j--
-    } else if ((t[i * cols + j - 1] as number) > (t[(i - 1) * cols + j] as number)) {
-      j--
-    } else {
-      i--
-    }
-  }
-  // collected from the end: reverse the new part in place
-  for (let a = start, b = out.length - 1; a < b; a++, b--) {
-    const x = out[a] as number
-    out[a] = out[b] as number
-    out[b] = x
-  }
+  for (const index of lastPath.indices) out.push(index)
 }
 
 function lcsCounts(cand: Int32Array, ref: Int32Array, missed: number[] | null): Counts {
@@ -525,10 +485,10 @@ function lcsCounts(cand: Int32Array, ref: Int32Array, missed: number[] | null): 
   }
   let lcs: number
   if (missed === null) {
-    lcs = lcsLengthIds(ref, cand)
+    lcs = lcsLengthOf(ref, cand)
   } else {
     const kept: number[] = []
-    lcsIndicesIds(ref, cand, kept)
+    pathOf(ref, cand, kept)
     lcs = kept.length
     let k = 0
     for (let i = 0; i < ref.length; i++) {
@@ -562,7 +522,7 @@ function lsumCounts(candLines: readonly Int32Array[], refLines: readonly Int32Ar
     const inUnion = new Uint8Array(r.length)
     for (const c of candLines) {
       indices.length = 0
-      lcsIndicesIds(r, c, indices)
+      pathOf(r, c, indices)
       for (const idx of indices) inUnion[idx] = 1
     }
     // the union in ascending order; each token counted at most as often as both sides still have it
@@ -645,7 +605,9 @@ export function rougeLsum<T>(candidateLines: ReadonlyArray<readonly T[]>, refere
   const interner = new Interner()
   const cand = candidateLines.map((l) => interner.array(l))
   const ref = referenceLines.map((l) => interner.array(l))
-  return prf(lsumCounts(cand, ref, interner.size, null))
+  const counts = lsumCounts(cand, ref, interner.size, null)
+  lastPath = null
+  return prf(counts)
 }
 
 /**
@@ -660,7 +622,7 @@ export function lcsLength<T>(a: readonly T[], b: readonly T[]): number {
   const interner = new Interner()
   const ia = interner.array(a)
   const ib = interner.array(b)
-  return lcsLengthIds(ia, ib)
+  return lcsLengthOf(ia, ib)
 }
 
 /**
@@ -676,7 +638,7 @@ export function lcsIndices<T>(reference: readonly T[], candidate: readonly T[]):
   const ref = interner.array(reference)
   const can = interner.array(candidate)
   const out: number[] = []
-  lcsIndicesIds(ref, can, out)
+  lcsPathOf(ref, can, out)
   return out
 }
 
@@ -697,7 +659,7 @@ export function unionLcsIndices<T>(reference: readonly T[], candidateLines: Read
   const indices: number[] = []
   for (const line of lines) {
     indices.length = 0
-    lcsIndicesIds(ref, line, indices)
+    lcsPathOf(ref, line, indices)
     for (const i of indices) union.add(i)
   }
   return [...union].sort((x, y) => x - y)

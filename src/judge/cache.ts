@@ -5,12 +5,14 @@ import { threadId } from 'node:worker_threads'
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
+import { JudgeError } from './errors.js'
+import { canonicalJson, sha256Hex } from './hash.js'
 
 /** Default folder name for recorded judge replies; meant to be committed next to the tests. */
 export const DEFAULT_JUDGE_CACHE_DIR = '__rag_judge_cache__'
 
 /** Tag written into every entry; bump it when the entry layout changes. */
-export const JUDGE_CACHE_FORMAT = 'rag-matchers/judge-cache@1'
+export const JUDGE_CACHE_FORMAT = 'rag-matchers/judge-cache@2'
 
 /**
  * - `readwrite` (default): serve hits, call the model on a miss and record the reply;
@@ -22,18 +24,59 @@ export type JudgeCacheMode = 'readwrite' | 'read' | 'off' | 'replay'
 
 const MODES: readonly JudgeCacheMode[] = ['readwrite', 'read', 'off', 'replay']
 
-/** One recorded request and its validated reply, stored as `<dir>/<key>.json`. */
-export interface JudgeCacheEntry {
-  readonly format: typeof JUDGE_CACHE_FORMAT
-  /** sha256 over model, options, schema and messages (see `ollama-judge.ts`). */
-  readonly key: string
-  /** Template step that produced the prompt, for reviewers (`groundedness.verify@1a2b3c4d`). */
+/**
+ * Which server answered, as far as it changes the answer: `{ kind: 'ollama' }` (the Ollama host is left
+ * out on purpose: the same model tag gives the same weights anywhere), `{ kind: 'openai', host }` (an
+ * OpenAI-compatible server: `gpt-4o` on api.openai.com and a local model served under that name differ),
+ * `{ kind: 'function', id }`.
+ */
+export interface JudgeBackendIdentity {
+  readonly kind: string
+  readonly host?: string
+  readonly id?: string
+}
+
+/** The request part of an entry: everything its key is computed from. */
+export interface JudgeCacheRequest {
+  /** Template step that produced the prompt, its version hash included (`groundedness.verify@1a2b3c4d`). */
   readonly template: string
+  /** Absent in entries of judges that predate backends; treated as Ollama. */
+  readonly backend?: JudgeBackendIdentity
   readonly model: string
   readonly options: Readonly<Record<string, unknown>>
   readonly schema: unknown
   readonly messages: ReadonlyArray<{ readonly role: string; readonly content: string }>
-  readonly reply: { readonly content: string; readonly value: unknown; readonly attempts: number }
+}
+
+/** One recorded request and its validated reply, stored as `<dir>/<key>.json`. */
+export interface JudgeCacheEntry extends JudgeCacheRequest {
+  readonly format: typeof JUDGE_CACHE_FORMAT
+  /** {@link judgeCacheKey} of the request part; also the file name. */
+  readonly key: string
+  /**
+   * `content` is what the model said; `value` is its parse, kept for readers (the cache re-parses
+   * `content` on every read and refuses an entry whose `value` differs). `model` is the model the server
+   * said answered, `mode` how structured output was requested (OpenAI-compatible servers).
+   */
+  readonly reply: { readonly content: string; readonly value: unknown; readonly attempts: number; readonly model?: string; readonly mode?: string }
+}
+
+/**
+ * The content address of a judge request: sha256 of the canonical JSON of backend, model, options,
+ * schema, messages and template version. Recomputed from the stored request on every read, so an entry
+ * edited to another model, prompt or template no longer matches its file name and is never replayed.
+ */
+export function judgeCacheKey(request: JudgeCacheRequest): string {
+  return sha256Hex(
+    canonicalJson({
+      backend: request.backend ?? { kind: 'ollama' },
+      model: request.model,
+      options: request.options,
+      format: request.schema,
+      messages: request.messages,
+      template: request.template,
+    }),
+  )
 }
 
 export type CacheRead = { readonly status: 'hit'; readonly entry: JudgeCacheEntry } | { readonly status: 'miss' } | { readonly status: 'corrupt'; readonly problem: string }
@@ -51,6 +94,8 @@ export interface JudgeCache {
   read(key: string, accept?: (entry: JudgeCacheEntry) => readonly string[]): Promise<CacheRead>
   /** Writes atomically (temp file in the same folder + rename): readers see the old entry or the new one, never a part. */
   write(entry: JudgeCacheEntry): Promise<void>
+  /** Reports a problem that does not fail the assertion (a corrupt entry, a failed write). */
+  warn?(message: string): void
 }
 
 export interface JudgeCacheOptions {
@@ -104,20 +149,28 @@ export function judgeCache(options: JudgeCacheOptions): JudgeCache {
         text = await readFile(file, 'utf8')
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'miss' }
-        const problem = `cannot read ${file}: ${(error as Error).message}`
+        const problem = `cannot read ${file}: ${fsCause(error, dir)}`
         warn(`rag-matchers judge cache: ${problem}; ignoring the entry.`)
         return { status: 'corrupt', problem }
       }
-      const problem = entryProblem(text, key, accept)
-      if (problem === undefined) return { status: 'hit', entry: JSON.parse(text) as JudgeCacheEntry }
-      warn(`rag-matchers judge cache: corrupt entry ${file} (${problem}); ignoring it${mode === 'readwrite' ? ', it will be rewritten' : ''}.`)
-      return { status: 'corrupt', problem }
+      const checked = checkEntry(text, key, accept)
+      if (typeof checked !== 'string') return { status: 'hit', entry: checked }
+      warn(`rag-matchers judge cache: corrupt entry ${file} (${checked}); ignoring it${mode === 'readwrite' ? ', it will be rewritten' : ''}.`)
+      return { status: 'corrupt', problem: checked }
     },
     async write(entry) {
       const file = fileFor(entry.key)
-      await mkdir(dir, { recursive: true })
+      const actual = judgeCacheKey(entry)
+      if (actual !== entry.key)
+        throw new JudgeError('cache-write', `Judge cache: refusing to write ${file}: the entry's request hashes to ${actual}, not to its key.`, { dir, file })
       const temp = `${file}.${process.pid}-${threadId}-${randomUUID()}.tmp`
-      await writeFile(temp, `${JSON.stringify(entry, null, 2)}\n`, 'utf8')
+      try {
+        await mkdir(dir, { recursive: true })
+        await writeFile(temp, `${JSON.stringify(entry, null, 2)}\n`, 'utf8')
+      } catch (error) {
+        await unlink(temp).catch(() => undefined)
+        throw writeError(dir, file, error)
+      }
       try {
         await rename(temp, file)
       } catch (error) {
@@ -125,13 +178,39 @@ export function judgeCache(options: JudgeCacheOptions): JudgeCache {
         // Windows refuses to rename over a file another process has open; that process is writing the
         // same content-addressed entry, so losing this copy loses nothing.
         const code = (error as NodeJS.ErrnoException).code
-        if (code !== 'EPERM' && code !== 'EACCES' && code !== 'EBUSY') throw error
+        if (code !== 'EPERM' && code !== 'EACCES' && code !== 'EBUSY') throw writeError(dir, file, error)
       }
     },
+    warn,
   }
 }
 
-function entryProblem(text: string, key: string, accept?: (entry: JudgeCacheEntry) => readonly string[]): string | undefined {
+/** A failed write as a `cache-write` JudgeError naming the folder, the entry and what the OS said. */
+function writeError(dir: string, file: string, error: unknown): JudgeError {
+  return new JudgeError('cache-write', `Judge cache folder ${dir}: cannot write ${file}: ${fsCause(error, dir)}.`, {
+    dir,
+    file,
+    code: (error as NodeJS.ErrnoException).code,
+  })
+}
+
+/** The OS error in words a user can act on (the codes alone are cryptic). */
+function fsCause(error: unknown, dir: string): string {
+  const code = (error as NodeJS.ErrnoException).code
+  const message = (error as Error).message ?? String(error)
+  if (code === 'ENOTDIR' || code === 'EEXIST') return `${dir} (or a folder above it) is a file, not a folder (${code}); move it away or pick another cache dir`
+  if (code === 'EISDIR') return `the entry path is a folder, not a file (EISDIR); delete that folder`
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied (${code}); use mode 'read' on a read-only checkout`
+  return message
+}
+
+/**
+ * The entry in `text` when it is sound, else what is wrong with it. Sound means: the right format, the
+ * stored key and the key recomputed from the stored request both equal the file name, `reply.content`
+ * parses and `reply.value` is that parse (the value handed back is always the parse of the content),
+ * the model that answered (when recorded) is the requested one, and `accept` finds no problem.
+ */
+function checkEntry(text: string, key: string, accept?: (entry: JudgeCacheEntry) => readonly string[]): JudgeCacheEntry | string {
   let entry: unknown
   try {
     entry = JSON.parse(text)
@@ -142,7 +221,40 @@ function entryProblem(text: string, key: string, accept?: (entry: JudgeCacheEntr
   const e = entry as Partial<JudgeCacheEntry>
   if (e.format !== JUDGE_CACHE_FORMAT) return `format is ${JSON.stringify(e.format)}, expected ${JSON.stringify(JUDGE_CACHE_FORMAT)}`
   if (e.key !== key) return `key ${JSON.stringify(e.key)} does not match the file name`
-  if (e.reply === null || typeof e.reply !== 'object' || typeof e.reply.content !== 'string' || !('value' in e.reply)) return 'missing reply'
-  const problems = accept?.(e as JudgeCacheEntry) ?? []
-  return problems.length > 0 ? problems.slice(0, 3).join('; ') : undefined
+  if (typeof e.model !== 'string' || typeof e.template !== 'string' || !Array.isArray(e.messages) || e.options === null || typeof e.options !== 'object') {
+    return 'missing request fields (model, template, options, messages)'
+  }
+  let actual: string
+  try {
+    actual = judgeCacheKey(e as JudgeCacheRequest)
+  } catch (error) {
+    return `cannot hash the stored request: ${(error as Error).message}`
+  }
+  if (actual !== key)
+    return `its stored request (backend, model, options, schema, messages, template) hashes to ${actual}, not to the file name: the entry was edited or belongs to another request`
+  const reply = e.reply
+  if (reply === null || typeof reply !== 'object' || typeof reply.content !== 'string') return 'missing reply.content'
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(reply.content)
+  } catch (error) {
+    return `reply.content is not JSON (${(error as Error).message})`
+  }
+  if ('value' in reply && canonicalJson(reply.value) !== canonicalJson(parsed)) return 'reply.value differs from the parse of reply.content'
+  if (reply.model !== undefined && !sameModel(e.model, reply.model))
+    return `the reply came from model ${JSON.stringify(reply.model)}, not the requested ${JSON.stringify(e.model)}`
+  const sound = { ...(e as JudgeCacheEntry), reply: { ...reply, value: parsed } } as JudgeCacheEntry
+  const problems = accept?.(sound) ?? []
+  return problems.length > 0 ? problems.slice(0, 3).join('; ') : sound
+}
+
+/**
+ * Whether a server's `model` answer names the requested model: equal, Ollama's implicit `:latest`
+ * tag, or a dated snapshot of an alias (`gpt-4o-mini` answered by `gpt-4o-mini-2024-07-18`).
+ */
+export function sameModel(requested: string, answered: string): boolean {
+  if (requested === answered) return true
+  const bare = (m: string): string => m.replace(/:latest$/, '')
+  if (bare(requested) === bare(answered)) return true
+  return answered.startsWith(`${requested}-`) && /^-\d{4}-?\d{2}-?\d{2}$|^-\d{4}$/.test(answered.slice(requested.length))
 }

@@ -9,7 +9,20 @@ export { MetricInputError } from '../errors.js'
 export type { JsonSchema, JsonType, Judge, JudgeReply, JudgeRequest } from './types.js'
 export { JudgeError, type JudgeErrorKind } from './errors.js'
 export { ollamaJudge, type OllamaJudgeOptions } from './ollama-judge.js'
-export { judgeCache, DEFAULT_JUDGE_CACHE_DIR, type CacheRead, type JudgeCache, type JudgeCacheEntry, type JudgeCacheMode, type JudgeCacheOptions } from './cache.js'
+export { openaiJudge, type OpenAIJudgeOptions, type OpenAIOutputMode } from './openai-judge.js'
+export { functionJudge, type FunctionJudgeOptions, type FunctionJudgeRequest, type FunctionJudgeResult } from './function-judge.js'
+export {
+  judgeCache,
+  judgeCacheKey,
+  DEFAULT_JUDGE_CACHE_DIR,
+  type CacheRead,
+  type JudgeBackendIdentity,
+  type JudgeCache,
+  type JudgeCacheEntry,
+  type JudgeCacheMode,
+  type JudgeCacheOptions,
+  type JudgeCacheRequest,
+} from './cache.js'
 export { repeatPassRate, type CallStats, type Consistency, type ContextInput, type EmptyPolicy, type JudgeDetailsBase, type JudgeMetricOptions } from './metrics/shared.js'
 export { answerRelevance, type AnswerRelevanceDetails, type StatementRelevance } from './metrics/answer-relevance.js'
 export { completeness, type CompletenessDetails, type CompletenessOptions, type CompletenessSource, type KeyPointJudgement } from './metrics/completeness.js'

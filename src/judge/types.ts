@@ -72,6 +72,12 @@ export interface Judge {
   readonly seed: number
   /** Context window (`options.num_ctx`) when set; recorded in signatures because truncation changes verdicts. */
   readonly numCtx?: number
+  /**
+   * Signature parts beyond model, temperature, seed and context, e.g. `[['backend', 'openai'],
+   * ['host', 'api.openai.com'], ['format', 'json_schema']]`: what else decides the verdicts. Judges
+   * without it (Ollama) sign as before.
+   */
+  readonly signatureExtras?: ReadonlyArray<readonly [string, string | number | undefined]>
   /** Ask one structured question. Rejects with a `JudgeError` that says what to do. */
   ask<T = unknown>(request: JudgeRequest): Promise<JudgeReply<T>>
   /** The cache the judge records to and replays from, if any. */

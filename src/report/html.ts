@@ -183,6 +183,7 @@ function evalSetSection(set: EvalSetSection): string {
   return (
     `<section class="eval-set" data-set="${escapeHtml(set.key)}"><h2>Eval set: ${escapeHtml(set.name)} ${resultBadge(set.pass)}</h2>` +
     `<p class="muted">${plural(set.cases.length, 'case')} · ${where}${set.source === 'set' ? ' · named set' : ''}</p>` +
+    (set.tests.length > 1 ? `<p class="muted tests">asserted by ${plural(set.tests.length, 'test')}: ${set.tests.map(escapeHtml).join(' · ')}</p>` : '') +
     metricsTable(set) +
     baselinesTable(set) +
     (charts.length > 0 ? `<div class="charts">${charts.join('')}</div>` : '') +

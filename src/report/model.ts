@@ -8,7 +8,7 @@
  * docs/reporter.md; `schemaVersion` changes whenever a field changes meaning or is removed.
  */
 import { VERSION } from '../version.js'
-import type { RecordedAssertion, RecordedCaseText } from './record.js'
+import type { RecordedAssertion, RecordedCaseText, RecordedComparator } from './record.js'
 
 /** The `schemaVersion` of rag-report.json written by this version. */
 export const REPORT_SCHEMA_VERSION = 1
@@ -32,6 +32,7 @@ type RecordedFields =
   | 'baseline'
   | 'cases'
   | 'extra'
+  | 'direction'
 
 /** One assertion in the report: the record plus where it ran, in a runner-independent form. */
 export interface ReportAssertion extends Pick<RecordedAssertion, RecordedFields> {
@@ -60,7 +61,7 @@ export interface MetricRow {
   readonly matcher: string
   readonly signature: string
   readonly threshold?: number
-  readonly comparator: '>=' | '<'
+  readonly comparator: RecordedComparator
   readonly isNot: boolean
   /** Full scale of the metric, when the assertions recorded it. */
   readonly scale?: number
@@ -108,6 +109,10 @@ export interface BaselineComparison {
   readonly pValue?: number | null
   readonly status?: string
   readonly n?: number
+  /** The gate's tolerance in the metric's units. */
+  readonly tolerance?: number
+  /** The cases that dropped most, for a `regressed` or `dropped (not significant)` metric (at most 3). */
+  readonly worst?: ReadonlyArray<{ readonly id: string; readonly baseline: number; readonly current: number; readonly delta: number }>
 }
 
 export interface EvalSetSection {
@@ -116,6 +121,8 @@ export interface EvalSetSection {
   /** `set`: named by `meta.set` or `{ name, cases }`; `describe`: grouped by file and describe blocks. */
   readonly source: 'set' | 'describe'
   readonly files: readonly string[]
+  /** The tests that asserted this set (full names, canonical order, each once). */
+  readonly tests: readonly string[]
   readonly pass: boolean
   readonly metrics: readonly MetricRow[]
   /** Per-metric baseline comparisons recorded by baseline assertions on this set (may be empty). */
@@ -185,9 +192,21 @@ function groupKey(a: ReportAssertion): { key: string; name: string; source: 'set
   return { key: `describe:${a.file}::${path}`, name: path === '' ? a.file : path, source: 'describe' }
 }
 
-/** Identity of a case across assertions: its id, or for a positional label (`#3`) the id within its test. */
-function caseKey(a: ReportAssertion, c: { id: string; positional?: boolean }): string {
-  return c.positional === true ? `${a.file}\u0000${a.fullName}\u0000${c.id}` : c.id
+/**
+ * Identity of a case across assertions: its id. A positional label (`#3`) is no identity on its own, so it
+ * is joined with the case's recorded texts: the same set asserted by several tests is then one set with
+ * each case once, while two different id-less sets in one describe block stay apart. Without texts, the
+ * label counts within its test only.
+ */
+function caseKey(a: ReportAssertion, c: { id: string; positional?: boolean }, text?: RecordedCaseText): string {
+  if (c.positional !== true) return c.id
+  if (text === undefined || text.id !== c.id) return `${a.file}\u0000${a.fullName}\u0000${c.id}`
+  return `${c.id}\u0000${JSON.stringify([text.question, text.answer, text.reference, text.retrieved])}`
+}
+
+/** The recorded text of the i-th per-case entry, when the assertion recorded the set's texts in order. */
+function textAt(a: ReportAssertion, i: number): RecordedCaseText | undefined {
+  return a.cases !== undefined && a.perCase !== undefined && a.cases.length === a.perCase.length ? a.cases[i] : undefined
 }
 
 function rowKey(a: ReportAssertion): string {
@@ -248,8 +267,8 @@ function buildRow(key: string, parts: readonly ReportAssertion[]): { row: Metric
   const seen = new Set<string>()
   for (const part of parts) {
     const local = new Set<string>()
-    for (const c of part.perCase ?? []) {
-      const k = caseKey(part, c)
+    for (const [i, c] of (part.perCase ?? []).entries()) {
+      const k = caseKey(part, c, textAt(part, i))
       if (seen.has(k) && !local.has(k)) continue
       local.add(k)
       values.push({ id: c.id, value: c.value, ...(c.pass !== undefined ? { pass: c.pass } : {}) })
@@ -300,7 +319,7 @@ function buildEvalSet(key: string, name: string, source: 'set' | 'describe', par
   }
   // Case texts first, in canonical order, so the question table follows the set's own order.
   for (const p of parts) {
-    for (const text of p.cases ?? []) ensureCase(caseKey(p, text), text.id).text ??= text
+    for (const text of p.cases ?? []) ensureCase(caseKey(p, text, text), text.id).text ??= text
   }
   for (const [k, list] of rows) {
     const { row, keys } = buildRow(k, list)
@@ -326,6 +345,7 @@ function buildEvalSet(key: string, name: string, source: 'set' | 'describe', par
     name,
     source,
     files: [...new Set(parts.map((p) => p.file))],
+    tests: [...new Set(parts.map((p) => p.fullName))],
     pass: metrics.every((m) => m.pass),
     metrics,
     baselines: parts.flatMap(baselineComparisons),
@@ -335,6 +355,19 @@ function buildEvalSet(key: string, name: string, source: 'set' | 'describe', par
 
 function numberOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null
+}
+
+function worstOf(list: readonly unknown[]): NonNullable<BaselineComparison['worst']> {
+  const out: Array<{ id: string; baseline: number; current: number; delta: number }> = []
+  for (const w of list.slice(0, 10)) {
+    if (w === null || typeof w !== 'object') continue
+    const { id, baseline, current, delta } = w as Record<string, unknown>
+    const b = numberOrNull(baseline)
+    const c = numberOrNull(current)
+    const d = numberOrNull(delta)
+    if (typeof id === 'string' && b !== null && c !== null && d !== null) out.push({ id, baseline: b, current: c, delta: d })
+  }
+  return out
 }
 
 /** `meta.extra.metrics` of a baseline assertion: `[{ metric, baseline, current, delta, pValue, status, n }]`. */
@@ -356,6 +389,8 @@ function baselineComparisons(a: ReportAssertion): BaselineComparison[] {
       ...('pValue' in e ? { pValue: numberOrNull(e.pValue) } : {}),
       ...(typeof e.status === 'string' ? { status: e.status } : {}),
       ...(typeof e.n === 'number' ? { n: e.n } : {}),
+      ...(numberOrNull(e.tolerance) !== null ? { tolerance: e.tolerance as number } : {}),
+      ...(Array.isArray(e.worst) ? { worst: worstOf(e.worst) } : {}),
     })
   }
   return out
@@ -439,6 +474,8 @@ export function fromRecord(
     ...(record.baseline !== undefined ? { baseline: record.baseline } : {}),
     ...(record.cases !== undefined ? { cases: record.cases } : {}),
     ...(record.extra !== undefined ? { extra: record.extra } : {}),
+    // lower is better (TER): `rag-matchers compare` tests such a metric in its good direction
+    ...(record.direction === 'lower' ? { direction: 'lower' as const } : {}),
   }
 }
 

@@ -1,21 +1,23 @@
 /**
  * Writing and announcing a report: shared by the Vitest reporter, the Jest reporter and the
- * merge-reports script, so all of them write the same two files and print the same lines.
+ * merge-reports script, so all of them write the same three files and print the same lines.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { MetricInputError } from '../errors.js'
 import { renderHtml } from './html.js'
+import { renderMarkdown } from './markdown.js'
 import type { RagReport } from './model.js'
 import { renderTable } from './table.js'
 
 export const REPORT_JSON = 'rag-report.json'
 export const REPORT_HTML = 'rag-report.html'
+export const REPORT_MD = 'rag-report.md'
 export const DEFAULT_OUTPUT_DIR = 'rag-report'
 
 /** Options both reporters take. */
 export interface RagReporterOptions {
-  /** Folder for rag-report.json and rag-report.html, relative to the project root. Default `rag-report`. */
+  /** Folder for rag-report.json, rag-report.html and rag-report.md, relative to the project root. Default `rag-report`. */
   outputDir?: string
   /** Print the terminal table (default true). The HTML path is printed either way when files are written. */
   table?: boolean
@@ -44,19 +46,21 @@ export function projectPath(root: string, file: string): string {
 }
 
 /**
- * Writes rag-report.json (pretty-printed, key order fixed by the model) and rag-report.html into
+ * Writes rag-report.json (pretty-printed, key order fixed by the model), rag-report.html and rag-report.md into
  * `outputDir` (created if missing); returns their paths.
  *
  * @example
  * writeReport(mergeReportFiles(files), 'rag-report').html // '…/rag-report/rag-report.html'
  */
-export function writeReport(report: RagReport, outputDir: string): { json: string; html: string } {
+export function writeReport(report: RagReport, outputDir: string): { json: string; html: string; md: string } {
   mkdirSync(outputDir, { recursive: true })
   const json = join(outputDir, REPORT_JSON)
   const html = join(outputDir, REPORT_HTML)
+  const md = join(outputDir, REPORT_MD)
   writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`)
   writeFileSync(html, renderHtml(report))
-  return { json, html }
+  writeFileSync(md, renderMarkdown(report))
+  return { json, html, md }
 }
 
 /**
@@ -64,13 +68,22 @@ export function writeReport(report: RagReport, outputDir: string): { json: strin
  * the HTML path. Without any rag-matchers assertion: remove a stale report from an earlier run (so
  * nobody opens old numbers) and print nothing.
  */
-export function finishReport(report: RagReport, outputDir: string, log: (text: string) => void, options: RagReporterOptions = {}): { json: string; html: string } | undefined {
+export function finishReport(
+  report: RagReport,
+  outputDir: string,
+  log: (text: string) => void,
+  options: RagReporterOptions = {},
+  /** The file GitHub Actions names in `GITHUB_STEP_SUMMARY`: rag-report.md is appended to it (the caller reads the env). */
+  stepSummary?: string,
+): { json: string; html: string; md: string } | undefined {
   if (report.summary.assertions === 0) {
     rmSync(join(outputDir, REPORT_JSON), { force: true })
     rmSync(join(outputDir, REPORT_HTML), { force: true })
+    rmSync(join(outputDir, REPORT_MD), { force: true })
     return undefined
   }
   const paths = writeReport(report, outputDir)
+  if (stepSummary !== undefined && stepSummary !== '') appendFileSync(stepSummary, `${renderMarkdown(report)}\n`)
   const text = options.table === false ? '' : renderTable(report)
   log(`${text === '' ? '' : `\n${text}\n`}\nrag-matchers report: ${paths.html}\n`)
   return paths

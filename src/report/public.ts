@@ -19,5 +19,6 @@ export {
 export { mergeReports, mergeReportFiles } from './merge.js'
 export { renderHtml } from './html.js'
 export { renderTable } from './table.js'
+export { renderMarkdown } from './markdown.js'
 export { writeReport } from './output.js'
 export type { RecordedAssertion, RecordedCaseText, RecordedCaseValue, RecordedTest } from './record.js'

@@ -27,6 +27,11 @@ export const RECORD_LIMITS = {
   extra: 4_000,
 } as const
 
+/** The comparison a matcher made: `>=`/`<` for higher-is-better metrics, `<=`/`>` for lower-is-better ones (TER). */
+export type RecordedComparator = '>=' | '<' | '<=' | '>'
+
+const COMPARATORS: readonly RecordedComparator[] = ['>=', '<', '<=', '>']
+
 /** One case value of a set assertion. `null` is a value that is undefined by definition (NaN). */
 export interface RecordedCaseValue {
   readonly id: string
@@ -66,7 +71,9 @@ export interface RecordedAssertion {
   readonly metric: string
   readonly value: number | null
   readonly threshold?: number
-  readonly comparator: '>=' | '<'
+  readonly comparator: RecordedComparator
+  /** `lower` when lower values are better (TER; comparator `<=`, `.not` `>`); absent means higher is better. */
+  readonly direction?: 'lower'
   readonly pass: boolean
   readonly signature: string
   /** Full scale of the metric from the matcher's declaration; absent in records of older versions. */
@@ -98,7 +105,10 @@ export interface AssertionMeta {
   readonly metric: string
   readonly value: number
   readonly threshold?: number
-  readonly comparator: '>=' | '<'
+  /** `>=` / `<` (`.not`) for higher-is-better metrics; `<=` / `>` (`.not`) for lower-is-better ones. */
+  readonly comparator: RecordedComparator
+  /** `'lower'` when lower values are better (TER); absent or `'higher'` otherwise. */
+  readonly direction?: 'higher' | 'lower'
   readonly pass: boolean
   readonly signature: string
   readonly perCase?: ReadonlyArray<{ readonly id: string; readonly value: number; readonly pass?: boolean }>
@@ -205,12 +215,13 @@ export function toRecord(ctx: { readonly isNot?: boolean }, matcher: string, rec
     matcher: meta.matcher ?? matcher,
     metric: String(meta.metric),
     value: finite(meta.value),
-    comparator: meta.comparator === '<' ? '<' : '>=',
+    comparator: COMPARATORS.includes(meta.comparator) ? meta.comparator : '>=',
     pass: meta.pass === undefined ? pass : meta.pass === true,
     signature: String(meta.signature ?? ''),
     isNot,
     outcome: pass !== isNot,
   }
+  if (meta.direction === 'lower') record.direction = 'lower'
   const threshold = finite(meta.threshold)
   if (threshold !== null) record.threshold = threshold
   if (Array.isArray(meta.perCase)) {

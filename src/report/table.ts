@@ -1,10 +1,12 @@
 /**
  * The terminal summary the reporters print after a run: per eval set a metric table (value,
  * threshold, result, baseline delta when one exists) with the failing cases underneath, then the
- * single-case assertions per test file. Plain text, no colours, so it reads the same in CI logs.
+ * single-case assertions per test file, grouped by metric once a file has more than
+ * {@link GROUP_SINGLES_ABOVE}. Plain text, no colours, so it reads the same in CI logs.
  */
 import { formatNumber, list, table } from '../text/format.js'
 import type { BaselineComparison, MetricRow, RagReport, ReportAssertion } from './model.js'
+import type { RecordedComparator } from './record.js'
 
 /** 2 decimals on a 0–100 scale (BLEU, chrF), 4 on 0–1. The recorded scale decides; older records are guessed from names. */
 export function decimalsFor(row: { metric: string; matcher: string; threshold?: number; value: number | null; scale?: number }): number {
@@ -18,10 +20,12 @@ export function formatValue(value: number | null | undefined, decimals: number, 
   return value === null || value === undefined ? 'n/a' : formatNumber(value, other, decimals)
 }
 
-/** `≥ 0.8000` or, under `.not`, `< 0.8000`. */
-export function formatThreshold(row: { threshold?: number; comparator: '>=' | '<'; value: number | null }, decimals: number): string {
+const COMPARATOR_SIGN: Readonly<Record<RecordedComparator, string>> = { '>=': '≥', '<': '<', '<=': '≤', '>': '>' }
+
+/** `≥ 0.8000` or, under `.not`, `< 0.8000`; for a lower-is-better metric (TER) `≤ 30.00`, under `.not` `> 30.00`. */
+export function formatThreshold(row: { threshold?: number; comparator: RecordedComparator; value: number | null }, decimals: number): string {
   if (row.threshold === undefined) return '—'
-  return `${row.comparator === '<' ? '<' : '≥'} ${formatNumber(row.threshold, row.value ?? undefined, decimals)}`
+  return `${COMPARATOR_SIGN[row.comparator] ?? '≥'} ${formatNumber(row.threshold, row.value ?? undefined, decimals)}`
 }
 
 /** `+0.0123 (baseline 0.8000)`, or `—` without a baseline. */
@@ -55,6 +59,57 @@ function singleRow(a: ReportAssertion): string[] {
 }
 
 const ALL = Number.MAX_SAFE_INTEGER
+
+/**
+ * A file with more single-case assertions than this (a loop over a dataset, not a handful of
+ * hand-written checks) prints one row per metric instead of one per assertion: count, passed,
+ * failed, threshold and the worst cases. rag-report.html and rag-report.json keep every assertion.
+ * 40 keeps a hand-written file whole while a loop over 1,000 cases prints a few lines.
+ */
+export const GROUP_SINGLES_ABOVE = 40
+const WORST_SHOWN = 3
+
+/** How far an assertion is on the passing side of its threshold (negative: failing); null without one. */
+function margin(a: ReportAssertion): number | null {
+  if (a.value === null || a.threshold === undefined) return null
+  return a.comparator === '>=' || a.comparator === '>' ? a.value - a.threshold : a.threshold - a.value
+}
+
+/** Failed assertions first, then the nearest to their threshold: the ones a reader should look at. */
+function worstFirst(x: ReportAssertion, y: ReportAssertion): number {
+  if (x.outcome !== y.outcome) return x.outcome ? 1 : -1
+  return (margin(x) ?? Infinity) - (margin(y) ?? Infinity)
+}
+
+/** One row per metric (with its `.not` and comparator) of a file's single assertions, in first-seen order. */
+export function groupedSingleRows(assertions: readonly ReportAssertion[]): string[][] {
+  const groups = new Map<string, ReportAssertion[]>()
+  for (const a of assertions) {
+    const key = `${a.metric}\u0000${a.isNot}\u0000${a.comparator}`
+    const list = groups.get(key)
+    if (list) list.push(a)
+    else groups.set(key, [a])
+  }
+  return [...groups.values()].map((group) => {
+    const first = group[0] as ReportAssertion
+    const d = decimalsFor(first)
+    const failed = group.filter((a) => !a.outcome).length
+    const thresholds = [...new Set(group.map((a) => a.threshold).filter((t): t is number => t !== undefined))].sort((p, q) => p - q)
+    const threshold =
+      thresholds.length <= 1
+        ? formatThreshold(first, d)
+        : `${COMPARATOR_SIGN[first.comparator] ?? '≥'} ${formatNumber(thresholds[0] as number, undefined, d)}…${formatNumber(thresholds.at(-1) as number, undefined, d)}`
+    const worst = [...group].sort(worstFirst).slice(0, WORST_SHOWN)
+    return [
+      first.metric + (first.isNot ? ' (.not)' : ''),
+      String(group.length),
+      String(group.length - failed),
+      String(failed),
+      threshold,
+      worst.map((a) => `${testTitle(a, 30)} ${formatValue(a.value, d, a.threshold)}${a.outcome ? '' : ' FAIL'}`).join(', '),
+    ]
+  })
+}
 
 /** A signed delta: `+0.0123`, `−0.0456`, `±0.0000`. */
 export function formatSigned(delta: number | null, decimals: number): string {
@@ -90,6 +145,8 @@ export function renderTable(report: RagReport): string {
     const size = set.cases.length
     const where = set.source === 'set' || set.name !== set.files[0] ? ` (${set.files.join(', ')})` : ''
     out.push('', `Eval set "${set.name}"${where} · ${size} ${size === 1 ? 'case' : 'cases'} · ${set.pass ? 'pass' : 'FAIL'}`)
+    // One set asserted by several tests is one set; say which tests asserted it.
+    if (set.tests.length > 1) out.push(`  asserted by ${set.tests.length} tests: ${list(set.tests)}`)
     const withBaseline = set.metrics.some((m) => m.baseline !== undefined)
     const header = ['metric', 'value', 'threshold', 'n', 'result', ...(withBaseline ? ['Δ baseline'] : [])]
     const rows = set.metrics.map((m) => {
@@ -107,12 +164,20 @@ export function renderTable(report: RagReport): string {
       for (const m of failing) {
         const d = decimalsFor(m)
         const byId = new Map((m.values ?? []).map((v) => [v.id, v.value]))
-        out.push(`    ${m.metric} < ${formatValue(m.threshold, d)}: ${list(m.failingCases.map((id) => `${id} ${formatValue(byId.get(id), d, m.threshold)}`))}`)
+        // a failing case is on the wrong side of the threshold: below it, or above it for a lower-is-better metric
+        out.push(
+          `    ${m.metric} ${m.comparator === '<=' ? '>' : '<'} ${formatValue(m.threshold, d)}: ${list(m.failingCases.map((id) => `${id} ${formatValue(byId.get(id), d, m.threshold)}`))}`,
+        )
       }
     }
   }
   for (const file of report.singles) {
     out.push('', `Assertions in ${file.file} · ${file.pass ? 'pass' : 'FAIL'}`)
+    if (file.assertions.length > GROUP_SINGLES_ABOVE) {
+      out.push(`  ${file.assertions.length} assertions, grouped by metric (more than ${GROUP_SINGLES_ABOVE} in this file); each one is in rag-report.html and rag-report.json`)
+      out.push(table([['metric', 'assertions', 'passed', 'failed', 'threshold', 'worst'], ...groupedSingleRows(file.assertions)], { max: ALL }))
+      continue
+    }
     out.push(table([['test', 'metric', 'value', 'threshold', 'result'], ...file.assertions.map(singleRow)], { max: ALL }))
   }
   return out.join('\n')

@@ -31,15 +31,29 @@ export function gainFunction(gain: NdcgGain): (grade: number) => number {
   return gain === 'linear' ? (g) => (g > 0 ? g : 0) : (g) => (g > 0 ? 2 ** g - 1 : 0)
 }
 
-/** DCG and IDCG summed in rank order, as trec_eval does; nDCG is 0 when IDCG is 0. */
-export function ndcgValue(norm: NormalizedCase, k: number, gainName: NdcgGain): { value: number; dcg: number; idcg: number } {
+/**
+ * DCG and IDCG summed in rank order, as trec_eval does; nDCG is 0 when IDCG is 0. A grade whose gain is
+ * not finite (2^1024 − 1) or gains whose sum overflows are refused: Infinity / Infinity would be NaN.
+ */
+export function ndcgValue(norm: NormalizedCase, k: number, gainName: NdcgGain, fn = 'ndcgAtK'): { value: number; dcg: number; idcg: number } {
   const gain = gainFunction(gainName)
+  for (const [id, grade] of norm.grades) {
+    if (!Number.isFinite(gain(grade))) {
+      const what = gainName === 'exponential' ? 'a grade below 1024 (with exponential gain, 2^grade − 1 must be a finite gain)' : 'a grade with a finite gain'
+      throw new MetricInputError(fn, `relevant[${JSON.stringify(id)}]`, what, grade)
+    }
+  }
   let dcg = 0
   const cut = Math.min(k, norm.ids.length)
   for (let i = 0; i < cut; i += 1) dcg += gain(norm.grades.get(norm.ids[i] as string) ?? 0) / Math.log2(i + 2)
   const ideal = [...norm.grades.values()].filter((g) => g > 0).sort((a, b) => b - a)
   let idcg = 0
   for (let i = 0; i < Math.min(k, ideal.length); i += 1) idcg += gain(ideal[i] as number) / Math.log2(i + 2)
+  if (!Number.isFinite(dcg) || !Number.isFinite(idcg)) {
+    throw new MetricInputError(fn, 'relevant', `grades whose ${gainName} gains sum to a finite DCG (the sum is not finite: DCG ${dcg}, ideal DCG ${idcg})`, [
+      ...norm.grades.values(),
+    ])
+  }
   return { value: idcg === 0 ? 0 : dcg / idcg, dcg, idcg }
 }
 

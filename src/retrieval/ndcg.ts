@@ -21,7 +21,7 @@ export interface NdcgOptions extends RetrievalOptions {
 }
 
 /** The keys of {@link NdcgOptions}: what ndcgAtK accepts. */
-export const NDCG_OPTION_KEYS = keysOf<NdcgOptions>()('duplicates', 'gain')
+export const NDCG_OPTION_KEYS = keysOf<NdcgOptions>()('duplicates', 'allowEmptyRelevant', 'order', 'gain')
 
 /**
  * Normalised Discounted Cumulative Gain at k (Järvelin & Kekäläinen, 2002).

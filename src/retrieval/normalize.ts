@@ -1,5 +1,6 @@
 import { MetricInputError } from '../errors.js'
-import type { DuplicatePolicy, Id, Relevance, RetrievalCase, RetrievedItem } from './types.js'
+import { rankRetrieved, readOrder } from './order.js'
+import type { DuplicatePolicy, Id, Relevance, RetrievalCase, RetrievalOrder, RetrievedItem } from './types.js'
 
 /** A ranking reduced to what the kernels need: string ids in rank order and a grade per judged id. */
 export interface NormalizedCase {
@@ -12,6 +13,10 @@ export interface NormalizedCase {
   /** Duplicate ids found in the input (first-occurrence policy drops them). */
   readonly duplicateIds: readonly string[]
   readonly duplicates: DuplicatePolicy
+  /** How `retrieved` was ranked (see {@link RetrievalOrder}). */
+  readonly order: RetrievalOrder
+  /** Ranked as given although some finite score is higher than the one ranked before it. */
+  readonly scoresOutOfOrder: boolean
 }
 
 function isId(value: unknown): value is Id {
@@ -61,7 +66,7 @@ function setGrade(fn: string, grades: Map<string, number>, id: unknown, grade: u
   grades.set(String(id), grade)
 }
 
-export function normalizeCase(fn: string, input: RetrievalCase, duplicates: DuplicatePolicy = 'first'): NormalizedCase {
+export function normalizeCase(fn: string, input: RetrievalCase, duplicates: DuplicatePolicy = 'first', order?: RetrievalOrder): NormalizedCase {
   if (input === null || typeof input !== 'object') {
     throw new MetricInputError(fn, 'input', 'a case `{ retrieved, relevant }`', input)
   }
@@ -72,10 +77,17 @@ export function normalizeCase(fn: string, input: RetrievalCase, duplicates: Dupl
     throw new MetricInputError(fn, 'duplicates', "one of 'first', 'literal', 'error'", duplicates)
   }
   const grades = normalizeRelevance(fn, input.relevant)
+  const rankOrder = readOrder(fn, order)
+  const ranked = rankRetrieved(
+    fn,
+    input.retrieved,
+    input.retrieved.map((item, index) => itemId(fn, item, index)),
+    rankOrder,
+  )
   const seen = new Set<string>()
   const duplicateIds: string[] = []
   const ids: string[] = []
-  input.retrieved.forEach((item, index) => {
+  ranked.items.forEach((item, index) => {
     const id = itemId(fn, item, index)
     if (seen.has(id)) {
       duplicateIds.push(id)
@@ -89,5 +101,5 @@ export function normalizeCase(fn: string, input: RetrievalCase, duplicates: Dupl
   })
   let relevantCount = 0
   for (const grade of grades.values()) if (grade > 0) relevantCount += 1
-  return { ids, grades, relevantCount, duplicateIds, duplicates }
+  return { ids, grades, relevantCount, duplicateIds, duplicates, order: rankOrder, scoresOutOfOrder: ranked.scoresOutOfOrder }
 }

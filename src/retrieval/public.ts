@@ -5,7 +5,7 @@
  */
 export type { Score } from '../score.js'
 export { MetricInputError } from '../errors.js'
-export type { Id, RetrievedItem, Relevance, RetrievalCase, RetrievalOptions, DuplicatePolicy } from './types.js'
+export type { Id, RetrievedItem, Relevance, RetrievalCase, RetrievalOptions, DuplicatePolicy, RetrievalOrder } from './types.js'
 export type { RankRow, RankingDetails, RetrievalScore } from './ranking.js'
 export { precisionAtK } from './precision-at-k.js'
 export { recallAtK } from './recall-at-k.js'

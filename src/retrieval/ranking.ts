@@ -1,10 +1,10 @@
-import { assertPositiveInteger } from '../errors.js'
+import { assertPositiveInteger, MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature, type SignatureValue } from '../signature.js'
 import { normalizeCase, type NormalizedCase } from './normalize.js'
-import type { RetrievalCase, RetrievalOptions } from './types.js'
+import type { RetrievalCase, RetrievalOptions, RetrievalOrder } from './types.js'
 
 /** One rank of the top k, as failure messages print it. */
 export interface RankRow {
@@ -32,12 +32,16 @@ export interface RankingDetails {
   readonly firstRelevantRank: number | null
   /** Ids that appeared more than once in `retrieved`. */
   readonly duplicateIds: readonly string[]
+  /** How `retrieved` was ranked: array order (`'given'`) or by score (`'score'`). */
+  readonly order: RetrievalOrder
+  /** Ranked as given although some item's score is higher than the one ranked before it (`order: 'score'` would reorder). */
+  readonly scoresOutOfOrder: boolean
 }
 
 const MAX_ROWS = 100
 
 /** The keys of {@link RetrievalOptions}: what precisionAtK, recallAtK, reciprocalRank, averagePrecision, rPrecision and hitRateAtK accept. */
-export const RETRIEVAL_OPTION_KEYS = keysOf<RetrievalOptions>()('duplicates')
+export const RETRIEVAL_OPTION_KEYS = keysOf<RetrievalOptions>()('duplicates', 'allowEmptyRelevant', 'order')
 
 /**
  * Shared prologue of every retrieval metric: validate, normalise, and count hits up to k.
@@ -46,8 +50,21 @@ export const RETRIEVAL_OPTION_KEYS = keysOf<RetrievalOptions>()('duplicates')
 export function prepare(fn: string, input: RetrievalCase, k: number | undefined, options: RetrievalOptions = {}, knownKeys?: readonly string[]) {
   if (k !== undefined) assertPositiveInteger(fn, 'k', k)
   if (knownKeys !== undefined) checkOptionKeys(fn, options, knownKeys)
-  const norm = normalizeCase(fn, input, options.duplicates ?? 'first')
+  const norm = normalizeCase(fn, input, options.duplicates ?? 'first', options.order)
+  refuseEmptyRelevant(fn, norm, options)
   return norm
+}
+
+/** With `allowEmptyRelevant: false`, a ground truth without a relevant id is refused (see {@link RetrievalOptions}). */
+export function refuseEmptyRelevant(fn: string, norm: NormalizedCase, options: RetrievalOptions): void {
+  const allow = options.allowEmptyRelevant
+  if (allow !== undefined && typeof allow !== 'boolean') throw new MetricInputError(fn, 'options.allowEmptyRelevant', 'a boolean', allow)
+  if (allow === false && norm.relevantCount === 0) {
+    const judged = norm.grades.size === 0 ? 'it is empty' : `its ${norm.grades.size} judged id${norm.grades.size === 1 ? ' has' : 's have'} grade ≤ 0`
+    throw new MetricInputError(fn, 'relevant', `a ground truth with at least one relevant id (${judged}; pass { allowEmptyRelevant: true } to score it 0 as trec_eval does)`, [
+      ...norm.grades.keys(),
+    ])
+  }
 }
 
 export function isRelevant(norm: NormalizedCase, id: string): boolean {
@@ -83,6 +100,8 @@ export function rankingDetails(
     missed,
     firstRelevantRank: firstRelevantRank(norm),
     duplicateIds: norm.duplicateIds,
+    order: norm.order,
+    scoresOutOfOrder: norm.scoresOutOfOrder,
   }
 }
 
@@ -109,5 +128,6 @@ export function retrievalScore<D extends RankingDetails>(
   entries: ReadonlyArray<readonly [string, SignatureValue]>,
   details: D,
 ): RetrievalScore<D> {
-  return makeScore(metric, value, buildSignature(name, [...entries, ['dup', norm.duplicates]]), details)
+  // order:score only: the default leaves every signature recorded before the option unchanged
+  return makeScore(metric, value, buildSignature(name, [...entries, ['dup', norm.duplicates], ['order', norm.order]]), details)
 }

@@ -23,7 +23,7 @@ export interface RetrievalMetrics {
  */
 export function retrievalMetrics(retrieved: RetrievalCase['retrieved'], relevant: RetrievalCase['relevant'], k: number, options: NdcgOptions = {}): RetrievalMetrics {
   checkOptionKeys('retrievalMetrics', options, NDCG_OPTION_KEYS)
-  return metricsOf(normalizeFor('retrievalMetrics', { retrieved, relevant }, k, options), k, options)
+  return metricsOf(normalizeFor('retrievalMetrics', { retrieved, relevant }, k, options), k, options, 'retrievalMetrics')
 }
 
 // One normalisation per case feeds every metric (the kernels hold the formulas).
@@ -32,12 +32,12 @@ function normalizeFor(fn: string, input: RetrievalCase, k: number, options: Ndcg
   return prepare(fn, input, k, options)
 }
 
-function metricsOf(norm: NormalizedCase, k: number, options: NdcgOptions): RetrievalMetrics {
+function metricsOf(norm: NormalizedCase, k: number, options: NdcgOptions, fn: string): RetrievalMetrics {
   return {
     precision: precisionValue(norm, k),
     recall: recallValue(norm, k),
     reciprocalRank: reciprocalRankValue(norm),
-    ndcg: ndcgValue(norm, k, options.gain ?? 'linear').value,
+    ndcg: ndcgValue(norm, k, options.gain ?? 'linear', fn).value,
     hitRate: hitRateValue(norm, k),
   }
 }
@@ -82,7 +82,7 @@ export function evaluateRetrieval(cases: readonly RetrievalCase[], options: Eval
   assertPositiveInteger('evaluateRetrieval', 'options.k', k)
   const perQuery = cases.map((c, i) => {
     const norm = normalizeFor('evaluateRetrieval', c, k, options)
-    return { id: caseLabel(c, i), ...metricsOf(norm, k, options), averagePrecision: averagePrecisionValue(norm, k) }
+    return { id: caseLabel(c, i), ...metricsOf(norm, k, options, 'evaluateRetrieval'), averagePrecision: averagePrecisionValue(norm, k) }
   })
   const mean = (pick: (q: PerQueryRetrieval) => number) => perQuery.reduce((s, q) => s + pick(q), 0) / perQuery.length
   return {

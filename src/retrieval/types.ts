@@ -24,6 +24,33 @@ export interface RetrievalCase {
  */
 export type DuplicatePolicy = 'first' | 'literal' | 'error'
 
+/**
+ * How `retrieved` is ranked.
+ * - `'given'` (default): array order is rank order; scores are carried along but never reorder anything.
+ * - `'score'`: by `score`, highest first, ties by id descending (UTF-8 byte order), the rule trec_eval 10
+ *   applies to a run file, so the numbers match `rag-matchers trec` on the same ranking. Every item must be
+ *   an object with a finite `score`; the first that is not is refused, naming its position.
+ * `order:score` is recorded in the signature. The default (`order:given`) is left out of it, so signatures and
+ * baselines recorded before this option stay valid; when it ignores scores that disagree with the array order,
+ * the matchers' failure messages say so.
+ */
+export type RetrievalOrder = 'given' | 'score'
+
 export interface RetrievalOptions {
   readonly duplicates?: DuplicatePolicy
+  /**
+   * `'given'` ranks `retrieved` in array order; `'score'` ranks it by `score` (highest first, ties by id
+   * descending, as trec_eval does). See {@link RetrievalOrder}.
+   * @default 'given'
+   */
+  readonly order?: RetrievalOrder
+  /**
+   * A ground truth with no relevant id (empty, or every grade ≤ 0). `true`: the query scores 0 on every
+   * metric and counts in a set's mean, as trec_eval scores a judged topic with no relevant document
+   * (num_rel 0). `false`: refused with a MetricInputError, since nothing can be found. The core
+   * functions default to `true`; the matchers default to `false`, because an assertion over an empty
+   * ground truth proves nothing.
+   * @default true (core functions), false (matchers)
+   */
+  readonly allowEmptyRelevant?: boolean
 }

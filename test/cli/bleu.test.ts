@@ -75,11 +75,11 @@ describe('rag-matchers bleu: golden sacrebleu 2.6.0 corpora', () => {
     expect(json.verbose_score).toMatch(/^\d+\.\d\/\d+\.\d\/\d+\.\d\/\d+\.\d \(BP = \d\.\d{3} ratio = \d+\.\d{3} hyp_len = \d+ ref_len = \d+\)$/)
   })
 
-  it('the default text output prints the golden numbers rounded as sacrebleu prints them', async () => {
+  it('-f text prints the golden numbers rounded as sacrebleu prints them', async () => {
     const line = /^(\S+) = (\d+\.\d) (\d+\.\d)\/(\d+\.\d)\/(\d+\.\d)\/(\d+\.\d) \(BP = (\d\.\d{3}) ratio = (\d+\.\d{3}) hyp_len = (\d+) ref_len = (\d+)\)\n$/
     for (const corpus of fileCorpora) {
       const [hyp, refs] = writeCorpus(files, `text-${corpus.id}`, corpus.hypotheses, corpus.references)
-      const out = await runCli(['bleu', ...refs], readFileSync(hyp))
+      const out = await runCli(['bleu', ...refs, '-f', 'text'], readFileSync(hyp))
       expect([out.code, out.stderr]).toEqual([0, ''])
       const m = line.exec(out.stdout)
       expect(m, out.stdout).not.toBeNull()
@@ -99,7 +99,7 @@ describe('rag-matchers bleu: golden sacrebleu 2.6.0 corpora', () => {
   it('-w sets the decimals of the score; -b prints the score alone', async () => {
     const corpus = fileCorpora.find((c) => c.id === 'qa6')!
     const [hyp, refs] = writeCorpus(files, 'width', corpus.hypotheses, corpus.references)
-    const w4 = await runCli(['bleu', ...refs, '-i', hyp, '-w', '4'])
+    const w4 = await runCli(['bleu', ...refs, '-i', hyp, '-w', '4', '-f', 'text'])
     expect(w4.stdout.startsWith(`BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:${VERSION} = ${pythonFixed(corpus.corpus_bleu.score, 4)} `)).toBe(true)
     expect((await runCli(['bleu', ...refs, '-i', hyp, '-w3', '-b'])).stdout).toBe(`${pythonFixed(corpus.corpus_bleu.score, 3)}\n`)
     expect((await runCli(['bleu', ...refs, '-i', hyp, '--width=0', '--score-only'])).stdout).toBe(`${pythonFixed(corpus.corpus_bleu.score, 0)}\n`)
@@ -107,11 +107,18 @@ describe('rag-matchers bleu: golden sacrebleu 2.6.0 corpora', () => {
 
   it('rounds half to even on exact binary ties, as Python (JS toFixed would round them up)', async () => {
     // ratio 17/16 = 1.0625 exactly: Python '1.062'
-    const tie = await runCli(['bleu', files.write('tie.ref', 'a b c d e f g h i j k l m n o p\n'), '-i', files.write('tie.hyp', 'a b c d e f g h i j k l m n o p q\n')])
+    const tie = await runCli([
+      'bleu',
+      files.write('tie.ref', 'a b c d e f g h i j k l m n o p\n'),
+      '-i',
+      files.write('tie.hyp', 'a b c d e f g h i j k l m n o p q\n'),
+      '-f',
+      'text',
+    ])
     expect(tie.stdout).toContain('ratio = 1.062 hyp_len = 17 ref_len = 16)')
     // unigram precision 100·1/16 = 6.25 exactly: Python '6.2'
     const words = Array.from({ length: 15 }, (_, i) => `w${i}`).join(' ')
-    const prec = await runCli(['bleu', files.write('prec.ref', 'a\n'), '-i', files.write('prec.hyp', `a ${words}\n`)])
+    const prec = await runCli(['bleu', files.write('prec.ref', 'a\n'), '-i', files.write('prec.hyp', `a ${words}\n`), '-f', 'text'])
     expect(prec.stdout).toMatch(/ = \d+\.\d 6\.2\//)
   })
 })
@@ -198,7 +205,7 @@ describe('rag-matchers bleu: options and errors', () => {
     const cases: Array<[string[], string]> = [
       [['--nope', ref, '-i', hyp], 'unknown option --nope'],
       [['-x', ref, '-i', hyp], 'unknown option -x'],
-      [['-tok', 'moses', ref, '-i', hyp], "option -tok expects one of 13a, intl, char, none, got 'moses'"],
+      [['-tok', 'moses', ref, '-i', hyp], "option -tok expects one of 13a, intl, char, none, zh, got 'moses'"],
       [['--smooth-method', 'add-one', ref, '-i', hyp], "option --smooth-method expects one of exp, floor, add-k, none, got 'add-one'"],
       [['-sv', '-1', ref, '-i', hyp], "option -sv expects a number ≥ 0, got '-1'"],
       [['-sv', 'abc', ref, '-i', hyp], "option -sv expects a number ≥ 0, got 'abc'"],
@@ -213,7 +220,8 @@ describe('rag-matchers bleu: options and errors', () => {
       const out = await runCli(['bleu', ...argv], 'x\n')
       expect([out.code, out.stdout], argv.join(' ')).toEqual([1, ''])
       expect(out.stderr, argv.join(' ')).toContain(`rag-matchers bleu: ${message}`)
-      expect(out.stderr).toContain("Run 'rag-matchers bleu --help' for the options.")
+      // one line: the message and where the options are
+      expect(out.stderr).toMatch(/^rag-matchers bleu: [^\n]* \(run 'rag-matchers bleu --help' for the options\)\n$/)
     }
   })
 
@@ -241,14 +249,16 @@ describe('rag-matchers bleu: options and errors', () => {
     const out = await runCli(['bleu', '--help'])
     expect(out.code).toBe(0)
     expect(out.stdout).toContain('Usage: rag-matchers bleu REF [REF...] [-i HYP] [options]')
-    expect(out.stdout).toContain('-tok, --tokenize {13a,intl,char,none}')
+    expect(out.stdout).toContain('-tok, --tokenize {13a,intl,zh,char,none}')
   })
 })
 
 // The built CLI as a real process (`npm run build` makes dist/cli/main.js). Skipped when there is no build or when
 // the build is older than the command's sources (it would not know `bleu` yet).
 const built = resolve(__dirname, '../../dist/cli/main.js')
-const sources = ['main.ts', 'bleu.ts', 'text-input.ts'].map((f) => resolve(__dirname, '../../cli', f))
+const sources = ['main.ts', 'bleu.ts', 'text-input.ts', 'metric-command.ts', 'sacrebleu-output.ts', 'sacrebleu-metrics.ts', 'sacrebleu.ts'].map((f) =>
+  resolve(__dirname, '../../cli', f),
+)
 const fresh = existsSync(built) && sources.every((s) => statSync(s).mtimeMs <= statSync(built).mtimeMs)
 if (!fresh) console.warn(`skipping the child-process smoke test of rag-matchers bleu: ${built} is missing or older than cli/*.ts (run \`npm run build\`)`)
 
@@ -256,7 +266,7 @@ describe('rag-matchers bleu as a child process', () => {
   it.skipIf(!fresh)('node dist/cli/main.js bleu REF < HYP prints the corpus line; a missing file exits 2', () => {
     const corpus = fileCorpora.find((c) => c.id === 'qa6')!
     const [hyp, refs] = writeCorpus(files, 'child', corpus.hypotheses, corpus.references)
-    const ok = spawnSync(process.execPath, [built, 'bleu', ...refs], { input: readFileSync(hyp), encoding: 'utf8' })
+    const ok = spawnSync(process.execPath, [built, 'bleu', ...refs, '-f', 'text'], { input: readFileSync(hyp), encoding: 'utf8' })
     expect([ok.status, ok.stderr]).toEqual([0, ''])
     expect(ok.stdout).toMatch(
       new RegExp(
@@ -265,5 +275,9 @@ describe('rag-matchers bleu as a child process', () => {
     )
     const missing = spawnSync(process.execPath, [built, 'bleu', files.path('absent.ref')], { input: 'a\n', encoding: 'utf8' })
     expect(missing.status).toBe(2)
+    // the sacrebleu entry, JSON by default: one object per metric
+    const multi = spawnSync(process.execPath, [built, 'sacrebleu', ...refs, '-i', hyp, '-m', 'bleu', 'chrf', 'ter'], { encoding: 'utf8' })
+    expect([multi.status, multi.stderr]).toEqual([0, ''])
+    expect((JSON.parse(multi.stdout) as Array<{ name: string }>).map((o) => o.name)).toEqual(['BLEU', 'chrF2', 'TER'])
   })
 })

@@ -44,16 +44,16 @@ describe('rag-matchers chrf: golden sacrebleu 2.6.0 corpora', () => {
     expect(compared).toBe(8 * 4)
   })
 
-  it('the default text output is the signature and the golden score with 1 decimal', async () => {
+  it('-f text prints the signature and the golden score with 1 decimal', async () => {
     for (const corpus of fileCorpora) {
       const [hyp, refs] = writeCorpus(files, `text-${corpus.id}`, corpus.hypotheses, corpus.references)
       const n = refs.length
-      expect(await runCli(['chrf', ...refs, '-i', hyp])).toEqual({
+      expect(await runCli(['chrf', ...refs, '-i', hyp, '-f', 'text'])).toEqual({
         code: 0,
         stdout: `chrF2|nrefs:${n}|case:mixed|eff:yes|nc:6|nw:0|space:no|version:${VERSION} = ${pythonFixed(corpus.corpus_chrf, 1)}\n`,
         stderr: '',
       })
-      expect((await runCli(['chrf', ...refs, '-i', hyp, '-cw', '2', '--chrf-eps-smoothing', '-w', '3'])).stdout).toBe(
+      expect((await runCli(['chrf', ...refs, '-i', hyp, '-cw', '2', '--chrf-eps-smoothing', '-w', '3', '--format=text'])).stdout).toBe(
         `chrF2++|nrefs:${n}|case:mixed|eff:no|nc:6|nw:2|space:no|version:${VERSION} = ${pythonFixed(corpus.corpus_chrf_variants.chrfpp_eps_smoothing as number, 3)}\n`,
       )
     }

@@ -81,7 +81,7 @@ describe('rag-matchers trec: errors and exit codes', () => {
       [['-l', 'two', QRELS, RESULTS], "option -l expects an integer, got 'two'"],
       [['-m'], 'option -m needs a value'],
       [['-m', 'P.0', QRELS, RESULTS], 'positive cutoffs'],
-      [['-m', 'ndcg_at', QRELS, RESULTS], 'Expected `measures` to be a trec_eval measure'],
+      [['-m', 'ndcg_at', QRELS, RESULTS], "unknown measure 'ndcg_at' — did you mean 'ndcg_cut'?"],
       [['-', '-'], "only one of QRELS and RUN can be '-'"],
     ]
     for (const [argv, message] of cases) {
@@ -89,6 +89,35 @@ describe('rag-matchers trec: errors and exit codes', () => {
       expect([out.code, out.stdout], argv.join(' ')).toEqual([1, ''])
       expect(out.stderr).toContain(message)
     }
+  })
+
+  it('prints one prefix: a core message does not repeat the command (issue #15)', async () => {
+    const out = await runCli(['trec', '-m', 'P.0', QRELS, RESULTS])
+    expect(out.code).toBe(1)
+    expect(out.stderr).toMatch(/^rag-matchers trec: Expected `measures` to be /)
+    expect(out.stderr).not.toContain('trec: trec:')
+  })
+
+  it('suggests the trec_eval measure for other spellings and near misses instead of listing them all (issue #15)', async () => {
+    const cases: Array<[string, string]> = [
+      ['ndcg@10', 'ndcg_cut.10'],
+      ['NDCG@5', 'ndcg_cut.5'],
+      ['P@5', 'P.5'],
+      ['precision@20', 'P.20'],
+      ['recall@100', 'recall.100'],
+      ['map@10', 'map_cut.10'],
+      ['mrr', 'recip_rank'],
+      ['mrr@10', 'recip_rank'],
+      ['recip_rnak', 'recip_rank'],
+      ['ndgc_cut.10', 'ndcg_cut.10'],
+    ]
+    for (const [measure, near] of cases) {
+      const out = await runCli(['trec', '-m', measure, QRELS, RESULTS])
+      expect([out.code, out.stdout], measure).toEqual([1, ''])
+      expect(out.stderr, measure).toBe(`rag-matchers trec: unknown measure '${measure}' — did you mean '${near}'?\n`)
+    }
+    const far = await runCli(['trec', '-m', 'bleurt', QRELS, RESULTS])
+    expect(far.stderr).toMatch(/^rag-matchers trec: unknown measure 'bleurt'; the measures are .*ndcg_cut.* and the sets official/)
   })
 
   it('2 for input errors, naming the file and the line', async () => {

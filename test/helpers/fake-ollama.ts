@@ -13,6 +13,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
+/** A JSON body whose `model` is this string answers with the request's own `model` (a faithful server). */
+export const ECHO_MODEL = '<the requested model>'
+
 export interface FakeRequest {
   method: string
   path: string
@@ -30,6 +33,10 @@ export interface FakeReply {
   raw?: string
   /** Wait this long before answering (for timeout tests). */
   delayMs?: number
+  /** Extra response headers (e.g. `location` with a 3xx status). */
+  headers?: Record<string, string>
+  /** Send the headers (full content-length) and only this many bytes of the JSON body, then drop the connection. */
+  hangUpAfterBytes?: number
 }
 
 export interface FakeOllama {
@@ -111,6 +118,9 @@ export async function startFakeOllama(): Promise<FakeOllama> {
       })
     }
     if (res.destroyed || res.writableEnded) return
+    const echoed = reply.body as { model?: unknown } | undefined
+    if (echoed !== null && typeof echoed === 'object' && echoed.model === ECHO_MODEL)
+      reply = { ...reply, body: { ...echoed, model: (body as { model?: unknown } | undefined)?.model } }
     send(res, reply)
   }
 
@@ -159,6 +169,13 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function send(res: ServerResponse, reply: FakeReply): void {
   const status = reply.status ?? 200
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value)
+  if (reply.hangUpAfterBytes !== undefined) {
+    const payload = Buffer.from(JSON.stringify(reply.body ?? {}))
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': payload.length })
+    res.write(payload.subarray(0, reply.hangUpAfterBytes), () => res.socket?.destroy())
+    return
+  }
   if (reply.stream !== undefined) {
     res.writeHead(status, { 'content-type': 'application/x-ndjson' })
     for (const chunk of reply.stream) res.write(`${JSON.stringify(chunk)}\n`)

@@ -1,10 +1,11 @@
 // Runs under Vitest AND Jest (globals only). Every baseline goes to a temp folder (`dir` option);
 // the file NAME still comes from the runner's testPath, which the first test checks.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { toMatchMetricBaseline, type BaselineWriteInfo, type MetricBaselineOptions } from '../../matchers/baseline.js'
 import { readBaselineFile, writeBaselineEntry } from '../../src/eval-set/baseline-file.js'
+import { identitySignature } from '../../src/eval-set/metric-revisions.js'
 import { metricRunOf } from '../../src/eval-set/metrics.js'
 import { failureOf, stripAnsi } from '../helpers/failure.js'
 
@@ -76,8 +77,10 @@ describe('.toMatchMetricBaseline', () => {
     expect(writes).toEqual([{ file: baselineFile(), name: 'qa', metrics: ['recall@1', 'mrr'], cases: 20, reason: 'new' }])
     const stored = readBaselineFile(baselineFile())!.entries.qa!
     const expected = metricRunOf(evalRun().cases, ['recall@1', 'mrr'])
-    expect(stored.metrics['recall@1']).toEqual(expected.metrics['recall@1'])
-    expect(stored.metrics.mrr!.signature).toBe(expected.metrics.mrr!.signature)
+    // the identity: settings and the metric's revision, no package version; and the measure's name
+    expect(stored.metrics['recall@1']).toEqual({ measure: 'mean recall@1', signature: 'R|k:1|empty:zero|dup:first|order:given|rev:1', values: expected.metrics['recall@1']!.values })
+    expect(stored.metrics.mrr!.signature).toBe(identitySignature(expected.metrics.mrr!.signature))
+    expect(stored.metrics.mrr!.signature).not.toContain('version')
     // one case per line
     expect(readFileSync(baselineFile(), 'utf8')).toContain('\n            "q07": 1,\n')
   })
@@ -114,9 +117,13 @@ describe('.toMatchMetricBaseline', () => {
     const worse = evalRun([0, 2, 4, 6, 8, 10, 12, 14, 16, 18])
     const message = withRunner(local, () => failureOf(() => expect(worse).toMatchMetricBaseline('qa', opts())))
     expect(message).toContain('expect(received).toMatchMetricBaseline(name, options)')
-    expect(message).toContain('Baseline "qa": 2 of 2 metrics regressed: mrr 1.0000 → 0.7500 (-0.2500, p = 1.0e-4); recall@1 1.0000 → 0.5000 (-0.5000, p = 1.0e-4)')
-    expect(message).toMatch(/recall@1\s+1\.0000\s+0\.5000\s+-0\.5000\s+\[-0\.\d{4}, -0\.\d{4}\]\s+1\.0e-4\s+0\.0200\s+REGRESSED/)
-    expect(message).toContain('cases that dropped most in recall@1 (10 of 20 dropped):')
+    expect(message).toContain(
+      'Baseline "qa": 2 of 2 metrics regressed: MRR (mrr) 1.0000 → 0.7500 (-0.2500, p = 1.0e-4); mean recall@1 (recall@1) 1.0000 → 0.5000 (-0.5000, p = 1.0e-4)',
+    )
+    expect(message).toMatch(/\n {2}measure\s+baseline\s+current\s+delta\s+95% CI\s+p\s+tolerance\s+status\n/)
+    expect(message).toMatch(/mean recall@1 \(recall@1\)\s+1\.0000\s+0\.5000\s+-0\.5000\s+\[-0\.\d{4}, -0\.\d{4}\]\s+1\.0e-4\s+0\.0200\s+regressed\n/)
+    expect(message).toContain('cases that dropped most in mean recall@1 (recall@1) (10 of 20 dropped):')
+    expect(message).toContain("cases: 0 added, 0 removed, 20 compared (cases: 'equal')")
     expect(message).toMatch(/ {2}q00\s+1\.0000 → 0\.0000\s+\(-1\.0000\)/)
     expect(message).toContain('  q08  1.0000 → 0.0000  (-1.0000)\n  … and 5 more')
     expect(message).toContain('paired bootstrap, 10000 resamples, seed 42')
@@ -126,13 +133,48 @@ describe('.toMatchMetricBaseline', () => {
     expect(withRunner(local, () => failureOf(() => expect(worse).toMatchMetricBaseline('qa', opts({ test: 'permutation' }))))).toContain('sign-flip permutation test')
   })
 
-  it('lists the cases present in only one run', () => {
+  it('fails when cases were added or removed, listing them (bounded), with the counts and how to update', () => {
     withRunner(local, () => expect(evalRun([], [{ id: 'retired' }])).toMatchMetricBaseline('qa', opts()))
-    const message = withRunner(local, () =>
-      failureOf(() => expect(evalRun([1, 3, 5, 7, 9, 11, 13, 15], [{ id: 'new-1' }, { id: 'new-2' }])).toMatchMetricBaseline('qa', opts())),
+    const message = withRunner(local, () => failureOf(() => expect(evalRun([], [{ id: 'new-1' }, { id: 'new-2' }])).toMatchMetricBaseline('qa', opts())))
+    expect(message).toContain('Baseline "qa": the run\'s cases are not the baseline\'s (2 added, 1 removed, 20 compared), so its mean is not comparable.')
+    expect(message).toContain('cases in the baseline but not in this run (1): retired')
+    expect(message).toContain('cases in this run but not in the baseline (2): new-1, new-2')
+    expect(message).toContain("update the baseline with -u (vitest -u / jest -u) and commit the file; to compare only the cases in both, pass { cases: 'shared' }")
+    // bounded: 30 new ids list 10 and a count
+    const many = Array.from({ length: 30 }, (_, i) => ({ id: `extra-${String(i).padStart(2, '0')}` }))
+    const long = withRunner(local, () => failureOf(() => expect(evalRun([], [{ id: 'retired' }, ...many])).toMatchMetricBaseline('qa', opts())))
+    expect(long).toContain('cases in this run but not in the baseline (30): extra-00, extra-01,')
+    expect(long).toContain('… and 20 more')
+    // cases: 'shared' compares the shared ones, and says how many were left out
+    const shared = toMatchMetricBaseline.call(
+      { ...runnerState(), isNot: false, utils: { matcherHint: (m: string) => m, printReceived: String, printExpected: String } } as never,
+      evalRun([], [{ id: 'new-1' }]),
+      'qa',
+      opts({ cases: 'shared' }),
     )
-    expect(message).toContain('cases only in the baseline (1, not compared): retired')
-    expect(message).toContain('cases only in this run (2, not compared): new-1, new-2')
+    expect(shared.pass).toBe(true)
+    expect(stripAnsi(shared.message())).toContain("cases: 1 added, 1 removed, 20 compared (cases: 'shared')")
+  })
+
+  it('fails a run with no case in common with the baseline, also with cases: shared (issue #14)', () => {
+    // recall 1 on q1…q10, then r1…r10 all at 0: this passed before (no-common-cases with regressed: false)
+    const ten = (prefix: string, hit: boolean) => ({
+      cases: Array.from({ length: 10 }, (_, i) => ({ id: `${prefix}${i + 1}`, relevant: ['d'], retrieved: hit ? ['d'] : ['x'] })),
+    })
+    withRunner(local, () => expect(ten('q', true)).toMatchMetricBaseline('qa', opts({ metrics: ['recall@3'] })))
+    const equal = withRunner(local, () => failureOf(() => expect(ten('r', false)).toMatchMetricBaseline('qa', opts({ metrics: ['recall@3'] }))))
+    expect(equal).toContain('(10 added, 10 removed, 0 compared)')
+    const shared = withRunner(local, () => failureOf(() => expect(ten('r', false)).toMatchMetricBaseline('qa', opts({ metrics: ['recall@3'], cases: 'shared' }))))
+    expect(shared).toContain('Baseline "qa": no case of the run is in the baseline (10 added, 10 removed, 0 compared).')
+  })
+
+  it('fails when new cases pull the mean down although the shared case held (issue #14)', () => {
+    // one shared case plus nine new cases at recall 0: the run's mean fell from 1.0 to 0.1
+    withRunner(local, () => expect({ cases: [{ id: 'q1', relevant: ['d'], retrieved: ['d'] }] }).toMatchMetricBaseline('qa', opts({ metrics: ['recall@3'] })))
+    const run = { cases: [{ id: 'q1', relevant: ['d'], retrieved: ['d'] }, ...Array.from({ length: 9 }, (_, i) => ({ id: `n${i}`, relevant: ['d'], retrieved: ['x'] }))] }
+    const message = withRunner(local, () => failureOf(() => expect(run).toMatchMetricBaseline('qa', opts({ metrics: ['recall@3'] }))))
+    expect(message).toContain('(9 added, 0 removed, 1 compared)')
+    expect(message).toContain('cases in this run but not in the baseline (9): n0, n1, n2')
   })
 
   it('refuses to compare when a signature changed, naming the metric, the setting, both values and -u', () => {
@@ -142,11 +184,91 @@ describe('.toMatchMetricBaseline', () => {
       metrics: { 'recall@1': { signature: old.signature.replace('dup:first', 'dup:literal').replace(/version:[^|]+$/, 'version:0.0.9'), values: old.values } },
     })
     const message = withRunner(local, () => failureOf(() => expect(evalRun()).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1'] }))))
-    expect(message).toContain('Baseline "qa" cannot be compared: recall@1 was computed with different settings than the baseline.')
+    expect(message).toContain('Baseline "qa" cannot be compared: mean recall@1 (recall@1) was computed with different settings than the baseline.')
     expect(message).toContain('    dup: literal in the baseline, first now')
-    expect(message).toContain('    version: 0.0.9 in the baseline, ')
-    expect(message).toContain('    baseline signature: R|k:1|empty:zero|dup:literal|version:0.0.9')
+    // the package version is not part of the identity
+    expect(message).not.toContain('version: 0.0.9 in the baseline')
+    expect(message).toContain('    baseline signature: R|k:1|empty:zero|dup:literal|order:given|version:0.0.9')
+    expect(message).toContain('    current signature:  R|k:1|empty:zero|dup:first|order:given|rev:1')
     expect(message).toContain('update the baseline with -u (vitest -u / jest -u)')
+  })
+
+  it('compares a baseline written by another package version without -u, even in CI (issue #14)', () => {
+    // "version: 0.0.9 in the baseline, 0.1.0 now" failed every gate on every upgrade
+    const old = metricRunOf(evalRun().cases, ['recall@1'])
+    writeBaselineEntry(baselineFile(), 'qa', {
+      metrics: { 'recall@1': { signature: old.metrics['recall@1']!.signature.replace(/version:[^|]+$/, 'version:0.0.9'), values: old.metrics['recall@1']!.values } },
+    })
+    const before = readFileSync(baselineFile(), 'utf8')
+    withRunner({ ci: 'true', update: 'none' }, () => expect(evalRun()).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1'] })))
+    expect(readFileSync(baselineFile(), 'utf8')).toBe(before)
+    expect(writes).toEqual([])
+  })
+
+  it('reads a 0.1.0 baseline file and compares a run against it without -u, and still catches a regression', () => {
+    const fixture = readFileSync(join(__dirname, '..', 'fixtures', 'baselines', 'v0.1.0', 'baseline.test.ts.json'), 'utf8')
+    writeFileSync(baselineFile(), fixture)
+    const same = withRunner({ ci: 'true', update: 'none' }, () => {
+      expect(evalRun([3, 11])).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1', 'mrr', 'bleu'] }))
+      return readFileSync(baselineFile(), 'utf8')
+    })
+    expect(same).toBe(fixture)
+    const worse = withRunner({ ci: 'true', update: 'none' }, () =>
+      failureOf(() => expect(evalRun([0, 2, 3, 4, 6, 8, 10, 11, 12, 14, 16, 18])).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1', 'mrr', 'bleu'] }))),
+    )
+    expect(worse).toContain('Baseline "qa": 2 of 3 metrics regressed: MRR (mrr) 0.9500 → 0.7000')
+    // -u rewrites it in the current format
+    withRunner({ update: 'all' }, () => expect(evalRun([3, 11])).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1', 'mrr', 'bleu'] })))
+    const rewritten = readBaselineFile(baselineFile())!
+    expect(rewritten.version).toBe(2)
+    expect(rewritten.entries.qa!.metrics.bleu).toMatchObject({ measure: 'mean sentence BLEU', signature: 'BLEU|nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|rev:1' })
+  })
+
+  it('names a changed implementation revision with its changelog line', () => {
+    const old = metricRunOf(evalRun().cases, ['mrr'])
+    writeBaselineEntry(baselineFile(), 'qa', { metrics: { mrr: { signature: 'RR|dup:first|rev:0', values: old.metrics.mrr!.values } } })
+    const message = withRunner(local, () => failureOf(() => expect(evalRun()).toMatchMetricBaseline('qa', opts({ metrics: ['mrr'] }))))
+    expect(message).toContain("MRR (mrr): the metric's implementation changed")
+    expect(message).toContain('    RR: revision 0 in the baseline, 1 now (revision 1 since 0.1.0: first release; see "Metric revisions" in CHANGELOG.md)')
+  })
+
+  it('fails a permutation test that cannot reach alpha on 3 cases, unless a tolerance-only gate is chosen (issue #14)', () => {
+    const three = (hit: boolean) => ({ cases: ['a', 'b', 'c'].map((id) => ({ id, relevant: ['d'], retrieved: hit ? ['d'] : ['x'] })) })
+    const o = opts({ metrics: ['recall@3'], test: 'permutation' })
+    withRunner(local, () => expect(three(true)).toMatchMetricBaseline('qa', o))
+    const message = withRunner(local, () => failureOf(() => expect(three(false)).toMatchMetricBaseline('qa', o)))
+    expect(message).toContain('Baseline "qa": the sign-flip permutation test cannot fail on 3 cases: its smallest attainable p is 0.1250, not below alpha 0.05.')
+    expect(message).toContain('add cases: the sign-flip permutation test can reach p < 0.05 from 5 cases')
+    expect(message).toContain("test: 'none'")
+    // even an unchanged run fails: a gate that cannot fail is not a gate
+    expect(withRunner(local, () => failureOf(() => expect(three(true)).toMatchMetricBaseline('qa', o)))).toContain('cannot fail on 3 cases')
+    // the explicit tolerance-only gate
+    const gate = opts({ metrics: ['recall@3'], test: 'none' })
+    withRunner(local, () => expect(three(true)).toMatchMetricBaseline('qa', gate))
+    const regressed = withRunner(local, () => failureOf(() => expect(three(false)).toMatchMetricBaseline('qa', gate)))
+    expect(regressed).toContain('Baseline "qa": 1 of 1 metrics regressed: mean recall@3 (recall@3) 1.0000 → 0.0000 (-1.0000)')
+    expect(regressed).toContain('tolerance-only gate (no significance test)')
+  })
+
+  it('shows a drop beyond the tolerance that is not significant as "dropped (not significant)", failing only with failOnDrop (issue #14)', () => {
+    // five queries; one falls from rank 1 to rank 3 (nDCG@3 1 → 0.5) and one to rank 2 (→ 0.6309): mean −0.1738, 8.7× the tolerance
+    const run = (worse: boolean) => ({
+      cases: ['q1', 'q2', 'q3', 'q4', 'q5'].map((id, i) => ({
+        id,
+        relevant: ['d'],
+        retrieved: worse && i === 0 ? ['x', 'y', 'd'] : worse && i === 1 ? ['x', 'd'] : ['d', 'x'],
+      })),
+    })
+    withRunner(local, () => expect(run(false)).toMatchMetricBaseline('qa', opts({ metrics: ['ndcg@3'] })))
+    const ctx = { ...runnerState(), isNot: false, utils: { matcherHint: (m: string) => m, printReceived: String, printExpected: String } } as never
+    const result = withRunner(local, () => toMatchMetricBaseline.call(ctx, run(true), 'qa', opts({ metrics: ['ndcg@3'] })))
+    expect(result.pass).toBe(true)
+    const text = stripAnsi(result.message())
+    expect(text).toMatch(/Baseline "qa" holds, but mean nDCG@3 \(ndcg@3\) 1\.0000 → 0\.8262 \(-0\.1738, p = 0\.\d{4}\) dropped beyond the tolerance without being significant/)
+    expect(text).toMatch(/mean nDCG@3 \(ndcg@3\)\s+1\.0000\s+0\.8262\s+-0\.1738\s+\[.*\]\s+0\.\d{4}\s+0\.0200\s+dropped \(not significant\)\n/)
+    const strict = withRunner(local, () => failureOf(() => expect(run(true)).toMatchMetricBaseline('qa', opts({ metrics: ['ndcg@3'], failOnDrop: true }))))
+    expect(strict).toContain('1 of 1 metrics failed: mean nDCG@3 (ndcg@3) 1.0000 → 0.8262')
+    expect(strict).toContain('dropped (not significant)')
   })
 
   it('fails instead of writing in CI, and under --ci', () => {
@@ -189,7 +311,27 @@ describe('.toMatchMetricBaseline', () => {
     const run = evalRun()
     const degraded = { ...run, cases: run.cases.map((c) => ({ ...c, answer: 'Transformers have heads.' })) }
     const message = withRunner(local, () => failureOf(() => expect(degraded).toMatchMetricBaseline('gen', opts({ metrics: ['bleu', 'rougeL'] }))))
-    expect(message).toMatch(/bleu\s+\d+\.\d{2}\s+\d+\.\d{2}\s+-\d+\.\d{2}\s+\[.*\]\s+1\.0e-4\s+2\.00\s+REGRESSED/)
+    // the mean of sentence BLEU, named so: not the corpus BLEU of toScoreBleuAbove
+    expect(message).toMatch(/mean sentence BLEU \(bleu\)\s+\d+\.\d{2}\s+\d+\.\d{2}\s+-\d+\.\d{2}\s+\[.*\]\s+1\.0e-4\s+2\.00\s+regressed/)
+    expect(readBaselineFile(baselineFile())!.entries.gen!.metrics.bleu!.measure).toBe('mean sentence BLEU')
+  })
+
+  it("keeps its report record within the reporters' bound when many metrics regress with long case ids", () => {
+    const metrics = ['recall@1', 'mrr', 'ndcg@1', 'precision@1', 'hit@1', 'map@1', 'ndcg@2', 'recall@2', 'map@2', 'precision@2']
+    const long = (misses: number[]) => ({
+      cases: Array.from({ length: 20 }, (_, i) => ({
+        id: `a-rather-long-case-identifier-number-${String(i).padStart(3, '0')}`,
+        relevant: [`d${i}`],
+        retrieved: misses.includes(i) ? ['x', 'y', `d${i}`] : [`d${i}`],
+      })),
+    })
+    withRunner(local, () => expect(long([])).toMatchMetricBaseline('qa', opts({ metrics })))
+    const ctx = { ...runnerState(), isNot: false, utils: { matcherHint: (m: string) => m, printReceived: String, printExpected: String } } as never
+    const result = withRunner(local, () => toMatchMetricBaseline.call(ctx, long([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), 'qa', opts({ metrics })))
+    expect(result.pass).toBe(false)
+    const extra = result.meta!.extra as { metrics: Array<{ status: string }> }
+    expect(JSON.stringify(extra).length).toBeLessThanOrEqual(4000)
+    expect(extra.metrics.map((m) => m.status)).toEqual(Array.from({ length: metrics.length }, () => 'regressed'))
   })
 
   it('fails a run with failed cases, listing them', () => {
@@ -213,7 +355,7 @@ describe('.toMatchMetricBaseline', () => {
   it('throws usage errors for bad arguments and .not', () => {
     const run = evalRun()
     expect(() => expect(run).toMatchMetricBaseline('qa', opts({ metrics: ['recall@0'] }))).toThrow(
-      'Matcher error: options.metrics has an unknown metric; known: recall@k, precision@k, ndcg@k, mrr, hit@k, map@k, bleu, chrf, rouge1, rouge2, rougeL, rougeLsum, meteor (k a positive integer)',
+      'Matcher error: options.metrics has an unknown metric; known: recall@k, precision@k, ndcg@k, mrr, hit@k, map@k, bleu, chrf, rouge1, rouge2, rougeL, rougeLsum, meteor, ter (k a positive integer)',
     )
     expect(() => expect(run).toMatchMetricBaseline('', opts())).toThrow('name must be a non-empty string')
     expect(() => expect(run).toMatchMetricBaseline('qa', opts({ metrics: [] }))).toThrow('options.metrics must be a non-empty array')
@@ -231,5 +373,30 @@ describe('.toMatchMetricBaseline', () => {
       'the runner gave no test file path (this.testPath); pass { file: __filename }',
     )
     expect(stripAnsi('x')).toBe('x')
+  })
+})
+
+describe('.toMatchMetricBaseline with a lower-is-better metric (TER)', () => {
+  const reference = 'The base Transformer uses h = 8 parallel attention heads.'
+  const terRun = (answer: (i: number) => string) => ({
+    cases: Array.from({ length: 20 }, (_, i) => ({ id: `t${String(i).padStart(2, '0')}`, answer: answer(i), reference })),
+    startedAt: '',
+    durationMs: 0,
+    errors: 0,
+  })
+  const good = () => reference
+  const worse = (i: number) => (i % 2 === 0 ? 'Transformers have many heads in the model.' : 'The base model uses eight heads.')
+  const terOpts = (): MetricBaselineOptions => ({ metrics: ['ter'], dir, onWrite: (w) => writes.push(w) })
+
+  it('fails when TER rises (more edits) and passes when it falls', () => {
+    withRunner(local, () => expect(terRun(worse)).toMatchMetricBaseline('ter', terOpts()))
+    // lower TER is an improvement: passes
+    withRunner({ ci: 'true', update: 'none' }, () => expect(terRun(good)).toMatchMetricBaseline('ter', terOpts()))
+    // rewrite the baseline at the good answers, then the worse answers regress
+    withRunner({ update: 'all' }, () => expect(terRun(good)).toMatchMetricBaseline('ter', terOpts()))
+    const message = stripAnsi(failureOf(() => withRunner({ ci: 'true', update: 'none' }, () => expect(terRun(worse)).toMatchMetricBaseline('ter', terOpts()))))
+    expect(message).toContain('regressed')
+    expect(message).toContain('lower is better')
+    expect(message).toContain('mean sentence TER')
   })
 })

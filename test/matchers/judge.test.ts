@@ -131,8 +131,9 @@ describe('.toBeGroundedIn', () => {
 
   it('fails as not computable when the answer has no claims and onEmpty is nan', async () => {
     scriptGroundedness()
-    await expect('I do not know.').toBeGroundedIn(CONTEXTS, 1, { judge: makeJudge() })
-    const message = await asyncFailureOf(() => expect('I do not know.').not.toBeGroundedIn(CONTEXTS, 1, { judge: makeJudge(), onEmpty: 'nan' }))
+    // Issue #13: a claimless answer fails by default; `empty: 'pass'` accepts it (score 1 under onEmpty 'vacuous').
+    await expect('I do not know.').toBeGroundedIn(CONTEXTS, 1, { judge: makeJudge(), empty: 'pass' })
+    const message = await asyncFailureOf(() => expect('I do not know.').not.toBeGroundedIn(CONTEXTS, 1, { judge: makeJudge(), empty: 'pass', onEmpty: 'nan' }))
     expect(message).toContain('groundedness could not be computed')
     expect(message).toContain('groundedness is undefined (empty:nan)')
   })

@@ -16,7 +16,7 @@ describe('.toHaveNdcgAtK', () => {
   it('fails with the score, threshold, signature, ranks and missed ids', () => {
     const message = failureOf(() => expect(bad).toHaveNdcgAtK(3, 0.7))
     expect(message).toContain('nDCG@3 = 0.2015   required ≥ 0.7000   (short by 0.4985)')
-    expect(message).toContain('signature: nDCG|k:3|gain:linear|empty:zero|dup:first|version:')
+    expect(message).toContain('signature: nDCG|k:3|gain:linear|empty:zero|dup:first|order:given|version:')
     expect(message).toContain('missed relevant (2 of 3): d4 (rel 2), d5')
     expect(message).toMatchSnapshot()
   })

@@ -58,6 +58,10 @@ const VALID: Record<string, ReadonlyArray<{ received: unknown; args: unknown[]; 
     { received: 'Paris is big.', args: ['Paris is large.', 10], options: {} },
     { received: [CASE], args: [10], options: {} },
   ],
+  toScoreTerBelow: [
+    { received: 'Paris is big.', args: ['Paris is large.', 50], options: {} },
+    { received: [CASE], args: [50], options: {} },
+  ],
   toScoreRougeAbove: [
     { received: 'Paris is big.', args: ['Paris is large.', 0.1], options: {} },
     { received: [CASE], args: [0.1], options: {} },

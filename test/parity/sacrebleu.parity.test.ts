@@ -89,7 +89,8 @@ describe('sacrebleu 2.6.0 parity: golden generation cases', () => {
     const bad: string[] = []
     let compared = 0
     for (const c of golden.cases) {
-      for (const name of BLEU_TOKENIZER_NAMES) {
+      // generation.json has these four; `zh` is checked against sacrebleu_extra.json (sacrebleu-zh.parity.test.ts)
+      for (const name of BLEU_TOKENIZER_NAMES.filter((n) => n !== 'zh')) {
         const tokenizer = getBleuTokenizer(name)
         const want = c.sacrebleu.tokenized[name]!
         const inputs = [c.hypothesis, ...c.references]

@@ -29,7 +29,7 @@ describe('buildReport', () => {
     expect(report.generator.name).toBe('rag-matchers')
     expect(report.createdAt).toBe('2025-01-02T03:04:05.000Z')
     expect(report.summary).toEqual({ assertions: 2, passed: 2, failed: 0, evalSets: 1, files: 2 })
-    expect(Object.keys(report.evalSets[0] ?? {})).toEqual(['key', 'name', 'source', 'files', 'pass', 'metrics', 'baselines', 'cases'])
+    expect(Object.keys(report.evalSets[0] ?? {})).toEqual(['key', 'name', 'source', 'files', 'tests', 'pass', 'metrics', 'baselines', 'cases'])
     expect(report.singles).toHaveLength(1)
     expect(JSON.parse(JSON.stringify(report))).toEqual(report)
   })

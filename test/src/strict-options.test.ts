@@ -245,7 +245,7 @@ describe('an unknown option key is a MetricInputError naming the function, the k
 
   it("lists BLEU's real option names when the typo is too far for a suggestion (smoothMethod → smooth)", () => {
     expect(() => sentenceBleu(cand, [ref], u({ smoothMethod: 'floor' }))).toThrow(
-      "sentenceBleu: Expected `options.smoothMethod` to be not set (unknown option 'smoothMethod'; known: 'tokenize', 'smooth', 'smoothValue', 'lowercase', 'effectiveOrder', 'maxNgramOrder')",
+      "sentenceBleu: Expected `options.smoothMethod` to be not set (unknown option 'smoothMethod'; known: 'tokenize', 'smooth', 'smoothValue', 'lowercase', 'effectiveOrder', 'maxNgramOrder', 'maxTokens')",
     )
   })
 
@@ -464,7 +464,7 @@ describe('the exported key lists', () => {
       expect(Object.isFrozen(keys), name).toBe(true)
       expect(new Set(keys).size, name).toBe(keys.length)
     }
-    expect(NDCG_OPTION_KEYS).toEqual(['duplicates', 'gain'])
+    expect(NDCG_OPTION_KEYS).toEqual(['duplicates', 'allowEmptyRelevant', 'order', 'gain'])
     expect(BLEU_FROM_STATS_OPTION_KEYS).toEqual([...BLEU_OPTION_KEYS, 'nrefs'])
     expect(GROUNDEDNESS_OPTION_KEYS).toEqual(['repeat', 'onEmpty'])
     expect(WRITE_BASELINE_ENTRY_OPTION_KEYS).toEqual(['timeoutMs', 'staleMs', 'merge'])

@@ -3,19 +3,21 @@ import { spans13a, tokenize13a, tokens13a } from './tokenizer-13a.js'
 import { spansChar, tokenizeChar, tokensChar } from './tokenizer-char.js'
 import { spansIntl, tokenizeIntl, tokensIntl } from './tokenizer-intl.js'
 import { spansNone, tokenizeNone, tokensNone } from './tokenizer-none.js'
+import { spansZh, tokenizeZh, tokensZh } from './tokenizer-zh.js'
 import type { TokenSpans } from './spans.js'
 
 export { tokenize13a } from './tokenizer-13a.js'
 export { tokenizeChar } from './tokenizer-char.js'
 export { tokenizeIntl } from './tokenizer-intl.js'
 export { tokenizeNone } from './tokenizer-none.js'
+export { tokenizeZh } from './tokenizer-zh.js'
 export type { TokenSpans } from './spans.js'
 
 /** The sacrebleu BLEU tokenizers rag-matchers implements. */
-export type BleuTokenizerName = '13a' | 'intl' | 'char' | 'none'
+export type BleuTokenizerName = '13a' | 'intl' | 'char' | 'none' | 'zh'
 
 /** The tokenizer names, in sacrebleu's spelling (also what the `tok:` signature key prints). */
-export const BLEU_TOKENIZER_NAMES: readonly BleuTokenizerName[] = ['13a', 'intl', 'char', 'none']
+export const BLEU_TOKENIZER_NAMES: readonly BleuTokenizerName[] = ['13a', 'intl', 'char', 'none', 'zh']
 
 /** One BLEU tokenizer. */
 export interface BleuTokenizer {
@@ -34,6 +36,7 @@ const REGISTRY: Readonly<Record<BleuTokenizerName, BleuTokenizer>> = {
   intl: { name: 'intl', tokenize: tokenizeIntl, tokens: tokensIntl, spans: spansIntl },
   char: { name: 'char', tokenize: tokenizeChar, tokens: tokensChar, spans: spansChar },
   none: { name: 'none', tokenize: tokenizeNone, tokens: tokensNone, spans: spansNone },
+  zh: { name: 'zh', tokenize: tokenizeZh, tokens: tokensZh, spans: spansZh },
 }
 
 /** Whether `name` is one of {@link BLEU_TOKENIZER_NAMES}. */
@@ -42,10 +45,10 @@ export function isBleuTokenizerName(name: unknown): name is BleuTokenizerName {
 }
 
 /**
- * The BLEU tokenizer registered under a sacrebleu name (`13a`, `intl`, `char`, `none`).
+ * The BLEU tokenizer registered under a sacrebleu name (`13a`, `intl`, `char`, `none`, `zh`).
  *
  * None of them lowercases or strips: BLEU applies `lower()` (optional) and `rstrip()` first, as
- * sacrebleu does. `zh`, `ja-mecab`, `spm` and `flores*` are not implemented.
+ * sacrebleu does (`zh` strips both ends itself, as sacrebleu's does). `ja-mecab`, `spm` and `flores*` are not implemented.
  *
  * @throws MetricInputError for any other name
  * @example

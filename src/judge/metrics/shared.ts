@@ -185,6 +185,8 @@ export function judgeSignature(template: JudgeTemplate, judge: Judge, repeat: nu
     ['temp', judge.temperature],
     ['seed', judge.seed],
     ['ctx', judge.numCtx],
+    // Backend, host and structured-output mode for judges that declare them (OpenAI-compatible, function).
+    ...(judge.signatureExtras ?? []),
     ['repeat', repeat > 1 ? repeat : undefined],
     ...extras,
   ])

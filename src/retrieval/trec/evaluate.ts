@@ -3,6 +3,7 @@ import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
 import { compareBytes, compareUtf8, decodeUtf8, encodeUtf8, encodeUtf8Into, hashBytes } from './bytes.js'
 import { TrecEvalError } from './errors.js'
+import { trecRankOrder } from '../order.js'
 import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED, relString, resolveMeasures, type MeasureEnv, type MeasureInstance, type ResRels, type TrecValueKind } from './measures.js'
 import { TrecQrels, type QrelsTopic } from './qrels.js'
 import { TrecRun } from './run.js'
@@ -421,9 +422,11 @@ class Ranker {
     const scores = run.scores
     const arena = run.arena
     const docStart = run.docStart
-    // ties: docno descending in byte order (trec_eval comp_sim_docno: strcmp(p2, p1))
-    const docnoDesc = (a: number, b: number): number =>
-      compareBytes(arena, docStart[b] as number, docStart[b + 1] as number, arena, docStart[a] as number, docStart[a + 1] as number)
+    // the one trec_eval ranking rule (score descending, ties by docno descending in byte order)
+    const rankOrder = trecRankOrder(
+      (i: number) => scores[i] as number,
+      (a: number, b: number): number => compareBytes(arena, docStart[a] as number, docStart[a + 1] as number, arena, docStart[b] as number, docStart[b + 1] as number),
+    )
     // Runs are usually written in rank order already: then only stretches of equal scores need ordering by docno.
     let sorted = true
     for (let k = 1; k < n; k += 1) {
@@ -438,17 +441,11 @@ class Ranker {
         const s = scores[idx[k] as number]
         let j = k + 1
         while (j < n && scores[idx[j] as number] === s) j += 1
-        if (j - k > 1) sortRange(idx, k, j, docnoDesc)
+        if (j - k > 1) sortRange(idx, k, j, rankOrder)
         k = j
       }
     } else {
-      idx.subarray(0, n).sort((a, b) => {
-        const sa = scores[a] as number
-        const sb = scores[b] as number
-        if (sa > sb) return -1
-        if (sa < sb) return 1
-        return docnoDesc(a, b)
-      })
+      idx.subarray(0, n).sort(rankOrder)
     }
     return Math.min(n, this.maxRetrieved)
   }

@@ -67,5 +67,21 @@ describe('functionEmbedder', () => {
     expect(() => functionEmbedder('x' as never)).toThrow('functionEmbedder: Expected `fn` to be a function (text) => number[] | Float32Array, got `"x"` (string)')
     expect(() => functionEmbedder(() => [1], { id: '' })).toThrow(/`options.id` to be a non-empty string/)
     expect(() => functionEmbedder(() => [1], { concurrency: 0 })).toThrow(/`options.concurrency`/)
+    expect(() => functionEmbedder(() => [1], { timeoutMs: 0 })).toThrow(/`options.timeoutMs`/)
+  })
+
+  it('a function that never settles fails within timeoutMs, naming the embedder (issue #13)', async () => {
+    const hanging = functionEmbedder(() => new Promise<number[]>(() => undefined), { id: 'my-api|model:e5', timeoutMs: 80 })
+    const started = Date.now()
+    await expect(hanging.embed(['a', 'b'])).rejects.toMatchObject({
+      name: 'EmbeddingError',
+      kind: 'timeout',
+      embedderId: 'my-api|model:e5',
+      message: expect.stringContaining('my-api|model:e5: the embedding function did not settle within 80 ms for text 0'),
+    })
+    expect(Date.now() - started).toBeLessThan(2_000)
+    // A slow but settling function within the limit is fine.
+    const slow = functionEmbedder(async (t: string) => new Promise<number[]>((resolve) => setTimeout(() => resolve([t.length, 1]), 10)), { timeoutMs: 1_000 })
+    expect((await slow.embed(['ab'])).map((v) => Array.from(v))).toEqual([[2, 1]])
   })
 })

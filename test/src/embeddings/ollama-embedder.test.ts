@@ -122,6 +122,22 @@ describe('ollamaEmbedder', () => {
     expect((await failure(embedder.embed(['a']))).kind).toBe('bad-response')
   })
 
+  it('refuses vectors from another model; names a connection closed mid-reply and a redirect loop (issue #13)', async () => {
+    server.on('/api/embed', () => true, { body: { model: 'all-minilm:latest', embeddings: [[1, 2]] } }, { times: 1 })
+    const embedder = ollamaEmbedder({ host: server.host })
+    const wrong = await failure(embedder.embed(['a']))
+    expect(wrong.kind).toBe('bad-response')
+    expect(wrong.message).toContain('answered for model "all-minilm:latest", but the embedder asked for "nomic-embed-text"')
+    server.on('/api/embed', () => true, { body: { model: 'nomic-embed-text', embeddings: [[1, 2, 3]] }, hangUpAfterBytes: 20 }, { times: 1 })
+    const closed = await failure(embedder.embed(['a']))
+    expect(closed.message).toContain(`Ollama at ${server.host} closed the connection before the reply was complete`)
+    server.on('/api/embed', () => true, { status: 302, headers: { location: '/api/embed' }, body: {} })
+    const before = server.requests.length
+    const loop = await failure(embedder.embed(['a']))
+    expect(loop.message).toContain('redirected more than 5 times')
+    expect(server.requests.length - before).toBe(6)
+  })
+
   it('uses the fetch it is given, with an abort signal', async () => {
     answerEmbed(server)
     const seen: Array<AbortSignal | null | undefined> = []

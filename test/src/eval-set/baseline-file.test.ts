@@ -13,6 +13,7 @@ import {
   writeBaselineEntry,
   type BaselineFile,
 } from '../../../src/eval-set/baseline-file.js'
+import { acquireLock } from '../../../src/eval-set/baseline-lock.js'
 
 let dir: string
 beforeEach(() => {
@@ -35,9 +36,9 @@ describe('baselinePathFor', () => {
 describe('serializeBaselineFile', () => {
   it('sorts entries, metrics and case ids (integer-like ids too), one case per line', () => {
     const data: BaselineFile = {
-      version: 1,
+      version: 2,
       entries: {
-        zeta: { metrics: { mrr: { signature: 'RR|dup:first|version:0.1.0', values: { b: 0.5, a: 1 } } } },
+        zeta: { metrics: { mrr: { measure: 'MRR', signature: 'RR|dup:first|rev:1', values: { b: 0.5, a: 1 } } } },
         alpha: {
           metrics: {
             'recall@3': { signature: SIG, values: { '10': 1, '2': 0.1 + 0.2, x: 0 } },
@@ -49,7 +50,7 @@ describe('serializeBaselineFile', () => {
     expect(serializeBaselineFile(data)).toBe(
       [
         '{',
-        '  "version": 1,',
+        '  "version": 2,',
         '  "entries": {',
         '    "alpha": {',
         '      "metrics": {',
@@ -70,7 +71,8 @@ describe('serializeBaselineFile', () => {
         '    "zeta": {',
         '      "metrics": {',
         '        "mrr": {',
-        '          "signature": "RR|dup:first|version:0.1.0",',
+        '          "measure": "MRR",',
+        '          "signature": "RR|dup:first|rev:1",',
         '          "values": {',
         '            "a": 1,',
         '            "b": 0.5',
@@ -139,8 +141,10 @@ describe('readBaselineFile / writeBaselineEntry', () => {
     writeFileSync(file, '{"version": 1, "entries": {"e": {"metrics": {"mrr": {"signature": "RR", "values": {"a": "high"}}}}}}')
     expect(() => readBaselineFile(file)).toThrow(BaselineFileError)
     expect(() => readBaselineFile(file)).toThrow(`${file} at ["entries"]["e"]["metrics"]["mrr"]["values"]["a"]: expected a finite number, got "high"`)
-    writeFileSync(file, '{"version": 2, "entries": {}}')
-    expect(() => readBaselineFile(file)).toThrow('at ["version"]: expected version 1, got 2')
+    writeFileSync(file, '{"version": 3, "entries": {}}')
+    expect(() => readBaselineFile(file)).toThrow('at ["version"]: expected version 1 or 2, got 3 (written by a newer rag-matchers version?)')
+    writeFileSync(file, '{"version": 2, "entries": {"e": {"metrics": {"mrr": {"measure": 7, "signature": "RR", "values": {}}}}}}')
+    expect(() => readBaselineFile(file)).toThrow('at ["entries"]["e"]["metrics"]["mrr"]["measure"]: expected a string')
     writeFileSync(file, '{"version": 1,')
     expect(() => readBaselineFile(file)).toThrow(`${file}: not valid JSON`)
     expect(() => writeBaselineEntry(file, 'e', { metrics: {} })).toThrow(`${file}: not valid JSON`)
@@ -156,6 +160,56 @@ describe('readBaselineFile / writeBaselineEntry', () => {
     writeFileSync(`${file}.lock`, '12345 busy\n')
     expect(() => updateBaselineFile(file, (f) => f!, { timeoutMs: 60 })).toThrow(`Timed out after 60 ms waiting for the baseline lock ${file}.lock`)
     rmSync(`${file}.lock`)
+  })
+})
+
+describe('the owned lock', () => {
+  it("never removes a lock that holds another writer's token, and takes over a stale one by rename", () => {
+    const lockFile = join(dir, 'x.json.lock')
+    const lock = acquireLock(lockFile)
+    expect(readFileSync(lockFile, 'utf8').trim()).toBe(lock.token)
+    // another writer took the lock over (ours looked stale to it): releasing ours must leave theirs
+    writeFileSync(lockFile, 'someone-else 1\n')
+    lock.release()
+    expect(readFileSync(lockFile, 'utf8')).toBe('someone-else 1\n')
+    // a fresh foreign lock makes us wait, then time out
+    expect(() => acquireLock(lockFile, { timeoutMs: 40 })).toThrow(`Timed out after 40 ms waiting for the baseline lock ${lockFile}`)
+    // once it is stale it is taken over, and the break lock is gone afterwards
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(lockFile, old, old)
+    const mine = acquireLock(lockFile, { timeoutMs: 1000 })
+    expect(readFileSync(lockFile, 'utf8').trim()).toBe(mine.token)
+    mine.release()
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('takes over a stale break lock left by a breaker that crashed', () => {
+    const lockFile = join(dir, 'y.json.lock')
+    const old = new Date(Date.now() - 60_000)
+    for (const f of [lockFile, `${lockFile}.break`]) {
+      writeFileSync(f, 'crashed 1\n')
+      utimesSync(f, old, old)
+    }
+    const lock = acquireLock(lockFile, { timeoutMs: 2000 })
+    lock.release()
+    expect(readdirSync(dir)).toEqual([])
+  })
+})
+
+describe('the 0.1.0 format (version 1)', () => {
+  it('is read as it is and rewritten in the current format, keeping its signatures', () => {
+    const file = join(dir, 'old.test.ts.json')
+    const old = readFileSync(fileURLToPath(new URL('../../fixtures/baselines/v0.1.0/baseline.test.ts.json', import.meta.url)), 'utf8')
+    writeFileSync(file, old)
+    const read = readBaselineFile(file)!
+    expect(read.version).toBe(1)
+    expect(read.entries.qa!.metrics['recall@1']!.signature).toBe('R|k:1|empty:zero|dup:first|version:0.1.0')
+    expect(read.entries.qa!.metrics['recall@1']!.measure).toBeUndefined()
+    writeBaselineEntry(file, 'other', { metrics: { mrr: { measure: 'MRR', signature: 'RR|dup:first|rev:1', values: { a: 1 } } } })
+    const text = readFileSync(file, 'utf8')
+    expect(text.startsWith('{\n  "version": 2,\n')).toBe(true)
+    expect(text).toContain('"signature": "R|k:1|empty:zero|dup:first|version:0.1.0"')
+    expect(Object.keys(readBaselineFile(file)!.entries).sort()).toEqual(['other', 'qa'])
   })
 })
 

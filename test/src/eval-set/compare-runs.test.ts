@@ -17,7 +17,13 @@ describe('compareRuns', () => {
     // bootstrap of statistics.test.ts (B = 4, seed 42) gives p = 0.4 and the interval [−1.925, −1].
     const r = compareRuns(run({ a: 5, b: 6, c: 1 }), run({ a: 4, b: 2, c: 3 }), { resamples: 4, tolerance: 0 })
     const m = r.metrics[0]!
-    expect(m.status).toBe('ok')
+    // p = 0.4 ≥ alpha: a drop beyond the tolerance (0) that is not significant
+    expect(m.status).toBe('dropped (not significant)')
+    expect(m.failed).toBe(false)
+    // with 4 resamples the smallest attainable p is 1/5 = 0.2, not below 0.05: the comparison cannot fail
+    expect(m.minAttainableP).toBe(0.2)
+    expect(r.power).toEqual({ minAttainableP: 0.2, underpowered: true, metrics: ['recall@3'], casesNeeded: undefined })
+    expect(r.failed).toBe(true)
     expect(m.baselineMean).toBe(4)
     expect(m.currentMean).toBe(3)
     expect(m.delta).toBe(-1)
@@ -58,8 +64,10 @@ describe('compareRuns', () => {
       expect(m.delta).toBeCloseTo(-0.2, 10)
       expect(m.pValue).toBeGreaterThan(0.05)
       expect(m.regressed).toBe(false)
-      expect(m.status).toBe('ok')
+      expect(m.status).toBe('dropped (not significant)')
       expect(r.regressed).toEqual([])
+      expect(r.failed).toBe(false)
+      expect(compareRuns(run(base), run(cur), { test, failOnDrop: true }).failed).toBe(true)
     }
   })
 
@@ -68,6 +76,7 @@ describe('compareRuns', () => {
     const m = r.metrics[0]!
     expect(m.pValue).toBeLessThan(0.001)
     expect(m.regressed).toBe(false)
+    expect(m.status).toBe('dropped (within tolerance)')
     expect(compareRuns(run(series(20, () => 0.9)), run(series(20, () => 0.89)), { tolerance: 0.005 }).regressed).toEqual(['recall@3'])
   })
 
@@ -110,23 +119,35 @@ describe('compareRuns', () => {
   it('never regresses on an improvement', () => {
     const r = compareRuns(run(series(20, () => 0.5)), run(series(20, () => 0.9)))
     expect(r.metrics[0]!.pValue).toBe(1)
+    expect(r.metrics[0]!.status).toBe('improved')
     expect(r.regressed).toEqual([])
+    expect(compareRuns(run(series(20, () => 0.5)), run(series(20, () => 0.51))).metrics[0]!.status).toBe('ok')
   })
 
-  it('refuses to compare a metric whose signature changed and names the keys', () => {
+  it('refuses to compare a metric whose settings changed and names the keys, but not for another package version', () => {
     const r = compareRuns(run({ a: 1, b: 1 }, 'R|k:5|empty:zero|dup:first|version:0.1.0'), run({ a: 0, b: 0 }, 'R|k:3|empty:zero|dup:first|version:0.2.0'))
     const m = r.metrics[0]!
     expect(m.status).toBe('incomparable')
     expect(m.regressed).toBe(false)
+    expect(m.failed).toBe(true)
     expect(Number.isNaN(m.pValue)).toBe(true)
     expect(r.incomparable).toEqual(['recall@3'])
-    expect(m.signatureDifferences).toEqual([
-      { key: 'k', a: '5', b: '3' },
-      { key: 'version', a: '0.1.0', b: '0.2.0' },
-    ])
+    expect(m.signatureDifferences).toEqual([{ key: 'k', a: '5', b: '3' }])
+    // the issue's "every upgrade breaks every gate": 0.0.9 → 0.1.0 → a rev signature, same settings, compared
+    const values = series(20, () => 1)
+    for (const [a, b] of [
+      ['R|k:3|empty:zero|dup:first|version:0.0.9', 'R|k:3|empty:zero|dup:first|version:0.1.0'],
+      ['R|k:3|empty:zero|dup:first|version:0.1.0', 'R|k:3|empty:zero|dup:first|rev:1'],
+    ]) {
+      const same = compareRuns(run(values, a), run(values, b))
+      expect([same.metrics[0]!.status, same.failed]).toEqual(['ok', false])
+    }
+    // a changed implementation revision is incomparable and named
+    const revised = compareRuns(run(values, 'R|k:3|rev:1'), run(values, 'R|k:3|rev:2'))
+    expect(revised.metrics[0]!.signatureDifferences).toEqual([{ key: 'rev', a: '1', b: '2' }])
   })
 
-  it('lists the cases present in one run only and compares the rest', () => {
+  it('lists the cases present in one run only, fails unless the ids are equal, and compares the shared ones', () => {
     const r = compareRuns(run({ a: 1, b: 1, old: 1 }), run({ a: 1, b: 1, fresh: 0 }))
     const m = r.metrics[0]!
     expect(m.n).toBe(2)
@@ -134,8 +155,72 @@ describe('compareRuns', () => {
     expect(m.onlyInCurrent).toEqual(['fresh'])
     expect(r.onlyInBaseline).toEqual(['old'])
     expect(r.onlyInCurrent).toEqual(['fresh'])
-    const none = compareRuns(run({ a: 1 }), run({ b: 1 }))
-    expect(none.metrics[0]!.status).toBe('no-common-cases')
+    expect(r.coverage).toEqual({ mode: 'equal', added: ['fresh'], removed: ['old'], compared: 2, ok: false })
+    expect(r.failed).toBe(true)
+    const shared = compareRuns(run({ a: 1, b: 1, old: 1 }), run({ a: 1, b: 1, fresh: 0 }), { cases: 'shared' })
+    expect(shared.coverage).toEqual({ mode: 'shared', added: ['fresh'], removed: ['old'], compared: 2, ok: true })
+    expect(shared.failed).toBe(false)
+  })
+
+  it('fails when no case is shared, in either coverage mode (the issue: q1…q10 against r1…r10 passed)', () => {
+    const base = run(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`q${i + 1}`, 1])))
+    const cur = run(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`r${i + 1}`, 0])))
+    for (const cases of ['equal', 'shared'] as const) {
+      const none = compareRuns(base, cur, { cases })
+      expect(none.metrics[0]!.status).toBe('no-common-cases')
+      expect(none.metrics[0]!.failed).toBe(true)
+      expect(none.coverage.ok).toBe(false)
+      expect(none.coverage.compared).toBe(0)
+      expect(none.failed).toBe(true)
+    }
+  })
+
+  it('knows when the sign-flip test cannot reach alpha (the issue: 3 cases dropping 1 → 0 passed)', () => {
+    const three = compareRuns(run({ a: 1, b: 1, c: 1 }), run({ a: 0, b: 0, c: 0 }), { test: 'permutation' })
+    const m = three.metrics[0]!
+    expect(m.pValue).toBe(0.125)
+    expect(m.minAttainableP).toBe(0.125)
+    expect(m.status).toBe('dropped (not significant)')
+    expect(three.power).toEqual({ minAttainableP: 0.125, underpowered: true, metrics: ['recall@3'], casesNeeded: 5 })
+    expect(three.failed).toBe(true)
+    // five cases can: 2^−5 = 0.03125 < 0.05
+    const five = compareRuns(run(series(5, () => 1)), run(series(5, () => 0)), { test: 'permutation' })
+    expect([five.metrics[0]!.pValue, five.metrics[0]!.status, five.power.underpowered]).toEqual([0.03125, 'regressed', false])
+    // a tolerance-only gate chosen explicitly: no test, any drop beyond the tolerance regresses
+    const gate = compareRuns(run({ a: 1, b: 1, c: 1 }), run({ a: 0, b: 0, c: 0 }), { test: 'none' })
+    expect([gate.metrics[0]!.status, gate.metrics[0]!.test, Number.isNaN(gate.metrics[0]!.pValue), gate.power.underpowered, gate.failed]).toEqual([
+      'regressed',
+      'tolerance-only',
+      true,
+      false,
+      true,
+    ])
+    expect(compareRuns(run({ a: 1, b: 1, c: 1 }), run({ a: 1, b: 0.99, c: 1 }), { test: 'none' }).failed).toBe(false)
+  })
+
+  it('honours a lower-is-better metric (higherIsBetter: false), from the options or the run', () => {
+    const ter = (values: Record<string, number>, flag?: boolean): MetricRun => ({
+      metrics: { ter: { signature: 'TER|rev:1', values, ...(flag === undefined ? {} : { higherIsBetter: flag }) } as never },
+    })
+    const up = compareRuns(ter(series(20, () => 30)), ter(series(20, () => 50)), { higherIsBetter: { ter: false } })
+    const m = up.metrics[0]!
+    expect([m.status, m.higherIsBetter, m.regressed]).toEqual(['regressed', false, true])
+    expect(m.delta).toBeCloseTo(20, 12)
+    expect(m.ci[0]).toBeGreaterThan(0)
+    const down = compareRuns(
+      ter(
+        series(20, () => 50),
+        false,
+      ),
+      ter(
+        series(20, () => 30),
+        false,
+      ),
+    )
+    expect(down.metrics[0]!.status).toBe('improved')
+    // TER is on sacrebleu's 0–100 scale (tolerance 2 points); worst case first: the largest increase
+    const mixed = compareRuns(ter({ a: 50, b: 50 }), ter({ a: 90, b: 10 }), { higherIsBetter: { ter: false } })
+    expect(mixed.metrics[0]!.perCase.map((c) => c.id)).toEqual(['a', 'b'])
   })
 
   it('reports metrics tracked by one run only', () => {
@@ -160,7 +245,8 @@ describe('compareRuns', () => {
     expect(() => compareRuns({} as MetricRun, run({}))).toThrow(MetricInputError)
     expect(() => compareRuns(run({ a: Number.NaN }), run({}))).toThrow('Expected `baseline.metrics["recall@3"].values["a"]` to be a finite number')
     expect(() => compareRuns(run({}), run({}), { alpha: 0 })).toThrow('Expected `options.alpha` to be a number strictly between 0 and 1')
-    expect(() => compareRuns(run({}), run({}), { test: 'wilcoxon' as never })).toThrow("Expected `options.test` to be 'bootstrap' or 'permutation'")
+    expect(() => compareRuns(run({}), run({}), { test: 'wilcoxon' as never })).toThrow("Expected `options.test` to be 'bootstrap', 'permutation' or 'none'")
+    expect(() => compareRuns(run({}), run({}), { cases: 'all' as never })).toThrow("Expected `options.cases` to be 'equal' or 'shared'")
     expect(() => compareRuns(run({ a: 1 }), run({ a: 1 }), { tolerance: -1 })).toThrow('Expected `options.tolerance` to be a finite number ≥ 0')
   })
 })

@@ -51,9 +51,9 @@ describe('computeMetric', () => {
       expect(() => computeMetric(bad, c)).toThrow(MetricInputError)
     }
     expect(() => computeMetric('bleurt', c)).toThrow(
-      "computeMetric: Expected `name` to be one of 'recall@k', 'precision@k', 'ndcg@k', 'mrr', 'hit@k', 'map@k', 'bleu', 'chrf', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'meteor' (k a positive integer, e.g. 'recall@3'), got `\"bleurt\"` (string)",
+      "computeMetric: Expected `name` to be one of 'recall@k', 'precision@k', 'ndcg@k', 'mrr', 'hit@k', 'map@k', 'bleu', 'chrf', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'meteor', 'ter' (k a positive integer, e.g. 'recall@3'), got `\"bleurt\"` (string)",
     )
-    expect(METRIC_NAMES).toHaveLength(13)
+    expect(METRIC_NAMES).toHaveLength(14)
   })
 
   it('names the missing field of a case', () => {
@@ -100,5 +100,18 @@ describe('metricRunOf', () => {
       'metricRunOf: Expected `cases[0].retrieved` to be an array of ids or `{ id }` objects (case q9, metric recall@3)',
     )
     expect(() => metricRunOf(cases, ['nope'])).toThrow("Expected `name` to be one of 'recall@k'")
+  })
+})
+
+describe('ter in the registry', () => {
+  it('is sacrebleu sentence TER on the 0–100 scale, lower is better, and metricRunOf carries the direction', async () => {
+    const { sentenceTer } = await import('../../../src/generation/ter/ter.js')
+    const c = { id: 'q1', answer: 'the cat sat on the mat', reference: 'the cat is on the mat' }
+    const expected = sentenceTer(c.answer, [c.reference])
+    expect(computeMetric('ter', c)).toEqual({ value: expected.score, signature: expected.signature })
+    expect(metricScale('ter')).toBe(100)
+    const run = metricRunOf([c], ['ter', 'bleu'])
+    expect(run.metrics.ter?.higherIsBetter).toBe(false)
+    expect(run.metrics.bleu?.higherIsBetter).toBeUndefined()
   })
 })

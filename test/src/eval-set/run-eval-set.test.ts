@@ -100,7 +100,7 @@ describe('runEvalSet', () => {
       undefined,
       { name: 'TypeError', message: 'sync boom' },
       { name: 'RangeError', message: 'async boom' },
-      { name: 'TimeoutError', message: 'pipeline did not finish within 40 ms' },
+      { name: 'TimeoutError', message: 'the pipeline did not finish case "q3" within 40 ms (runEvalSet options.timeoutMs)' },
       { name: 'MetricInputError', message: 'pipeline: Expected `the return value` to be an object `{ retrieved?, answer?, contexts? }`, got `"not an object"` (string)' },
       { name: 'Error', message: 'a bare string' },
     ])

@@ -1,5 +1,5 @@
 import { MetricInputError } from '../../../src/errors.js'
-import { mulberry32, pairedBootstrap, quantileSorted, signFlipTest } from '../../../src/eval-set/statistics.js'
+import { mulberry32, pairedBootstrap, quantileSorted, signFlipTest, smallestAttainableP, fewestCasesToReach } from '../../../src/eval-set/statistics.js'
 
 // The expected numbers below were computed by hand from the definitions in statistics.ts. The
 // generator's outputs come from an independent Python implementation of mulberry32
@@ -92,5 +92,30 @@ describe('signFlipTest', () => {
     const r = signFlipTest([-1, 2, -3, -4, -5], { resamples: 8, seed: 42 })
     expect(r.method).toBe('sign-flip-monte-carlo')
     expect(r.pValue).toBe(3 / 9)
+  })
+})
+
+describe('smallestAttainableP / fewestCasesToReach', () => {
+  it('is 2^−n for the exact sign-flip test and 1/(B + 1) otherwise', () => {
+    expect([3, 4, 5].map((n) => smallestAttainableP('permutation', n, 10_000))).toEqual([0.125, 0.0625, 0.03125])
+    // 2^14 > 10 000 resamples: Monte-Carlo, whose p counts the observation itself
+    expect(smallestAttainableP('permutation', 14, 10_000)).toBe(1 / 10_001)
+    expect(smallestAttainableP('bootstrap', 3, 10_000)).toBe(1 / 10_001)
+    expect(smallestAttainableP('bootstrap', 3, 19)).toBe(0.05)
+    expect(() => smallestAttainableP('bootstrap', 0, 10)).toThrow('Expected `n` to be a positive integer')
+  })
+
+  it('agrees with the p-value of the most extreme data', () => {
+    for (const n of [1, 2, 3, 4, 5, 8]) {
+      expect(signFlipTest(Array.from({ length: n }, () => -1)).pValue).toBe(smallestAttainableP('permutation', n, 10_000))
+    }
+    expect(pairedBootstrap([-1, -1, -1], { resamples: 99 }).pValue).toBe(smallestAttainableP('bootstrap', 3, 99))
+  })
+
+  it('finds the fewest cases that can reach alpha', () => {
+    expect(fewestCasesToReach('permutation', 0.05, 10_000)).toBe(5)
+    expect(fewestCasesToReach('permutation', 0.01, 10_000)).toBe(7)
+    expect(fewestCasesToReach('bootstrap', 0.05, 10_000)).toBe(1)
+    expect(fewestCasesToReach('bootstrap', 0.05, 10)).toBeUndefined()
   })
 })

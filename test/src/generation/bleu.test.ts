@@ -128,7 +128,7 @@ describe('sentenceBleu', () => {
     expect(() => sentenceBleu('a', ['b', 3 as unknown as string])).toThrow(/Expected `references\[1\]` to be a string/)
     expect(() => sentenceBleu('a', null as unknown as string)).toThrow(MetricInputError)
     const bad: Array<[BleuOptions, RegExp]> = [
-      [{ tokenize: 'zh' as never }, /`options.tokenize` to be one of '13a', 'intl', 'char', 'none'/],
+      [{ tokenize: 'ja-mecab' as never }, /`options.tokenize` to be one of '13a', 'intl', 'char', 'none', 'zh'/],
       [{ smooth: 'add-one' as never }, /`options.smooth`/],
       [{ smoothValue: -1 }, /`options.smoothValue`/],
       [{ smoothValue: Number.NaN }, /`options.smoothValue`/],

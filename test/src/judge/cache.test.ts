@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { build } from 'esbuild'
-import { judgeCache, JUDGE_CACHE_FORMAT, type JudgeCacheEntry } from '../../../src/judge/cache.js'
+import { judgeCache, judgeCacheKey, JUDGE_CACHE_FORMAT, type JudgeCacheEntry } from '../../../src/judge/cache.js'
 import { JudgeError } from '../../../src/judge/errors.js'
 import { ollamaJudge } from '../../../src/judge/ollama-judge.js'
 import type { JsonSchema, JudgeRequest } from '../../../src/judge/types.js'
@@ -40,6 +40,7 @@ describe('judgeCache with ollamaJudge', () => {
       format: JUDGE_CACHE_FORMAT,
       key: first.key,
       template: 'test.step@00000000',
+      backend: { kind: 'ollama' },
       model: 'llama3.1:8b',
       options: { temperature: 0, seed: 42 },
       schema,
@@ -47,8 +48,9 @@ describe('judgeCache with ollamaJudge', () => {
         { role: 'system', content: 'You judge.' },
         { role: 'user', content: 'Is it?' },
       ],
-      reply: { content: '{"ok":true}', value: { ok: true }, attempts: 1 },
+      reply: { content: '{"ok":true}', value: { ok: true }, attempts: 1, model: 'llama3.1:8b' },
     })
+    expect(judgeCacheKey(entry)).toBe(first.key)
 
     const second = await ollamaJudge({ model: 'llama3.1:8b', host: fake.host, cache: cache() }).ask(request())
     expect(second).toEqual({ ...first, cached: true, attempts: 0 })
@@ -122,7 +124,7 @@ describe('judgeCache with ollamaJudge', () => {
     const { key } = await ollamaJudge({ model: 'm', host: fake.host, cache: cache() }).ask(request())
     const file = join(dir, `${key}.json`)
     const entry = JSON.parse(await readFile(file, 'utf8'))
-    await writeFile(file, JSON.stringify({ ...entry, reply: { ...entry.reply, value: { ok: 'yes' } } }), 'utf8')
+    await writeFile(file, JSON.stringify({ ...entry, reply: { ...entry.reply, content: '{"ok":"yes"}', value: { ok: 'yes' } } }), 'utf8')
     expect((await ollamaJudge({ model: 'm', host: fake.host, cache: cache() }).ask(request())).cached).toBe(false)
     expect(warnings[0]).toContain('$.ok: expected boolean')
     await writeFile(file, JSON.stringify({ ...entry, key: 'f'.repeat(64) }), 'utf8')
@@ -159,7 +161,7 @@ describe('judgeCache with ollamaJudge', () => {
       logLevel: 'silent',
     })
     const store = join(dir, 'store')
-    const shared = ['0', '1', '2', '3'].map((d) => d.repeat(64))
+    const shared = ['0', '1', '2', '3']
     const rounds = 12
     // Large entries make a torn (non-atomic) write far more likely to be observed.
     const padding = 'x'.repeat(256 * 1024)
@@ -168,7 +170,7 @@ describe('judgeCache with ollamaJudge', () => {
       Array.from(
         { length: 8 },
         (_, worker) =>
-          new Promise<{ worker: number; own: string[]; badReads: number; warnings: string[] }>((resolve, reject) => {
+          new Promise<{ worker: number; own: string[]; sharedKeys: string[]; badReads: number; warnings: string[] }>((resolve, reject) => {
             const w = new Worker(workerFile, { workerData: { bundle, dir: store, worker, rounds, shared, padding } })
             w.once('message', resolve)
             w.once('error', reject)
@@ -177,14 +179,17 @@ describe('judgeCache with ollamaJudge', () => {
     )
     expect(results.map((r) => [r.badReads, r.warnings])).toEqual(Array.from({ length: 8 }, () => [0, []]))
     const files = (await readdir(store)).sort()
-    const expected = [...shared, ...results.flatMap((r) => r.own)].map((k) => `${k}.json`).sort()
+    const sharedKeys = results[0]!.sharedKeys
+    expect(results.every((r) => r.sharedKeys.join() === sharedKeys.join())).toBe(true)
+    const expected = [...sharedKeys, ...results.flatMap((r) => r.own)].map((k) => `${k}.json`).sort()
     expect(files).toEqual(expected)
     expect(files).toHaveLength(4 + 8 * rounds)
     const check = judgeCache({ dir: store, onWarning: (m) => warnings.push(m) })
-    for (const key of [...shared, ...results.flatMap((r) => r.own)]) {
+    for (const key of [...sharedKeys, ...results.flatMap((r) => r.own)]) {
       const read = await check.read(key)
       expect(read.status).toBe('hit')
     }
     expect(warnings).toEqual([])
-  })
+    // Every write and read re-hashes a 256 KiB request; 8 workers on a shared 2-core machine need the room.
+  }, 90_000)
 })

@@ -1,6 +1,6 @@
 // Test-only helpers for scripting judge replies on the fake Ollama server.
 import { ollamaJudge, type OllamaJudgeOptions } from '../../../src/judge/ollama-judge.js'
-import { startFakeOllama, type FakeOllama, type FakeReply } from '../../helpers/fake-ollama.js'
+import { ECHO_MODEL, startFakeOllama, type FakeOllama, type FakeReply } from '../../helpers/fake-ollama.js'
 
 /** The model the judge tests ask for and the fake answers as. */
 const MODEL = 'llama3.1:8b'
@@ -47,8 +47,11 @@ export function useFakeJudge(): {
   return { fake, judge: (options = {}) => ollamaJudge({ model: MODEL, host: fake.host, ...options }) }
 }
 
-/** A non-streamed /api/chat reply whose message content is `value` (JSON-encoded unless already a string). */
-export function chatReply(value: unknown, model = MODEL): FakeReply {
+/**
+ * A non-streamed /api/chat reply whose message content is `value` (JSON-encoded unless already a string),
+ * answered as `model` (default: whatever model the request asked for).
+ */
+export function chatReply(value: unknown, model = ECHO_MODEL): FakeReply {
   const content = typeof value === 'string' ? value : JSON.stringify(value)
   return { body: { model, created_at: '2024-01-01T00:00:00Z', message: { role: 'assistant', content }, done: true, done_reason: 'stop' } }
 }

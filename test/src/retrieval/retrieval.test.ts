@@ -17,7 +17,7 @@ describe('hand-computed values', () => {
   it('nDCG@3 with graded relevance (linear gain)', () => {
     // DCG = 1/log2(3); IDCG = 2 + 1/log2(3)
     expect(ndcgAtK(c, 3).value).toBeCloseTo(0.6309297535714575 / 2.6309297535714575, 15)
-    expect(ndcgAtK(c, 3).signature).toBe('nDCG|k:3|gain:linear|empty:zero|dup:first|version:0.1.0')
+    expect(ndcgAtK(c, 3).signature).toBe('nDCG|k:3|gain:linear|empty:zero|dup:first|order:given|version:0.1.0')
   })
   it('nDCG@3 with exponential gain (ranx ndcg_burges example)', () => {
     const r = { retrieved: ['d3', 'd1', 'd2'], relevant: { d1: 0, d2: 1, d3: 2 } }

@@ -174,8 +174,10 @@ describe('getBleuTokenizer', () => {
   })
 
   it('throws MetricInputError for an unknown name', () => {
-    expect(() => getBleuTokenizer('zh' as BleuTokenizerName)).toThrow(MetricInputError)
-    expect(() => getBleuTokenizer('zh' as BleuTokenizerName)).toThrow(/getBleuTokenizer: Expected `name` to be one of '13a', 'intl', 'char', 'none', got `"zh"` \(string\)/)
+    expect(() => getBleuTokenizer('ja-mecab' as BleuTokenizerName)).toThrow(MetricInputError)
+    expect(() => getBleuTokenizer('ja-mecab' as BleuTokenizerName)).toThrow(
+      /getBleuTokenizer: Expected `name` to be one of '13a', 'intl', 'char', 'none', 'zh', got `"ja-mecab"` \(string\)/,
+    )
   })
 })
 

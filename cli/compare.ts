@@ -1,0 +1,351 @@
+/**
+ * `rag-matchers compare`: two systems on the same eval sets, from their rag-report.json files.
+ *
+ *   rag-matchers compare base.json new.json [--format text|md|json] [--test bootstrap|permutation|none]
+ *                        [--alpha 0.05] [--tolerance 0.02] [--cases shared|equal] [--resamples N] [--seed N] [--check]
+ *
+ * Per eval set (matched by name) and metric row (matched by its label), the per-case values of both
+ * reports are paired by case id and compared by `compareRuns`, the same implementation, pairing,
+ * tests and status words as `toMatchMetricBaseline`. Set-level scores (corpus BLEU, which has no
+ * per-case values) are listed with both values and cannot be tested. Exit codes: 0 done, 1 usage,
+ * 2 input (a file that is not a rag-report.json), 4 with `--check` when a comparison failed.
+ */
+import { resolve } from 'node:path'
+import { compareRuns, type CaseCoverage, type MetricComparison, type RunComparison, type SignificanceTest } from '../src/eval-set/compare-runs.js'
+import type { MetricRun, MetricValues } from '../src/eval-set/metric-run.js'
+import { mergeReportFiles } from '../src/report/merge.js'
+import type { EvalSetSection, MetricRow, RagReport } from '../src/report/model.js'
+import { decimalsFor, formatSigned, formatValue, metricName } from '../src/report/table.js'
+import { formatNumber, table } from '../src/text/format.js'
+import { EXIT, reportFailure, writeOut, type CliIo } from './io.js'
+
+export const COMPARE_USAGE =
+  'usage: rag-matchers compare <base rag-report.json> <new rag-report.json> [--format text|md|json] [--test bootstrap|permutation|none] [--alpha A] [--tolerance T] [--cases shared|equal] [--resamples N] [--seed N] [--check]'
+
+export interface CompareReportsOptions {
+  readonly test?: SignificanceTest
+  readonly alpha?: number
+  /** Fraction of each metric's full scale. @default 0.02 */
+  readonly tolerance?: number
+  /** @default 'shared': two systems are compared on the cases both ran; the counts say what was left out */
+  readonly cases?: CaseCoverage
+  readonly resamples?: number
+  readonly seed?: number
+}
+
+/** A metric row that cannot be paired (a set-level score, or a metric in one report only). */
+export interface UnpairedMetric {
+  readonly metric: string
+  readonly base: number | null
+  readonly next: number | null
+  readonly why: string
+  readonly decimals: number
+}
+
+export interface EvalSetComparison {
+  readonly name: string
+  readonly comparison: RunComparison
+  /** Per compared metric, how it is displayed (the row label) and its decimals. */
+  readonly labels: Readonly<Record<string, { label: string; decimals: number }>>
+  readonly unpaired: readonly UnpairedMetric[]
+}
+
+export interface ReportsComparison {
+  readonly evalSets: readonly EvalSetComparison[]
+  /** Eval sets in one report only. */
+  readonly onlyInBase: readonly string[]
+  readonly onlyInNew: readonly string[]
+  readonly failed: boolean
+}
+
+function rowKey(row: MetricRow): string {
+  return metricName(row)
+}
+
+/** Lower is better for a row whose assertions recorded `direction: 'lower'` (or `higherIsBetter: false`). */
+function lowerIsBetter(report: RagReport, row: MetricRow): boolean {
+  const flagged = (o: unknown) =>
+    o !== null && typeof o === 'object' && ((o as { direction?: unknown }).direction === 'lower' || (o as { higherIsBetter?: unknown }).higherIsBetter === false)
+  if (flagged(row)) return true
+  return report.assertions.some((a) => a.matcher === row.matcher && a.signature === row.signature && flagged(a))
+}
+
+interface Side {
+  readonly run: MetricRun
+  readonly rows: Map<string, MetricRow>
+  readonly lower: Set<string>
+}
+
+function sideOf(report: RagReport, set: EvalSetSection): Side {
+  const metrics: Record<string, MetricValues> = Object.create(null) as Record<string, MetricValues>
+  const rows = new Map<string, MetricRow>()
+  const lower = new Set<string>()
+  for (const row of set.metrics) {
+    // the gate's own row counts regressed metrics; its per-metric values are not in the report
+    if (row.matcher === 'toMatchMetricBaseline') continue
+    const key = rowKey(row)
+    if (rows.has(key)) continue
+    rows.set(key, row)
+    if (lowerIsBetter(report, row)) lower.add(key)
+    if (row.values === undefined) continue
+    const values: Record<string, number> = Object.create(null) as Record<string, number>
+    // a value undefined by definition (recorded as null) has nothing to pair
+    for (const v of row.values) if (v.value !== null && values[v.id] === undefined) values[v.id] = v.value
+    metrics[key] = { signature: row.signature, values }
+  }
+  return { run: { metrics }, rows, lower }
+}
+
+function scaleOf(row: MetricRow): number {
+  return row.scale ?? (decimalsFor(row) === 2 ? 100 : 1)
+}
+
+/**
+ * Compares two rag-report.json documents eval set by eval set, metric by metric (see the module comment).
+ * @example compareReports(base, next).evalSets[0]?.comparison.metrics[0]?.status // 'ok'
+ */
+export function compareReports(base: RagReport, next: RagReport, options: CompareReportsOptions = {}): ReportsComparison {
+  const byName = (r: RagReport) => new Map(r.evalSets.map((s) => [s.name, s]))
+  const b = byName(base)
+  const n = byName(next)
+  const evalSets: EvalSetComparison[] = []
+  for (const [name, bs] of b) {
+    const ns = n.get(name)
+    if (ns === undefined) continue
+    const bSide = sideOf(base, bs)
+    const nSide = sideOf(next, ns)
+    const unpaired: UnpairedMetric[] = []
+    const keep = (side: Side, other: Side): MetricRun => {
+      const out: Record<string, MetricValues> = Object.create(null) as Record<string, MetricValues>
+      for (const [k, v] of Object.entries(side.run.metrics)) if (other.run.metrics[k] !== undefined) out[k] = v
+      return { metrics: out }
+    }
+    for (const key of new Set([...bSide.rows.keys(), ...nSide.rows.keys()])) {
+      const br = bSide.rows.get(key)
+      const nr = nSide.rows.get(key)
+      if (bSide.run.metrics[key] !== undefined && nSide.run.metrics[key] !== undefined) continue
+      const why = br === undefined ? 'only in the new report' : nr === undefined ? 'only in the base report' : 'a set-level score (no per-case values to pair)'
+      unpaired.push({ metric: key, base: br?.value ?? null, next: nr?.value ?? null, why, decimals: decimalsFor((br ?? nr) as MetricRow) })
+    }
+    const baseRun = keep(bSide, nSide)
+    const nextRun = keep(nSide, bSide)
+    // an eval set holding only baseline-gate assertions has no metric of its own to compare
+    if (Object.keys(baseRun.metrics).length === 0 && unpaired.length === 0) continue
+    const scales: Record<string, number> = {}
+    const higherIsBetter: Record<string, boolean> = {}
+    const labels: Record<string, { label: string; decimals: number }> = {}
+    for (const key of Object.keys(baseRun.metrics)) {
+      const row = bSide.rows.get(key) as MetricRow
+      scales[key] = scaleOf(row)
+      higherIsBetter[key] = !(bSide.lower.has(key) || nSide.lower.has(key))
+      labels[key] = { label: key, decimals: decimalsFor(row) }
+    }
+    const comparison = compareRuns(baseRun, nextRun, {
+      scales,
+      higherIsBetter,
+      cases: options.cases ?? 'shared',
+      ...(options.test !== undefined ? { test: options.test } : {}),
+      ...(options.alpha !== undefined ? { alpha: options.alpha } : {}),
+      ...(options.tolerance !== undefined ? { tolerance: options.tolerance } : {}),
+      ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    })
+    evalSets.push({ name, comparison, labels, unpaired })
+  }
+  const onlyInBase = [...b.keys()].filter((k) => !n.has(k))
+  const onlyInNew = [...n.keys()].filter((k) => !b.has(k))
+  return { evalSets, onlyInBase, onlyInNew, failed: evalSets.some((s) => s.comparison.failed) }
+}
+
+function pText(m: MetricComparison): string {
+  if (!Number.isFinite(m.pValue)) return '—'
+  return m.pValue < 0.0001 ? m.pValue.toExponential(1) : formatNumber(m.pValue, undefined, 4)
+}
+
+function rowsOf(s: EvalSetComparison): string[][] {
+  const rows: string[][] = s.comparison.metrics.map((m) => {
+    const d = s.labels[m.metric]?.decimals ?? 4
+    return [
+      m.metric + (m.higherIsBetter ? '' : ' (lower is better)'),
+      formatValue(Number.isFinite(m.baselineMean) ? m.baselineMean : null, d),
+      formatValue(Number.isFinite(m.currentMean) ? m.currentMean : null, d),
+      Number.isFinite(m.delta) ? formatSigned(m.delta, d) : 'n/a',
+      pText(m),
+      String(m.n),
+      m.status,
+    ]
+  })
+  for (const u of s.unpaired) {
+    const d = u.decimals
+    rows.push([
+      u.metric,
+      formatValue(u.base, d),
+      formatValue(u.next, d),
+      u.base !== null && u.next !== null ? formatSigned(u.next - u.base, d) : 'n/a',
+      '—',
+      '—',
+      `not paired: ${u.why}`,
+    ])
+  }
+  return rows
+}
+
+const HEADER = ['metric', 'base', 'new', 'delta', 'p', 'n', 'verdict']
+
+function coverageText(c: RunComparison): string {
+  return `${c.coverage.compared} compared, ${c.coverage.added.length} added, ${c.coverage.removed.length} removed`
+}
+
+function powerText(s: EvalSetComparison): string | undefined {
+  const p = s.comparison.power
+  if (!p.underpowered) return undefined
+  return `the ${s.comparison.options.test} test cannot reach p < ${s.comparison.options.alpha} on these cases (smallest attainable p ${formatNumber(p.minAttainableP, undefined, 4)}); add cases or use --test bootstrap or --test none`
+}
+
+function verdictOf(c: ReportsComparison): string {
+  return c.failed ? 'FAIL: the new system is worse on some metric (or the comparison cannot be made)' : 'no regression'
+}
+
+function footer(c: ReportsComparison): string[] {
+  return [
+    ...(c.onlyInBase.length > 0 ? [`eval sets only in the base report: ${c.onlyInBase.join(', ')}`] : []),
+    ...(c.onlyInNew.length > 0 ? [`eval sets only in the new report: ${c.onlyInNew.join(', ')}`] : []),
+  ]
+}
+
+/** The comparison as plain text (the default format). */
+export function formatText(c: ReportsComparison): string {
+  const out: string[] = []
+  for (const s of c.evalSets) {
+    out.push(`Eval set "${s.name}" · ${coverageText(s.comparison)}${s.comparison.failed ? ' · FAIL' : ''}`)
+    out.push(table([HEADER, ...rowsOf(s)], { max: Number.MAX_SAFE_INTEGER }))
+    const power = powerText(s)
+    if (power) out.push(`  ${power}`)
+    out.push('')
+  }
+  if (c.evalSets.length === 0) out.push('no eval set is in both reports', '')
+  out.push(...footer(c), `verdict: ${verdictOf(c)}`)
+  return `${out.join('\n')}\n`
+}
+
+function mdCell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+/** The comparison as Markdown: one table per eval set. */
+export function formatMarkdown(c: ReportsComparison): string {
+  const out: string[] = ['## rag-matchers compare', '']
+  for (const s of c.evalSets) {
+    out.push(`### Eval set "${mdCell(s.name)}" · ${coverageText(s.comparison)}${s.comparison.failed ? ' · FAIL' : ''}`, '')
+    out.push(`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => ' --- ').join('|')}|`)
+    for (const r of rowsOf(s)) out.push(`| ${r.map(mdCell).join(' | ')} |`)
+    const power = powerText(s)
+    if (power) out.push('', `> ${mdCell(power)}`)
+    out.push('')
+  }
+  if (c.evalSets.length === 0) out.push('No eval set is in both reports.', '')
+  out.push(...footer(c).map((l) => `${mdCell(l)}\n`), `**Verdict:** ${verdictOf(c)}`)
+  return `${out.join('\n')}\n`
+}
+
+/** The comparison as JSON (NaN as null). */
+export function formatJson(c: ReportsComparison, files: { base: string; next: string }): string {
+  const num = (v: number) => (Number.isFinite(v) ? v : null)
+  const doc = {
+    base: files.base,
+    new: files.next,
+    failed: c.failed,
+    onlyInBase: c.onlyInBase,
+    onlyInNew: c.onlyInNew,
+    evalSets: c.evalSets.map((s) => ({
+      name: s.name,
+      failed: s.comparison.failed,
+      options: s.comparison.options,
+      coverage: s.comparison.coverage,
+      power: s.comparison.power,
+      metrics: s.comparison.metrics.map((m) => ({
+        metric: m.metric,
+        status: m.status,
+        failed: m.failed,
+        higherIsBetter: m.higherIsBetter,
+        base: num(m.baselineMean),
+        new: num(m.currentMean),
+        delta: num(m.delta),
+        ci: [num(m.ci[0]), num(m.ci[1])],
+        pValue: num(m.pValue),
+        minAttainableP: num(m.minAttainableP),
+        tolerance: m.tolerance,
+        n: m.n,
+        test: m.test ?? null,
+        worst: m.perCase.slice(0, 5),
+      })),
+      unpaired: s.unpaired,
+    })),
+  }
+  return `${JSON.stringify(doc, null, 2)}\n`
+}
+
+function parseNumber(flag: string, value: string | undefined, check: (n: number) => boolean): number | string {
+  const n = Number(value)
+  return value === undefined || value === '' || !Number.isFinite(n) || !check(n)
+    ? `${flag} needs ${flag === '--alpha' ? 'a number in (0, 1)' : flag === '--tolerance' ? 'a number from 0 to 1' : 'a positive integer'}, got ${JSON.stringify(value ?? null)}`
+    : n
+}
+
+/** Runs `rag-matchers compare` with the arguments after `compare`; returns the exit code. */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const files: string[] = []
+  let format: 'text' | 'md' | 'json' = 'text'
+  let check = false
+  const options: { -readonly [K in keyof CompareReportsOptions]: CompareReportsOptions[K] } = {}
+  const usage = (message: string) => reportFailure(io, 'compare', EXIT.usage, `${message}\n${COMPARE_USAGE}`)
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    const value = () => inline ?? argv[++i]
+    if (flag === '-h' || flag === '--help') {
+      await writeOut(io.stdout, `${COMPARE_USAGE}\n`)
+      return EXIT.ok
+    } else if (flag === '--format') {
+      const v = value()
+      if (v !== 'text' && v !== 'md' && v !== 'json') return usage(`--format must be text, md or json, got ${JSON.stringify(v ?? null)}`)
+      format = v
+    } else if (flag === '--test') {
+      const v = value()
+      if (v !== 'bootstrap' && v !== 'permutation' && v !== 'none') return usage(`--test must be bootstrap, permutation or none, got ${JSON.stringify(v ?? null)}`)
+      options.test = v
+    } else if (flag === '--cases') {
+      const v = value()
+      if (v !== 'shared' && v !== 'equal') return usage(`--cases must be shared or equal, got ${JSON.stringify(v ?? null)}`)
+      options.cases = v
+    } else if (flag === '--alpha' || flag === '--tolerance' || flag === '--resamples' || flag === '--seed') {
+      const checks: Record<string, (n: number) => boolean> = {
+        '--alpha': (n) => n > 0 && n < 1,
+        '--tolerance': (n) => n >= 0 && n <= 1,
+        '--resamples': (n) => Number.isInteger(n) && n >= 1,
+        '--seed': (n) => Number.isInteger(n),
+      }
+      const n = parseNumber(flag, value(), checks[flag] as (n: number) => boolean)
+      if (typeof n === 'string') return usage(flag === '--seed' ? `--seed needs an integer` : n)
+      options[flag.slice(2) as 'alpha' | 'tolerance' | 'resamples' | 'seed'] = n
+    } else if (flag === '--check') {
+      check = true
+    } else if (flag.startsWith('-') && flag !== '-') {
+      return usage(`unknown option ${arg}`)
+    } else {
+      files.push(arg)
+    }
+  }
+  if (files.length !== 2) return usage(`expected two rag-report.json files (base, new), got ${files.length}`)
+  let reports: [RagReport, RagReport]
+  try {
+    reports = [mergeReportFiles([resolve(files[0] as string)]), mergeReportFiles([resolve(files[1] as string)])]
+  } catch (error) {
+    return reportFailure(io, 'compare', EXIT.input, (error as Error).message)
+  }
+  const comparison = compareReports(reports[0], reports[1], options)
+  const text =
+    format === 'json' ? formatJson(comparison, { base: files[0] as string, next: files[1] as string }) : format === 'md' ? formatMarkdown(comparison) : formatText(comparison)
+  await writeOut(io.stdout, text)
+  return check && comparison.failed ? EXIT.evaluation : EXIT.ok
+}

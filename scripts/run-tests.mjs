@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// `npm test`: runs every stage (build, browser provisioning, Vitest, Jest, type tests) even when an
+// earlier one fails, so one failure never hides another; prints one line per stage and exits
+// non-zero at the end when any stage failed.
+//
+//   node scripts/run-tests.mjs               every stage
+//   node scripts/run-tests.mjs types jest    only these stages, in this order
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { delimiter, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)))
+const bin = (name) => join(root, 'node_modules/.bin', name)
+const CHROMIUM = '/usr/bin/chromium'
+
+/** Runs a command with inherited output; resolves to its exit status (signals count as failures). */
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' })
+  if (r.error) {
+    console.error(`${cmd}: ${r.error.message}`)
+    return { ok: false, detail: r.error.message }
+  }
+  return r.status === 0 ? { ok: true } : { ok: false, detail: r.signal ? `killed by ${r.signal}` : `exit ${r.status}` }
+}
+
+const onPath = (name) => (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, name)))
+
+/**
+ * The headless-browser test of the HTML report needs Debian's chromium. As root with apt (a fresh CI
+ * image, a container) it is installed like CI does, by .ci/install-chromium (a no-op when present);
+ * elsewhere nothing is installed and this stage fails with what to install.
+ */
+function provisionBrowser() {
+  if (existsSync(CHROMIUM)) return { ok: true, detail: `${CHROMIUM} present` }
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+  if (isRoot && onPath('apt-get')) {
+    const r = run(join(root, '.ci/install-chromium'), [])
+    return r.ok ? { ok: true, detail: 'installed chromium with apt' } : r
+  }
+  const line = `${CHROMIUM} is missing, so test/reporter/html.browser.test.ts will fail: install Debian's chromium (\`sudo .ci/install-chromium\`, i.e. apt-get install chromium)`
+  console.error(`browser: ${line}`)
+  return { ok: false, detail: line }
+}
+
+/**
+ * The type-test projects that consume the package (not the sources) resolve `rag-matchers` from
+ * test/types/node_modules/rag-matchers: this package.json and a link to dist/, the way an installed
+ * copy looks to TypeScript (exports for node16/bundler, typesVersions for node10).
+ */
+function linkPackageForTypeTests() {
+  const dir = join(root, 'test/types/node_modules/rag-matchers')
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  copyFileSync(join(root, 'package.json'), join(dir, 'package.json'))
+  symlinkSync(relative(dir, join(root, 'dist')), join(dir, 'dist'), 'dir')
+}
+
+function typeTests() {
+  linkPackageForTypeTests()
+  const base = join(root, 'test/types')
+  const projects = readdirSync(base, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'node_modules' && existsSync(join(base, d.name, 'tsconfig.json')))
+    .map((d) => d.name)
+    .sort()
+  const failed = []
+  for (const name of projects) {
+    const started = performance.now()
+    const r = run(bin('tsc'), ['-p', join('test/types', name, 'tsconfig.json')])
+    console.log(`  types/${name.padEnd(20)} ${r.ok ? 'ok  ' : 'FAIL'} ${seconds(performance.now() - started)}`)
+    if (!r.ok) failed.push(name)
+  }
+  return failed.length === 0 ? { ok: true, detail: `${projects.length} projects` } : { ok: false, detail: `failed: ${failed.join(', ')} (of ${projects.length} projects)` }
+}
+
+const STAGES = {
+  build: () => run(bin('tsup'), []),
+  browser: provisionBrowser,
+  vitest: () => run(bin('vitest'), ['run']),
+  jest: () => run(bin('jest'), []),
+  types: typeTests,
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
+
+const requested = process.argv.slice(2)
+const unknown = requested.filter((s) => !(s in STAGES))
+if (unknown.length) {
+  console.error(`run-tests: unknown stage ${unknown.join(', ')}; stages: ${Object.keys(STAGES).join(', ')}`)
+  process.exit(2)
+}
+const names = requested.length ? requested : Object.keys(STAGES)
+
+const results = []
+const startedAll = performance.now()
+for (const name of names) {
+  console.log(`\n== ${name}`)
+  const started = performance.now()
+  let result
+  try {
+    result = STAGES[name]()
+  } catch (error) {
+    result = { ok: false, detail: error instanceof Error ? error.message : String(error) }
+  }
+  results.push({ name, ...result, ms: performance.now() - started })
+}
+
+const failed = results.filter((r) => !r.ok).length
+console.log('\n== stage summary')
+for (const r of results) console.log(`  ${r.name.padEnd(8)} ${r.ok ? 'ok  ' : 'FAIL'} ${seconds(r.ms).padStart(8)}${r.detail ? `  ${r.detail}` : ''}`)
+console.log(`stages: ${results.length - failed} passed, ${failed} failed (${seconds(performance.now() - startedAll)})`)
+process.exit(failed ? 1 : 0)

@@ -1,0 +1,97 @@
+/**
+ * rag-report.md: the Markdown summary a reviewer reads in a pull request (GitHub's job summary,
+ * `$GITHUB_STEP_SUMMARY`, or a GitLab artifact). One table per eval set: each metric with its value,
+ * threshold, baseline value, delta and status, then the worst cases of each regression. The numbers
+ * are formatted by the same functions as the terminal table and the HTML, so all three agree.
+ */
+import type { BaselineComparison, EvalSetSection, MetricRow, RagReport } from './model.js'
+import { baselineRow, decimalsFor, formatSigned, formatThreshold, formatValue, metricName, rowResult } from './table.js'
+
+/** Cell text: one line, `|` escaped, and no HTML (GitHub renders inline HTML in Markdown). */
+function cell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.map(cell).join(' | ')} |`
+}
+
+const HEADER = ['metric', 'value', 'threshold', 'baseline', 'Δ', 'status']
+
+function metricRow(m: MetricRow): string[] {
+  const d = decimalsFor(m)
+  return [
+    metricName(m),
+    formatValue(m.value, d, m.threshold),
+    formatThreshold(m, d),
+    m.baseline === undefined ? '—' : formatValue(m.baseline.mean, d),
+    m.baseline === undefined ? '—' : formatSigned(m.baseline.delta, d),
+    rowResult(m),
+  ]
+}
+
+/** A baseline comparison as a row: the gate's tolerance is its threshold, its status word the status. */
+function comparisonRow(b: BaselineComparison): string[] {
+  const [metric, baseline, current, delta, p, status] = baselineRow(b)
+  const d = decimalsFor({ metric: b.metric, matcher: b.metric, value: b.current })
+  const tolerance = b.tolerance === undefined ? '—' : `drop ≤ ${formatValue(b.tolerance, d)}`
+  const pText = p === '—' || p === 'n/a' ? '' : ` (p = ${p})`
+  return [`${metric} vs baseline`, current ?? '', tolerance, baseline ?? '', delta ?? '', `${status ?? '—'}${pText}`]
+}
+
+function worstCases(set: EvalSetSection): string[] {
+  const out: string[] = []
+  for (const b of set.baselines) {
+    if (b.worst === undefined || b.worst.length === 0) continue
+    if (b.status !== 'regressed' && b.status !== 'dropped (not significant)') continue
+    const d = decimalsFor({ metric: b.metric, matcher: b.metric, value: b.current })
+    const cases = b.worst.map((c) => `\`${c.id.replace(/`/g, "'")}\` ${formatValue(c.baseline, d)} → ${formatValue(c.current, d)} (${formatSigned(c.delta, d)})`)
+    out.push(`- ${cell(b.metric)} (${b.status}): ${cell(cases.join(', '))}`)
+  }
+  for (const m of set.metrics) {
+    if (m.failingCases.length === 0) continue
+    const d = decimalsFor(m)
+    const byId = new Map((m.values ?? []).map((v) => [v.id, v.value]))
+    const shown = m.failingCases.slice(0, 5).map((id) => `\`${id.replace(/`/g, "'")}\` ${formatValue(byId.get(id), d, m.threshold)}`)
+    const more = m.failingCases.length > 5 ? ` … and ${m.failingCases.length - 5} more` : ''
+    out.push(`- ${cell(m.metric)} below ${formatValue(m.threshold, d)}: ${cell(shown.join(', '))}${more}`)
+  }
+  return out
+}
+
+/**
+ * Renders the report as Markdown; '' for a report without assertions.
+ *
+ * @example
+ * renderMarkdown(buildReport(assertions, { runner: 'vitest' })).startsWith('## rag-matchers') // true
+ */
+export function renderMarkdown(report: RagReport): string {
+  const s = report.summary
+  if (s.assertions === 0) return ''
+  const out: string[] = []
+  const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.count} (partial: merge the shards for the full report)` : ''
+  out.push(
+    `## rag-matchers: ${s.failed === 0 ? 'pass' : 'FAIL'}`,
+    '',
+    `${s.assertions} ${s.assertions === 1 ? 'assertion' : 'assertions'} in ${s.files} ${s.files === 1 ? 'file' : 'files'}, ${s.passed} passed, ${s.failed} failed · ${s.evalSets} eval ${s.evalSets === 1 ? 'set' : 'sets'}${shard}`,
+  )
+  for (const set of report.evalSets) {
+    const size = set.cases.length
+    out.push('', `### Eval set "${cell(set.name)}" · ${size} ${size === 1 ? 'case' : 'cases'} · ${set.pass ? 'pass' : 'FAIL'}`, '')
+    out.push(row(HEADER), `|${HEADER.map(() => ' --- ').join('|')}|`)
+    // the baseline assertion's own row ("metrics regressed vs baseline") is replaced by its per-metric rows
+    for (const m of set.metrics) if (!(m.matcher === 'toMatchMetricBaseline' && set.baselines.length > 0)) out.push(row(metricRow(m)))
+    for (const b of set.baselines) out.push(row(comparisonRow(b)))
+    const worst = worstCases(set)
+    if (worst.length > 0) out.push('', '**Worst cases**', '', ...worst)
+  }
+  const failedSingles = report.singles.flatMap((f) => f.assertions.filter((a) => !a.outcome).map((a) => ({ file: f.file, a })))
+  if (failedSingles.length > 0) {
+    out.push('', '### Failed single-case assertions', '', row(['file', 'test', 'metric', 'value', 'threshold']), '| --- | --- | --- | --- | --- |')
+    for (const { file, a } of failedSingles) {
+      const d = decimalsFor(a)
+      out.push(row([file, a.test, a.metric + (a.isNot ? ' (.not)' : ''), formatValue(a.value, d, a.threshold), formatThreshold(a, d)]))
+    }
+  }
+  return `${out.join('\n')}\n`
+}

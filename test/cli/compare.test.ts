@@ -1,0 +1,141 @@
+// `rag-matchers compare base.json new.json`: cases paired by id across two rag-report.json files, the
+// same comparison (pairing, tests, status words) as the baseline gate.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { compareRuns } from '../../src/eval-set/compare-runs.js'
+import { buildReport, type ReportAssertion } from '../../src/report/model.js'
+import { EXIT } from '../../cli/main.js'
+import { runCli } from './run-cli.js'
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rag-compare-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+const ids = Array.from({ length: 20 }, (_, i) => `q${String(i).padStart(2, '0')}`)
+
+/** One set assertion of `metric` over the eval set "qa", per-case values as given (in the given id order). */
+function setAssertion(metric: string, values: Record<string, number>, over: Partial<ReportAssertion> = {}): ReportAssertion {
+  const entries = Object.entries(values)
+  const mean = entries.reduce((s, [, v]) => s + v, 0) / entries.length
+  return {
+    file: 'test/qa.test.ts',
+    describe: ['qa'],
+    test: metric,
+    fullName: `qa > ${metric}`,
+    testIndex: 0,
+    index: 1,
+    matcher: 'toHaveRecallAtK',
+    metric: `mean ${metric}`,
+    value: mean,
+    threshold: 0.4,
+    comparator: '>=',
+    pass: mean >= 0.4,
+    isNot: false,
+    outcome: mean >= 0.4,
+    signature: 'R|k:3|empty:zero|dup:first|version:0.1.0',
+    set: 'qa',
+    setSize: entries.length,
+    perCase: entries.map(([id, value]) => ({ id, value, pass: value >= 0.4 })),
+    ...over,
+  }
+}
+
+function writeReport(name: string, assertions: ReportAssertion[]): string {
+  const file = join(dir, `${name}.json`)
+  writeFileSync(file, JSON.stringify(buildReport(assertions, { runner: 'vitest', createdAt: new Date('2026-01-01T00:00:00Z') })))
+  return file
+}
+
+const ones = Object.fromEntries(ids.map((id) => [id, 1]))
+// half of the cases lose their hit; listed in REVERSE order, so pairing by position would pair wrong ids
+const halved = Object.fromEntries([...ids].reverse().map((id, i) => [id, Number(id.slice(1)) % 2 === 0 ? 0 : 1 + 0 * i]))
+
+describe('rag-matchers compare', () => {
+  it('pairs cases by id, prints both values, the delta, the p-value and the verdict', async () => {
+    const base = writeReport('base', [setAssertion('R@3', ones)])
+    const next = writeReport('new', [setAssertion('R@3', halved)])
+    const out = await runCli(['compare', base, next])
+    expect(out.code).toBe(EXIT.ok)
+    expect(out.stdout).toContain('Eval set "qa" · 20 compared, 0 added, 0 removed · FAIL')
+    expect(out.stdout).toMatch(/\n {2}metric +base +new +delta +p +n +verdict\n/)
+    expect(out.stdout).toMatch(/\n {2}mean R@3 +1\.0000 +0\.5000 +−0\.5000 +1\.0e-4 +20 +regressed\n/)
+    expect(out.stdout).toContain('verdict: FAIL')
+    // --check makes a failed comparison the exit code
+    expect((await runCli(['compare', base, next, '--check'])).code).toBe(EXIT.evaluation)
+    expect((await runCli(['compare', base, base, '--check'])).code).toBe(EXIT.ok)
+  })
+
+  it("gives exactly the numbers of compareRuns, the baseline gate's implementation", async () => {
+    const noisy = Object.fromEntries(ids.map((id, i) => [id, ((i * 7) % 5) / 4]))
+    const base = writeReport('base', [setAssertion('R@3', ones)])
+    const next = writeReport('new', [setAssertion('R@3', noisy)])
+    const json = JSON.parse((await runCli(['compare', base, next, '--format', 'json', '--test', 'permutation', '--seed', '7'])).stdout)
+    const m = json.evalSets[0].metrics[0]
+    const direct = compareRuns(
+      { metrics: { 'mean R@3': { signature: 'R|k:3|rev:1', values: ones } } },
+      { metrics: { 'mean R@3': { signature: 'R|k:3|rev:1', values: noisy } } },
+      { test: 'permutation', seed: 7, cases: 'shared' },
+    ).metrics[0]!
+    expect([m.base, m.new, m.delta, m.pValue, m.status, m.n]).toEqual([direct.baselineMean, direct.currentMean, direct.delta, direct.pValue, direct.status, direct.n])
+    expect(json.evalSets[0].coverage).toEqual({ mode: 'shared', added: [], removed: [], compared: 20, ok: true })
+  })
+
+  it('writes Markdown with one table per eval set', async () => {
+    const base = writeReport('base', [setAssertion('R@3', ones)])
+    const next = writeReport('new', [setAssertion('R@3', ones)])
+    const md = (await runCli(['compare', base, next, '--format=md'])).stdout
+    expect(md).toContain('### Eval set "qa" · 20 compared, 0 added, 0 removed\n\n| metric | base | new | delta | p | n | verdict |\n| --- |')
+    expect(md).toContain('| mean R@3 | 1.0000 | 1.0000 | ±0.0000 | 1.0000 | 20 | ok |')
+    expect(md).toContain('**Verdict:** no regression')
+  })
+
+  it('reports added and removed cases, and fails with --cases equal', async () => {
+    const base = writeReport('base', [setAssertion('R@3', { ...ones, gone: 1 })])
+    const next = writeReport('new', [setAssertion('R@3', { ...ones, fresh: 0 })])
+    const shared = await runCli(['compare', base, next])
+    expect(shared.stdout).toContain('Eval set "qa" · 20 compared, 1 added, 1 removed\n')
+    const equal = await runCli(['compare', base, next, '--cases', 'equal', '--check'])
+    expect(equal.stdout).toContain('20 compared, 1 added, 1 removed · FAIL')
+    expect(equal.code).toBe(EXIT.evaluation)
+  })
+
+  it('honours a lower-is-better metric recorded with direction: lower', async () => {
+    const ter = (values: Record<string, number>) =>
+      setAssertion('TER', values, { matcher: 'toScoreTerBelow', signature: 'TER|rev:1', comparator: '<', direction: 'lower' } as Partial<ReportAssertion>)
+    const base = writeReport('base', [ter(Object.fromEntries(ids.map((id) => [id, 0.2])))])
+    const next = writeReport('new', [ter(Object.fromEntries(ids.map((id) => [id, 0.5])))])
+    const out = (await runCli(['compare', base, next])).stdout
+    expect(out).toMatch(/mean TER \(lower is better\) +0\.2000 +0\.5000 +\+0\.3000 +1\.0e-4 +20 +regressed/)
+    const better = (await runCli(['compare', next, base])).stdout
+    expect(better).toMatch(/mean TER \(lower is better\) +0\.5000 +0\.2000 +−0\.3000 .* improved/)
+  })
+
+  it('lists set-level scores and one-sided metrics as not paired, and says when a test cannot reach alpha', async () => {
+    const corpus = (value: number) =>
+      setAssertion('BLEU', {}, { matcher: 'toScoreBleuAbove', metric: 'BLEU (corpus)', value, perCase: undefined, setSize: 20, scale: 100, threshold: 30, index: 2 })
+    const base = writeReport('base', [setAssertion('R@3', { a: 1, b: 1, c: 1 }), corpus(40)])
+    const next = writeReport('new', [setAssertion('R@3', { a: 0, b: 0, c: 0 }), corpus(38.5)])
+    const out = (await runCli(['compare', base, next, '--test', 'permutation'])).stdout
+    expect(out).toMatch(/BLEU \(corpus\) +40\.00 +38\.50 +−1\.50 +— +— +not paired: a set-level score/)
+    expect(out).toContain('the permutation test cannot reach p < 0.05 on these cases (smallest attainable p 0.1250)')
+    expect(out).toContain('verdict: FAIL')
+  })
+
+  it('refuses bad arguments (exit 1) and files that are not reports (exit 2)', async () => {
+    const base = writeReport('base', [setAssertion('R@3', ones)])
+    expect((await runCli(['compare', base])).code).toBe(EXIT.usage)
+    const bad = await runCli(['compare', base, base, '--format', 'xml'])
+    expect([bad.code, bad.stderr]).toEqual([EXIT.usage, expect.stringContaining('--format must be text, md or json, got "xml"')])
+    expect((await runCli(['compare', base, base, '--alpha', '2'])).stderr).toContain('--alpha needs a number in (0, 1), got "2"')
+    expect((await runCli(['compare', base, base, '--bogus'])).stderr).toContain('unknown option --bogus')
+    const junk = join(dir, 'junk.json')
+    writeFileSync(junk, '{"hello": 1}')
+    const input = await runCli(['compare', base, junk])
+    expect(input.code).toBe(EXIT.input)
+    expect(input.stderr).toMatch(/^rag-matchers compare: /)
+    expect((await runCli(['compare', '--help'])).stdout).toContain('usage: rag-matchers compare')
+  })
+})

@@ -34,5 +34,16 @@ export default defineConfig({
   shims: true,
   clean: true,
   sourcemap: false,
-  external: ['vitest', '@jest/globals', 'jest-environment-node', '@huggingface/transformers', '@xenova/transformers', 'ollama', 'openai', '@langchain/core', 'llamaindex', 'csv-parse'],
+  external: [
+    'vitest',
+    '@jest/globals',
+    'jest-environment-node',
+    '@huggingface/transformers',
+    '@xenova/transformers',
+    'ollama',
+    'openai',
+    '@langchain/core',
+    'llamaindex',
+    'csv-parse',
+  ],
 })

@@ -7,7 +7,8 @@
 //   npm run bench -- --quick      # 2,000 generation pairs instead of 20,000
 //
 // Speed is measured here, never asserted in tests. Reference speeds of the Python tools on the same
-// 2-core machine are listed next to ours (from ../shared/golden/README.md and the issues).
+// 2-core machine are listed next to ours (from ../shared/golden/README.md and the issues) for orientation
+// only: they were timed in another session, so dividing ours by them is not a measured speed-up.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -104,6 +105,15 @@ record(
   'pairs/s',
   '4,374 (NLTK)',
 )
+// guarded so the same script can time an older build (RAG_MATCHERS_DIST) that has no TER
+if (typeof lib.sentenceTer === 'function') {
+  record(
+    'generation',
+    'sentence TER (tercom, defaults)',
+    throughput(pairs, (p) => lib.sentenceTer(p.hypothesis, p.reference)),
+    'pairs/s',
+  )
+}
 
 // ---------------------------------------------------------------- retrieval
 function rng(seed) {
@@ -186,7 +196,9 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem()
 const fmt = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a')
 const width = Math.max(...rows.map((r) => r.name.length))
 console.log(`\nmachine: ${machine}\n`)
-console.log(`${'group'.padEnd(11)} ${'measure'.padEnd(width)} ${'ours'.padStart(12)}  unit        reference`)
+// The reference column holds Python timings recorded in another session; they are not a same-run
+// comparison, so no ratio is computed from them.
+console.log(`${'group'.padEnd(11)} ${'measure'.padEnd(width)} ${'ours'.padStart(12)}  unit        reference (recorded in another session, not comparable)`)
 for (const r of rows) console.log(`${r.group.padEnd(11)} ${r.name.padEnd(width)} ${fmt(r.value).padStart(12)}  ${r.unit.padEnd(10)}  ${r.reference ?? ''}`)
 console.log(`\npeak RSS of the in-process benchmarks: ${(inProcessPeak / 2 ** 20).toFixed(0)} MiB`)
 

@@ -35,6 +35,7 @@ export const METRIC_REVISIONS: Readonly<Record<string, readonly MetricRevision[]
   RR: [FIRST],
   HitRate: [FIRST],
   AP: [FIRST],
+  RPrec: [FIRST],
   BLEU: [FIRST],
   chrF: [FIRST],
   'ROUGE-1': [FIRST],

@@ -78,7 +78,11 @@ describe('.toMatchMetricBaseline', () => {
     const stored = readBaselineFile(baselineFile())!.entries.qa!
     const expected = metricRunOf(evalRun().cases, ['recall@1', 'mrr'])
     // the identity: settings and the metric's revision, no package version; and the measure's name
-    expect(stored.metrics['recall@1']).toEqual({ measure: 'mean recall@1', signature: 'R|k:1|empty:zero|dup:first|order:given|rev:1', values: expected.metrics['recall@1']!.values })
+    expect(stored.metrics['recall@1']).toEqual({
+      measure: 'mean recall@1',
+      signature: 'R|k:1|empty:zero|dup:first|order:given|rev:1',
+      values: expected.metrics['recall@1']!.values,
+    })
     expect(stored.metrics.mrr!.signature).toBe(identitySignature(expected.metrics.mrr!.signature))
     expect(stored.metrics.mrr!.signature).not.toContain('version')
     // one case per line

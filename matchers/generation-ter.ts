@@ -124,7 +124,7 @@ export function toScoreTerBelow(this: MatcherContext, received: unknown, ...args
     return atMostResult(this, {
       args: 'max',
       label: `corpus TER over ${cases.length} answers`,
-      metric: 'TER',
+      metric: 'TER (corpus)',
       value: corpus.score,
       max: threshold,
       signature: corpus.signature,

@@ -121,7 +121,8 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
       matcher,
       args: 'min',
       label: `corpus ${score.metric} over ${cases.length} answers`,
-      metric: score.metric,
+      // a corpus score is not the mean of sentence scores (what baselines track): its name says which
+      metric: `${score.metric} (corpus)`,
       value: score.value,
       min: threshold,
       decimals: 2,

@@ -83,6 +83,12 @@ export async function renderApiDocs(): Promise<string> {
     '`Matcher error` naming the matcher, the argument and the nearest valid key, with or without `.not`.',
     'Async matchers must be awaited.',
     '',
+    '**The one rule.** An assertion either computes a finite value on valid input, or fails with a message that',
+    'says why; `.not` never passes on input the positive form rejects. An empty ground truth, a blank reference,',
+    'a hole in an eval set, a non-finite value, a judge that cannot judge or a cache entry that does not match its',
+    'request is a failure, never a pass and never NaN. Vacuous input is accepted only where an option says so',
+    "(`allowEmptyRelevant`, `empty: 'pass'`, `requireNumbers: false`).",
+    '',
   ]
   const families = [...new Set(matcherDeclarations.map((d) => d.family))]
   out.push('| matcher | family | sync/async | metric |', '| --- | --- | --- | --- |')

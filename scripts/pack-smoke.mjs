@@ -68,6 +68,18 @@ test('matchers registered from rag-matchers/vitest', () => {
 describeEvalSet('smoke set', { dataset: [{ id: 'q1', question: 'q', relevant: ['d2'] }], pipeline: () => ({ retrieved: ['d2', 'd4'] }) }, (run) => {
   test('describeEvalSet from rag-matchers/vitest runs without globals', () => expect(run).toHaveRecallAtK(1, 1))
 })
+// The optional peers (openai, @langchain/core, llamaindex) are not installed here: everything else
+// must import and run, the adapters must load without them, and a provider judge names what is missing.
+test('runs without the optional peers installed', async () => {
+  const { createRequire } = await import('node:module')
+  const require = createRequire(import.meta.url)
+  for (const peer of ['openai', '@langchain/core', 'llamaindex']) expect(() => require.resolve(peer)).toThrow()
+  const { fromLangChainDocuments } = await import('rag-matchers/adapters')
+  expect({ retrieved: fromLangChainDocuments([{ pageContent: 'x', metadata: { id: 'd2' } }], { id: 'id' }), relevant: ['d2'] }).toHitWithin(1)
+  const { openaiJudge, groundedness } = await import('rag-matchers')
+  const judge = openaiJudge({ model: 'gpt-4o-mini', baseURL: 'http://127.0.0.1:9/v1', retries: 0 })
+  await expect(groundedness('The sky is blue.', ['The sky is blue.'], judge)).rejects.toThrow(/openai/)
+})
 test('METEOR loads its WordNet data from the installed package (ESM)', () => {
   expect(meteorScore('the kid is quick', 'the child is fast').details.matches.synonym).toBe(2)
   expect('The big model scored 41.0 BLEU.').not.toStateNumbersOf('The big model scored 28.4 BLEU.')

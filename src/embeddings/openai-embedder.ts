@@ -2,7 +2,7 @@ import { MetricInputError, assertPositiveInteger } from '../errors.js'
 import { sameModel } from '../judge/cache.js'
 import {
   importOpenAI,
-  loadOpenAI,
+  lazyOpenAIClient,
   MissingOpenAIPackageError,
   openAIServerLabel,
   resolveOpenAIEndpoint,
@@ -98,31 +98,7 @@ export function openaiEmbedder(options: OpenAIEmbedderOptions): Embedder {
     ['host', endpoint.host],
     ['dims', options.dimensions],
   ]).replace(/\|version:[^|]*$/, '')
-  const fetchWithRedirects = boundedFetch(baseFetch)
-
-  let client: Promise<OpenAIClientLike> | undefined
-  const getClient = (): Promise<OpenAIClientLike> => {
-    client ??= loadOpenAI(importer, fn).then(
-      (OpenAI) =>
-        new OpenAI({
-          apiKey: endpoint.apiKey ?? 'no-key',
-          baseURL: endpoint.baseURL,
-          maxRetries: 0,
-          timeout: timeoutMs + 5_000,
-          defaultHeaders: headers,
-          fetch: ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-            if (endpoint.apiKey !== undefined) return fetchWithRedirects(input, init)
-            const stripped = new Headers(init?.headers)
-            stripped.delete('authorization')
-            return fetchWithRedirects(input, { ...init, headers: stripped })
-          }) as typeof fetch,
-        }),
-    )
-    client.catch(() => {
-      client = undefined
-    })
-    return client
-  }
+  const getClient = lazyOpenAIClient({ importer, caller: fn, endpoint, timeoutMs, headers, fetch: boundedFetch(baseFetch) })
 
   async function embedBatch(batch: string[]): Promise<Float32Array[]> {
     if (endpoint.apiKey === undefined && !endpoint.local) {

@@ -324,37 +324,17 @@ export function compareRuns(baseline: MetricRun, current: MetricRun, options: Co
     const signatures = { baselineSignature: b.signature, currentSignature: c.signature }
     const baseIdentity = identitySignature(b.signature)
     const curIdentity = identitySignature(c.signature)
+    // a metric that could not be compared fails, with what it has to say about the cases
+    const notCompared = (status: 'incomparable' | 'no-common-cases') =>
+      ({ metric, status, regressed: false, failed: true, higherIsBetter, ...NOT_COMPARED, tolerance, onlyInBaseline, onlyInCurrent, ...signatures }) as const
     if (baseIdentity !== curIdentity) {
-      metrics.push({
-        metric,
-        status: 'incomparable',
-        regressed: false,
-        failed: true,
-        higherIsBetter,
-        ...NOT_COMPARED,
-        tolerance,
-        onlyInBaseline,
-        onlyInCurrent,
-        ...signatures,
-        signatureDifferences: signatureDifferences(baseIdentity, curIdentity),
-      })
+      metrics.push({ ...notCompared('incomparable'), signatureDifferences: signatureDifferences(baseIdentity, curIdentity) })
       continue
     }
     for (const id of onlyInBaseline) removed.add(id)
     for (const id of onlyInCurrent) added.add(id)
     if (common.length === 0) {
-      metrics.push({
-        metric,
-        status: 'no-common-cases',
-        regressed: false,
-        failed: true,
-        higherIsBetter,
-        ...NOT_COMPARED,
-        tolerance,
-        onlyInBaseline,
-        onlyInCurrent,
-        ...signatures,
-      })
+      metrics.push(notCompared('no-common-cases'))
       continue
     }
     const perCase = common.map((id) => {

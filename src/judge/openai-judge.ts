@@ -4,16 +4,7 @@ import { checkOptionKeys } from '../options.js'
 import type { JudgeCache } from './cache.js'
 import { JudgeError } from './errors.js'
 import { createJudgeClient, type BackendCall, type JudgeBackend } from './judge-client.js'
-import {
-  importOpenAI,
-  loadOpenAI,
-  MissingOpenAIPackageError,
-  openAIServerLabel,
-  resolveOpenAIEndpoint,
-  retryAfterMs,
-  type OpenAIClientLike,
-  type OpenAIImporter,
-} from './openai-module.js'
+import { importOpenAI, lazyOpenAIClient, MissingOpenAIPackageError, openAIServerLabel, resolveOpenAIEndpoint, retryAfterMs, type OpenAIImporter } from './openai-module.js'
 import { boundedFetch, classifyNetworkError, MAX_REDIRECTS } from './transport.js'
 import type { Judge } from './types.js'
 
@@ -132,33 +123,7 @@ function openaiBackend(
   let mode: OpenAIOutputMode = 'json_schema'
   // The mode of the last reply served (live or recorded): what the signature reports.
   let lastMode: OpenAIOutputMode | undefined
-  let client: Promise<OpenAIClientLike> | undefined
-  const fetchWithRedirects = boundedFetch(baseFetch)
-
-  const getClient = (): Promise<OpenAIClientLike> => {
-    client ??= loadOpenAI(importer, 'openaiJudge').then(
-      (OpenAI) =>
-        new OpenAI({
-          // A local server without a key still needs a value for the client; the header is stripped below.
-          apiKey: endpoint.apiKey ?? 'no-key',
-          baseURL: endpoint.baseURL,
-          // Retries, backoff and the timeout are the judge's (bounded, and with messages that name the server).
-          maxRetries: 0,
-          timeout: timeoutMs + 5_000,
-          defaultHeaders: headers,
-          fetch: ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-            if (endpoint.apiKey !== undefined) return fetchWithRedirects(input, init)
-            const stripped = new Headers(init?.headers)
-            stripped.delete('authorization')
-            return fetchWithRedirects(input, { ...init, headers: stripped })
-          }) as typeof fetch,
-        }),
-    )
-    client.catch(() => {
-      client = undefined
-    })
-    return client
-  }
+  const getClient = lazyOpenAIClient({ importer, caller: 'openaiJudge', endpoint, timeoutMs, headers, fetch: boundedFetch(baseFetch) })
 
   function responseFormat(call: BackendCall, m: OpenAIOutputMode): Record<string, unknown> {
     if (m === 'prompt') return {}

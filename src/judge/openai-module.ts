@@ -89,3 +89,45 @@ export function retryAfterMs(headers: unknown): number | undefined {
   const date = Date.parse(raw)
   return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined
 }
+
+/**
+ * A lazily created `openai` client for one endpoint, shared by the judge and the embedder: the package
+ * is imported on the first call only, its own retries are off (ours are bounded and name the server),
+ * and a local server without a key gets no `authorization` header at all. A failed load is forgotten,
+ * so a later call tries again.
+ */
+export function lazyOpenAIClient(options: {
+  readonly importer: OpenAIImporter
+  readonly caller: string
+  readonly endpoint: { readonly baseURL: string; readonly apiKey: string | undefined }
+  readonly timeoutMs: number
+  readonly headers: Readonly<Record<string, string>> | undefined
+  readonly fetch: typeof fetch
+}): () => Promise<OpenAIClientLike> {
+  const { importer, caller, endpoint, timeoutMs, headers } = options
+  const send = options.fetch
+  let client: Promise<OpenAIClientLike> | undefined
+  return () => {
+    client ??= loadOpenAI(importer, caller).then(
+      (OpenAI) =>
+        new OpenAI({
+          // the client insists on a key; for a keyless local server the header is stripped below
+          apiKey: endpoint.apiKey ?? 'no-key',
+          baseURL: endpoint.baseURL,
+          maxRetries: 0,
+          timeout: timeoutMs + 5_000,
+          defaultHeaders: headers,
+          fetch: ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+            if (endpoint.apiKey !== undefined) return send(input, init)
+            const stripped = new Headers(init?.headers)
+            stripped.delete('authorization')
+            return send(input, { ...init, headers: stripped })
+          }) as typeof fetch,
+        }),
+    )
+    client.catch(() => {
+      client = undefined
+    })
+    return client
+  }
+}

@@ -128,7 +128,7 @@ describe('the recorded TER assertion says lower is better', () => {
   it('records comparator ≤ (> under .not) and direction lower', () => {
     const positive = toScoreTerBelow.call(ctx(false), evalSet, 20)
     expect(positive.pass).toBe(false)
-    expect(positive.meta).toMatchObject({ matcher: 'toScoreTerBelow', metric: 'TER', value: 25, threshold: 20, comparator: '<=', direction: 'lower', pass: false })
+    expect(positive.meta).toMatchObject({ matcher: 'toScoreTerBelow', metric: 'TER (corpus)', value: 25, threshold: 20, comparator: '<=', direction: 'lower', pass: false })
     // corpus TER is a set-level score (summed statistics), recorded without per-case values, as corpus BLEU
     expect(positive.meta?.perCase).toBeUndefined()
     const negated = toScoreTerBelow.call(ctx(true), answer, reference, 10)

@@ -15,6 +15,8 @@
 import { allMatchers } from '../../matchers/all.js'
 import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
 import type { Judge, JudgeReply, JudgeRequest, JsonSchema } from '../../src/judge/types.js'
+// the library's seeded PRNG, so every generated case can be replayed
+import { mulberry32 as prng } from '../../src/eval-set/statistics.js'
 
 export type MatcherName = keyof typeof allMatchers
 
@@ -130,18 +132,6 @@ export async function checkAsync(name: MatcherName, received: unknown, args: rea
 }
 
 // ---------------------------------------------------------------- a random, schema-valid judge
-
-/** mulberry32: a small seeded PRNG, so a judge's replies follow from the run's seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** FNV-1a, 32 bits. */
 function hash(text: string): number {

@@ -5,18 +5,8 @@
 import { renderHtml } from '../../src/report/html.js'
 import { buildReport, type ReportAssertion } from '../../src/report/model.js'
 import { GROUP_SINGLES_ABOVE, renderTable } from '../../src/report/table.js'
-
-/** mulberry32: a small deterministic PRNG, so the record set is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+// the library's seeded PRNG, so every generated case can be replayed
+import { mulberry32 as prng } from '../../src/eval-set/statistics.js'
 
 function single(file: string, testIndex: number, over: Partial<ReportAssertion>): ReportAssertion {
   const test = `case ${testIndex + 1}`

@@ -4,6 +4,8 @@
 import { meteorScore } from '../../../src/generation/meteor.js'
 import { porterStem } from '../../../src/generation/stemmers/porter.js'
 import { synonyms } from '../../../src/generation/wordnet.js'
+// the library's seeded PRNG, so every generated case can be replayed
+import { mulberry32 as random } from '../../../src/eval-set/statistics.js'
 
 type Pair = [number, number]
 
@@ -47,17 +49,6 @@ function oracleChunks(pairs: readonly Pair[]): number {
     if (!(c === a + 1 && d === b + 1)) chunks++
   }
   return chunks
-}
-
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 // function words, inflected forms (stem stage) and WordNet synonym pairs (synonym stage)

@@ -6,6 +6,8 @@ import { MetricInputError } from '../../../src/errors.js'
 import { lcsLengthBits, lcsLengthOf, lcsPathBits, lcsPathOf, lcsPathTable, SMALL_LCS_CELLS } from '../../../src/generation/lcs.js'
 import { rougeScore } from '../../../src/generation/rouge.js'
 import { rougeDefaultTokenize } from '../../../src/generation/tokenizers/rouge-default.js'
+// the library's seeded PRNG, so every generated case can be replayed
+import { mulberry32 as random } from '../../../src/eval-set/statistics.js'
 
 function oracleTable(ref: readonly number[], can: readonly number[]): number[][] {
   const t: number[][] = []
@@ -37,18 +39,6 @@ function oraclePath(ref: readonly number[], can: readonly number[]): number[] {
     }
   }
   return path
-}
-
-/** mulberry32: a deterministic stream so every failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Sequences over a tiny alphabet (many ties), with runs of one token (long carry chains). */

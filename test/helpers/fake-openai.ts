@@ -8,33 +8,15 @@
  * drop the connection (`hangUpAfterBytes`). `chatShapeProblems` checks a request is what the protocol
  * expects (response_format, seed, temperature, auth header).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { ECHO_MODEL, startScriptedServer, type ScriptedReply, type ScriptedRequest } from './scripted-server.js'
 
-/** A completion or embeddings body whose `model` is this string answers with the request's own model. */
-export const ECHO_MODEL = '<the requested model>'
+export { ECHO_MODEL }
 
-export interface FakeOpenAIRequest {
-  method: string
-  path: string
-  headers: Record<string, string | string[] | undefined>
-  body: any
-}
+/** A recorded request, with its headers (the auth header is checked). */
+export type FakeOpenAIRequest = ScriptedRequest
 
-export interface FakeOpenAIReply {
-  /** HTTP status, default 200. */
-  status?: number
-  /** JSON body. */
-  body?: unknown
-  /** A raw body sent as is, with `contentType` (default text/plain). */
-  raw?: string
-  contentType?: string
-  headers?: Record<string, string>
-  /** Wait this long before answering (hang / timeout tests). */
-  delayMs?: number
-  /** Send the headers (full content-length) and only this many bytes of the JSON body, then drop the connection. */
-  hangUpAfterBytes?: number
-}
+/** A scripted reply: JSON `body`, `raw` text with `contentType` (default text/plain), `status`, `headers`, `delayMs`, `hangUpAfterBytes`. */
+export type FakeOpenAIReply = Omit<ScriptedReply, 'stream'>
 
 export interface FakeOpenAI {
   /** `http://127.0.0.1:<port>/v1`, as `baseURL`. */
@@ -48,91 +30,18 @@ export interface FakeOpenAI {
   close(): Promise<void>
 }
 
-interface Script {
-  path: string
-  match: (body: any) => boolean
-  reply: FakeOpenAIReply | ((req: FakeOpenAIRequest) => FakeOpenAIReply)
-  remaining: number
-}
-
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const scripts: Script[] = []
-  const requests: FakeOpenAIRequest[] = []
-  const unhandled: FakeOpenAIRequest[] = []
-  const timers = new Set<NodeJS.Timeout>()
-
-  const server = createServer((req, res) => {
-    void handle(req, res)
+  const server = await startScriptedServer<FakeOpenAIRequest, FakeOpenAIReply>('fake-openai', {
+    error: (status, message) => openAIError(status, message),
+    rawContentType: 'text/plain',
   })
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const text = await readBody(req)
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-    let body: any
-    if (text.length > 0) {
-      try {
-        body = JSON.parse(text)
-      } catch {
-        body = text
-      }
-    }
-    const request: FakeOpenAIRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body }
-    requests.push(request)
-    const script = scripts.find((s) => s.path === path && s.remaining > 0 && safeMatch(s.match, body))
-    let reply: FakeOpenAIReply
-    if (script) {
-      script.remaining -= 1
-      try {
-        reply = typeof script.reply === 'function' ? script.reply(request) : script.reply
-      } catch (error) {
-        reply = openAIError(500, `fake-openai reply function threw: ${String(error)}`)
-      }
-    } else {
-      unhandled.push(request)
-      reply = openAIError(500, 'unscripted request')
-    }
-    if (reply.delayMs !== undefined && reply.delayMs > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          timers.delete(timer)
-          resolve()
-        }, reply.delayMs)
-        timers.add(timer)
-        res.once('close', () => {
-          clearTimeout(timer)
-          timers.delete(timer)
-          resolve()
-        })
-      })
-    }
-    if (res.destroyed || res.writableEnded) return
-    const echoed = reply.body as { model?: unknown } | undefined
-    if (echoed !== null && typeof echoed === 'object' && echoed.model === ECHO_MODEL)
-      reply = { ...reply, body: { ...echoed, model: (body as { model?: unknown } | undefined)?.model } }
-    send(res, reply)
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => resolve())
-  })
-  const port = (server.address() as AddressInfo).port
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    host: `127.0.0.1:${port}`,
-    on(path, match, reply, options) {
-      scripts.push({ path, match, reply, remaining: options?.times ?? Number.POSITIVE_INFINITY })
-    },
-    requests,
-    unhandled,
-    close() {
-      for (const timer of timers) clearTimeout(timer)
-      timers.clear()
-      return new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      })
-    },
+    baseURL: `http://127.0.0.1:${server.port}/v1`,
+    host: `127.0.0.1:${server.port}`,
+    on: server.on,
+    requests: server.requests,
+    unhandled: server.unhandled,
+    close: server.close,
   }
 }
 
@@ -199,38 +108,4 @@ export function chatShapeProblems(
   const auth = req.headers['authorization']
   if (expected.apiKey === undefined ? auth !== undefined : auth !== `Bearer ${expected.apiKey}`) problems.push(`authorization ${JSON.stringify(auth)}`)
   return problems
-}
-
-function safeMatch(match: (body: any) => boolean, body: any): boolean {
-  try {
-    return Boolean(match(body))
-  } catch {
-    return false
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
-
-function send(res: ServerResponse, reply: FakeOpenAIReply): void {
-  const status = reply.status ?? 200
-  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value)
-  if (reply.raw !== undefined) {
-    res.writeHead(status, { 'content-type': reply.contentType ?? 'text/plain' })
-    res.end(reply.raw)
-    return
-  }
-  const payload = Buffer.from(JSON.stringify(reply.body ?? {}))
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': payload.length })
-  if (reply.hangUpAfterBytes !== undefined) {
-    res.write(payload.subarray(0, reply.hangUpAfterBytes), () => res.socket?.destroy())
-    return
-  }
-  res.end(payload)
 }

@@ -17,7 +17,8 @@ const CONTENT = (
   'big huge car automobile buy purchase rich wealthy error mistake paper study method approach system'
 ).split(' ')
 
-function mulberry32(seed) {
+/** mulberry32, the seeded PRNG every bench workload is generated with. */
+export function mulberry32(seed) {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

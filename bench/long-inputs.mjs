@@ -14,6 +14,7 @@
 import { spawnSync } from 'node:child_process'
 import { join, dirname } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { mulberry32 } from './gen-generation.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -28,17 +29,6 @@ const VOCABULARY = (
   'translation attention layer encoder decoder token sequence vector weight learning rate batch output input ' +
   'improve reduce increase achieve measure evaluate compare test run apply compute build research evidence'
 ).split(' ')
-
-function mulberry32(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** `tokens` words of English-like text (deterministic for a seed). */
 export function englishLike(tokens, seed) {

@@ -14,7 +14,7 @@ import { cpus, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { spawnSync } from 'node:child_process'
-import { generatePairs } from './gen-generation.mjs'
+import { generatePairs, mulberry32 } from './gen-generation.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -116,16 +116,7 @@ if (typeof lib.sentenceTer === 'function') {
 }
 
 // ---------------------------------------------------------------- retrieval
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-const rand = rng(7)
+const rand = mulberry32(7)
 const queries = Array.from({ length: 10_000 }, (_, q) => {
   const retrieved = Array.from({ length: 100 }, (_, i) => `q${q}d${Math.floor(rand() * 200)}x${i}`)
   const relevant = [retrieved[Math.floor(rand() * 100)], `q${q}-unretrieved`]

@@ -99,7 +99,8 @@ function main() {
     // the root CommonJS (as most Jest projects are, so the README's `module.exports` config loads).
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'snippets', private: true }, null, 2))
     const dev = pkg.devDependencies
-    const deps = ['vitest', 'jest', '@jest/globals', '@types/jest', '@types/node', 'typescript', '@swc/core', '@swc/jest'].map((d) => `${d}@${dev[d]}`)
+    // `ai` (the Vercel AI SDK) only so README's AI SDK judge type-checks against the real package
+    const deps = ['vitest', 'jest', '@jest/globals', '@types/jest', '@types/node', 'typescript', '@swc/core', '@swc/jest', 'ai'].map((d) => `${d}@${dev[d]}`)
     const install = sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, `${pkg.name}-${pkg.version}.tgz`), ...deps], {
       env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
     })

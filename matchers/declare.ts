@@ -198,6 +198,17 @@ export const isBoolean = (v: unknown): boolean => typeof v === 'boolean'
 export const isString = (v: unknown): boolean => typeof v === 'string'
 export const isFiniteNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v)
 export const isPositiveInteger = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v > 0
+
+/**
+ * An input-size limit option (`maxTokens`, `maxNumbers`): a positive integer, or `Infinity` to turn the
+ * limit off (src/generation/input-limits.ts).
+ */
+export const limitOption = (byDefault: string, doc: string): OptionSpec => ({
+  type: 'a positive integer or Infinity',
+  default: byDefault,
+  doc,
+  check: (v: unknown) => v === Number.POSITIVE_INFINITY || isPositiveInteger(v),
+})
 export const isInteger = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v)
 export const isFunction = (v: unknown): boolean => typeof v === 'function'
 export const isArray = (v: unknown): boolean => Array.isArray(v)

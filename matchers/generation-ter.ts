@@ -9,25 +9,16 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import { declareMatcher, isBoolean, type ArgSpec, type MatcherDeclaration, type MetricSpec, type OptionSpec } from './declare.js'
 import { isEvalSet, readAnswer, readAnswerSet, readReferences, refuseBlankReferences, refuseBlankSetReferences } from './generation-received.js'
 import { buildMessage, formatNumber, quote, table } from './message.js'
-import { matcherError, requireThreshold } from './validate.js'
+import { matcherError, requireHundredScaleThreshold } from './validate.js'
 
 const MATCHER = 'toScoreTerBelow'
 const DECIMALS = 2
 /** TER has no upper bound (edits can outnumber reference words); the threshold only has to be finite. */
 const TER_RANGE: readonly [number, number] = [0, Number.MAX_VALUE]
 
-/** A TER threshold in (0, 1) is almost certainly on the wrong scale (it would fail nearly every answer). */
+/** A TER threshold: on sacrebleu's 0–100 scale, a value in (0, 1) is refused with a hint. */
 function requireMax(ctx: MatcherContext, args: string, max: unknown): number {
-  const value = requireThreshold(ctx, MATCHER, args, 'max', max, TER_RANGE)
-  if (value > 0 && value < 1) {
-    matcherError(
-      ctx,
-      MATCHER,
-      args,
-      `max is on sacrebleu's 0–100 scale, got ${value}. Did you mean ${formatNumber(value * 100, undefined, 1)}? (A TER below 1 allows almost no edit.)`,
-    )
-  }
-  return value
+  return requireHundredScaleThreshold(ctx, MATCHER, args, 'max', max, TER_RANGE, 'A TER below 1 allows almost no edit.')
 }
 
 /** `TER = 35.29   required ≤ 30.00   (over by 5.29)`; under `.not`, `required > …` and `at or below by`. */

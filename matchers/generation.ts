@@ -16,13 +16,14 @@ import {
   isFiniteNumber,
   isInteger,
   isPositiveInteger,
+  limitOption,
   oneOf,
   type ArgSpec,
   type FormSpec,
   type MatcherDeclaration,
   type OptionSpec,
 } from './declare.js'
-import { matcherError, requireThreshold } from './validate.js'
+import { matcherError, requireHundredScaleThreshold, requireThreshold } from './validate.js'
 
 type References = string | readonly string[]
 type MeteorScore = Score<MeteorDetails>
@@ -60,18 +61,9 @@ export interface GenerationMatchers<R = unknown, T = unknown> {
 
 const SCALE_100: readonly [number, number] = [0, 100]
 
-/** A BLEU/chrF threshold in (0, 1) is almost certainly on the wrong scale; say so instead of passing everything. */
+/** A BLEU/chrF threshold: on sacrebleu's 0–100 scale, a value in (0, 1) is refused with a hint. */
 function requireHundredScale(ctx: MatcherContext, matcher: string, args: string, min: unknown): number {
-  const value = requireThreshold(ctx, matcher, args, 'min', min, SCALE_100)
-  if (value > 0 && value < 1) {
-    matcherError(
-      ctx,
-      matcher,
-      args,
-      `min is on sacrebleu's 0–100 scale, got ${value}. Did you mean ${formatNumber(value * 100, undefined, 1)}? (A threshold below 1 would pass almost any answer.)`,
-    )
-  }
-  return value
+  return requireHundredScaleThreshold(ctx, matcher, args, 'min', min, SCALE_100, 'A threshold below 1 would pass almost any answer.')
 }
 
 /** Lowest per-answer values first, with a note per case. */
@@ -372,12 +364,8 @@ const MIN_100: ArgSpec = { name: 'min', type: 'number', doc: "Threshold on sacre
 const MIN_1: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; passes when the score is ≥ min.' }
 
 /** `maxTokens`, accepted by every answer-quality matcher (src/generation/input-limits.ts). */
-const maxTokensOption = (byDefault: string): OptionSpec => ({
-  type: 'a positive integer or Infinity',
-  default: byDefault,
-  doc: 'The most tokens the answer or one reference may have; longer input fails the assertion instead of blocking the run.',
-  check: (v: unknown) => v === Number.POSITIVE_INFINITY || isPositiveInteger(v),
-})
+const maxTokensOption = (byDefault: string): OptionSpec =>
+  limitOption(byDefault, 'The most tokens the answer or one reference may have; longer input fails the assertion instead of blocking the run.')
 
 const BLEU_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   tokenize: { type: "'13a' | 'intl' | 'char' | 'none' | 'zh'", default: "'13a'", doc: "sacrebleu's tokenizer.", check: oneOf('13a', 'intl', 'char', 'none', 'zh') },

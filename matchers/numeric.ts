@@ -5,7 +5,7 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import { isEvalSet, readAnswer, readAnswerSet } from './generation-received.js'
 import { buildMessage, list, quote, table } from './message.js'
 import type { ByReceived } from './received-types.js'
-import { atLeast, declareMatcher, isArray, isBoolean, isFiniteNumber, isPositiveInteger, type OptionSpec } from './declare.js'
+import { atLeast, declareMatcher, isArray, isBoolean, isFiniteNumber, limitOption, type OptionSpec } from './declare.js'
 import { matcherError } from './validate.js'
 
 export interface NumericMatchers<R = unknown, T = unknown> {
@@ -151,18 +151,8 @@ const NUMERIC_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     doc: 'A reference that states no number is a Matcher error (there is nothing to check); `false` accepts it as consistent.',
     check: isBoolean,
   },
-  maxTokens: {
-    type: 'a positive integer or Infinity',
-    default: '1000000',
-    doc: 'The most whitespace-separated words the answer or reference may have.',
-    check: (v: unknown) => v === Number.POSITIVE_INFINITY || isPositiveInteger(v),
-  },
-  maxNumbers: {
-    type: 'a positive integer or Infinity',
-    default: '1000',
-    doc: 'The most number mentions the answer or reference may have (pairing them is quadratic).',
-    check: (v: unknown) => v === Number.POSITIVE_INFINITY || isPositiveInteger(v),
-  },
+  maxTokens: limitOption('1000000', 'The most whitespace-separated words the answer or reference may have.'),
+  maxNumbers: limitOption('1000', 'The most number mentions the answer or reference may have (pairing them is quadratic).'),
 }
 
 export const numericDeclarations = [

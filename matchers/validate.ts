@@ -1,4 +1,5 @@
 import { describeValue } from '../src/errors.js'
+import { formatNumber } from '../src/text/format.js'
 import type { MatcherContext } from './context.js'
 import { trimLibraryFrames } from './stack.js'
 
@@ -43,6 +44,27 @@ export function requireThreshold(
     matcherError(ctx, matcher, args, `${name} must be a number from ${range[0]} to ${range[1]}, got ${describeValue(value)}${hint}`)
   }
   return value
+}
+
+/**
+ * A threshold for a metric on sacrebleu's 0–100 scale (BLEU, chrF, TER): a value in (0, 1) is almost
+ * certainly on the wrong scale, so it is a Matcher error saying so (and what it would do) instead of a
+ * silent pass or fail.
+ */
+export function requireHundredScaleThreshold(
+  ctx: MatcherContext,
+  matcher: string,
+  args: string,
+  name: string,
+  value: unknown,
+  range: readonly [number, number],
+  consequence: string,
+): number {
+  const threshold = requireThreshold(ctx, matcher, args, name, value, range)
+  if (threshold > 0 && threshold < 1) {
+    matcherError(ctx, matcher, args, `${name} is on sacrebleu's 0–100 scale, got ${threshold}. Did you mean ${formatNumber(threshold * 100, undefined, 1)}? (${consequence})`)
+  }
+  return threshold
 }
 
 /**

@@ -12,14 +12,14 @@ import {
   parseQrelsStream,
   parseRunStream,
   tableToResult,
+  type TrecEvalTable,
   TrecEvalError,
   TrecFormatError,
   trecEvalLines,
   type TrecEvalOptions,
-  type TrecQrels,
-  type TrecRun,
   type TrecSource,
 } from '../src/retrieval/trec/index.js'
+import { evaluateTrecFile } from '../src/retrieval/trec/evaluate-file.js'
 import { resolveMeasures } from '../src/retrieval/trec/measures.js'
 import { cannotRead, cliMessage, EXIT, reportFailure, writeOut, type CliIo } from './io.js'
 import { unknownMeasureMessage } from './trec-measure-hint.js'
@@ -42,6 +42,8 @@ Options (as trec_eval):
   -N N                 number of documents in the collection (utility only)
   -J                   evaluate judged documents only (trec_eval: do not use lightly)
   --json               print {perQuery, mean, topics, runId} as JSON at full precision
+  --threads N          1 or 2 (not in trec_eval): 2 evaluates the second half of a run file in a
+                       worker thread; default 2 for files of 32 MB or more on two or more cores
   -h, --help           this help
 
 Exit codes: 0 ok, 1 usage, 2 unreadable or malformed input, 4 evaluation refused
@@ -55,6 +57,7 @@ interface Parsed {
   readonly summary: boolean
   readonly json: boolean
   readonly help: boolean
+  readonly threads: number | undefined
   readonly options: TrecEvalOptions
 }
 
@@ -81,6 +84,7 @@ function parseArgs(argv: readonly string[]): Parsed {
   let summary = true
   let json = false
   let help = false
+  let threads: number | undefined
   const options: { -readonly [K in keyof TrecEvalOptions]: TrecEvalOptions[K] } = {}
   const integer = (flag: string, text: string, min: number): number => {
     if (!/^[+-]?\d+$/.test(text) || Number(text) < min) {
@@ -135,6 +139,12 @@ function parseArgs(argv: readonly string[]): Parsed {
         json = true
         continue
       }
+      if (name === 'threads') {
+        const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i]
+        if (value !== '1' && value !== '2') throw new UsageError(`option --threads expects 1 or 2, got ${value === undefined ? 'nothing' : `'${value}'`}`)
+        threads = Number(value)
+        continue
+      }
       const flag = LONG[name]
       if (flag === undefined) throw new UsageError(`unknown option --${name}`)
       let value: string | undefined
@@ -156,7 +166,7 @@ function parseArgs(argv: readonly string[]): Parsed {
       }
     }
   }
-  return { files, measures, perQuery, summary, json, help, options }
+  return { files, measures, perQuery, summary, json, help, threads, options }
 }
 
 function sourceOf(path: string, io: CliIo): TrecSource {
@@ -185,10 +195,16 @@ async function read<T>(path: string, parse: (source: string) => Promise<T>): Pro
   }
 }
 
-async function readBoth(qrelsPath: string, runPath: string, io: CliIo): Promise<[TrecQrels, TrecRun]> {
+/**
+ * Reads both files and evaluates. A run file is evaluated batch by batch as it is read (evaluateTrecFile: same
+ * table, same errors, a fraction of the memory); a run on stdin is read whole first.
+ */
+async function evaluate(qrelsPath: string, runPath: string, measures: readonly string[], parsed: Parsed, io: CliIo): Promise<TrecEvalTable> {
+  const { options, threads } = parsed
   const qrels = await read(qrelsPath, (source) => parseQrelsStream(sourceOf(qrelsPath, io), { source }))
+  if (runPath !== '-') return read(runPath, (source) => evaluateTrecFile(qrels, runPath, measures, options, { fn: 'trec', source, threads }))
   const run = await read(runPath, (source) => parseRunStream(sourceOf(runPath, io), { source }))
-  return [qrels, run]
+  return evaluateTrec(qrels, run, measures, options, 'trec')
 }
 
 /** JSON has no NaN/Infinity; write them as strings, as the golden files do. */
@@ -226,10 +242,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw error
   }
 
-  let qrels: TrecQrels
-  let trecRun: TrecRun
+  let table
   try {
-    ;[qrels, trecRun] = await readBoth(qrelsPath, runPath, io)
+    table = await evaluate(qrelsPath, runPath, parsed.measures.length > 0 ? parsed.measures : ['official'], parsed, io)
   } catch (error) {
     if (error instanceof UsageError) return fail(EXIT.usage, error.message)
     if (error instanceof TrecFormatError) {
@@ -237,13 +252,6 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       return fail(EXIT.input, `${error.source} line ${error.line}: malformed, expected a ${what}: ${JSON.stringify(error.text)}`)
     }
     if (error instanceof ReadError) return fail(EXIT.input, error.message)
-    throw error
-  }
-
-  let table
-  try {
-    table = evaluateTrec(qrels, trecRun, parsed.measures.length > 0 ? parsed.measures : ['official'], parsed.options, 'trec')
-  } catch (error) {
     if (error instanceof TrecEvalError) {
       const file = error.code === 'duplicate-qrels-docno' || error.code === 'empty-qrels' ? qrelsPath : runPath
       switch (error.code) {

@@ -138,97 +138,165 @@ export function tableToResult(table: TrecEvalTable): TrecEvalResult {
 export function evaluateTrec(qrels: TrecQrels, run: TrecRun, measures: readonly string[], options: TrecEvalOptions = {}, fn = 'evaluateTrec'): TrecEvalTable {
   if (!(qrels instanceof TrecQrels)) throw new MetricInputError(fn, 'qrels', 'qrels from parseQrels/parseQrelsStream', qrels)
   if (!(run instanceof TrecRun)) throw new MetricInputError(fn, 'run', 'a run from parseRun/parseRunStream', run)
-  if (!Array.isArray(measures) || measures.length === 0) {
-    throw new MetricInputError(fn, 'measures', 'a non-empty array of trec_eval measures (e.g. ["map", "P.10"])', measures)
-  }
-  checkOptionKeys(fn, options, TREC_EVAL_OPTION_KEYS)
-  const relevanceLevel = options.relevanceLevel ?? 1
-  if (!Number.isInteger(relevanceLevel)) throw new MetricInputError(fn, 'relevanceLevel', 'an integer', relevanceLevel)
-  const maxRetrieved = options.maxRetrieved ?? Number.MAX_SAFE_INTEGER
-  assertPositiveInteger(fn, 'maxRetrieved', maxRetrieved)
-  const numDocsInColl = options.numDocsInCollection ?? 0
-  if (!Number.isInteger(numDocsInColl) || numDocsInColl < 0) {
-    throw new MetricInputError(fn, 'numDocsInCollection', 'a non-negative integer', numDocsInColl)
-  }
-  const instances = resolveMeasures(fn, measures)
-  const env: MeasureEnv = { relevanceLevel, numDocsInColl }
-
-  // Columns in print order; numeric ones get a slot in the per-topic row.
-  const columns: TrecEvalColumn[] = []
-  const slotOf: number[] = []
-  let width = 0
-  let relstringInstance: MeasureInstance | undefined
-  for (const m of instances) {
-    slotOf.push(width)
-    const d = m.def
-    for (const name of m.names) {
-      const numeric = d.kind !== 'string'
-      columns.push({ name, measure: d.name, kind: d.kind, perQuery: d.perQuery, summary: d.summary, slot: numeric ? width : -1 })
-      if (numeric) width += 1
-    }
-    if (d.name === 'relstring') relstringInstance = m
-  }
-  const needsRanking = instances.some((m) => m.def.ranked)
-
-  const index = new QrelsIndex(qrels)
-  if (index.topics.length === 0) {
-    throw new TrecEvalError(fn, 'qrels', 'qrels with at least one judgment', 'empty-qrels', undefined, undefined)
-  }
-  const ranker = new Ranker(run, index, maxRetrieved, options.judgedOnly ?? false, relevanceLevel)
-  const topics = index.topics
-  const values = new Float64Array(topics.length * width)
-  const relstrings: string[] | undefined = relstringInstance ? [] : undefined
-  // What trec_eval resets after scoring a missing topic's bogus ranking (it matches these exact value names).
-  const resetSlots = columns
-    .filter((c) => c.slot >= 0 && (c.name === 'num_ret' || c.name === 'utility' || c.name === 'rbp_resid' || c.name.startsWith('unj')))
-    .map((c) => c.slot)
-
+  const evaluation = new TrecEvaluation(qrels, measures, options, fn)
+  const ranker = evaluation.ranker(run)
+  const topics = evaluation.topics
   for (let q = 0; q < topics.length; q += 1) {
-    const qid = topics[q] as string
-    const runTopic = run.topicIndex(qid)
-    if (runTopic < 0 && !options.completeTopics) {
-      throw new TrecEvalError(
-        fn,
-        'run',
-        'results for every qrels topic (trec_eval 10.0 exits 4 here; pass `completeTopics: true`, trec_eval -c, to score missing topics as 0)',
-        'missing-topic',
-        qid,
-        undefined,
-      )
+    const runTopic = run.topicIndex(topics[q] as string)
+    if (runTopic < 0) evaluation.missing(q)
+    evaluation.row(ranker, q, runTopic)
+  }
+  return evaluation.table(run.runId)
+}
+
+/**
+ * One evaluation, split so that it can also be fed a run topic by topic (`evaluate-file.ts`): the checked
+ * options and measure columns, the per-topic rows, and the summary. Rows are independent of each other, so the
+ * order in which they are computed does not change any value.
+ */
+export class TrecEvaluation {
+  readonly columns: TrecEvalColumn[] = []
+  /** qrels topics in trec_eval's order */
+  readonly topics: readonly string[]
+  readonly width: number
+  readonly values: Float64Array
+  private readonly instances: MeasureInstance[]
+  private readonly slotOf: number[] = []
+  private readonly relstringInstance: MeasureInstance | undefined
+  private readonly relstrings: string[] | undefined
+  private readonly needsRanking: boolean
+  private readonly env: MeasureEnv
+  private readonly index: QrelsIndex
+  private readonly resetSlots: number[]
+  private readonly topicOf = new Map<string, number>()
+
+  constructor(
+    qrels: TrecQrels,
+    measures: readonly string[],
+    private readonly options: TrecEvalOptions,
+    private readonly fn: string,
+  ) {
+    if (!(qrels instanceof TrecQrels)) throw new MetricInputError(fn, 'qrels', 'qrels from parseQrels/parseQrelsStream', qrels)
+    if (!Array.isArray(measures) || measures.length === 0) {
+      throw new MetricInputError(fn, 'measures', 'a non-empty array of trec_eval measures (e.g. ["map", "P.10"])', measures)
     }
-    const rr = needsRanking ? ranker.rank(fn, q, runTopic) : EMPTY_RES_RELS
-    const row = q * width
-    instances.forEach((m, k) => {
-      m.def.calc(rr, m, values, row + (slotOf[k] as number), env)
-    })
-    if (relstrings && relstringInstance) relstrings.push(runTopic < 0 ? '' : relString(rr, relstringInstance))
-    if (runTopic < 0) for (const s of resetSlots) values[row + s] = 0
+    checkOptionKeys(fn, options, TREC_EVAL_OPTION_KEYS)
+    const relevanceLevel = options.relevanceLevel ?? 1
+    if (!Number.isInteger(relevanceLevel)) throw new MetricInputError(fn, 'relevanceLevel', 'an integer', relevanceLevel)
+    assertPositiveInteger(fn, 'maxRetrieved', options.maxRetrieved ?? Number.MAX_SAFE_INTEGER)
+    const numDocsInColl = options.numDocsInCollection ?? 0
+    if (!Number.isInteger(numDocsInColl) || numDocsInColl < 0) {
+      throw new MetricInputError(fn, 'numDocsInCollection', 'a non-negative integer', numDocsInColl)
+    }
+    this.instances = resolveMeasures(fn, measures)
+    this.env = { relevanceLevel, numDocsInColl }
+
+    // Columns in print order; numeric ones get a slot in the per-topic row.
+    let width = 0
+    let relstringInstance: MeasureInstance | undefined
+    for (const m of this.instances) {
+      this.slotOf.push(width)
+      const d = m.def
+      for (const name of m.names) {
+        const numeric = d.kind !== 'string'
+        this.columns.push({ name, measure: d.name, kind: d.kind, perQuery: d.perQuery, summary: d.summary, slot: numeric ? width : -1 })
+        if (numeric) width += 1
+      }
+      if (d.name === 'relstring') relstringInstance = m
+    }
+    this.width = width
+    this.relstringInstance = relstringInstance
+    this.needsRanking = this.instances.some((m) => m.def.ranked)
+
+    this.index = new QrelsIndex(qrels)
+    if (this.index.topics.length === 0) {
+      throw new TrecEvalError(fn, 'qrels', 'qrels with at least one judgment', 'empty-qrels', undefined, undefined)
+    }
+    this.topics = this.index.topics
+    this.topics.forEach((qid, q) => this.topicOf.set(qid, q))
+    this.values = new Float64Array(this.topics.length * width)
+    this.relstrings = relstringInstance ? new Array<string>(this.topics.length).fill('') : undefined
+    // What trec_eval resets after scoring a missing topic's bogus ranking (it matches these exact value names).
+    this.resetSlots = this.columns
+      .filter((c) => c.slot >= 0 && (c.name === 'num_ret' || c.name === 'utility' || c.name === 'rbp_resid' || c.name.startsWith('unj')))
+      .map((c) => c.slot)
   }
 
-  const summary = new Float64Array(width)
-  const n = topics.length
-  instances.forEach((m, k) => {
-    const first = slotOf[k] as number
-    const count = m.def.kind === 'string' ? 0 : m.names.length
-    for (let s = first; s < first + count; s += 1) {
-      let sum = 0
-      for (let q = 0; q < n; q += 1) sum += values[q * width + s] as number
-      switch (m.def.avg) {
-        case 'mean':
-          summary[s] = n ? sum / n : sum
-          break
-        case 'gm':
-          summary[s] = n > 0 ? Math.exp(sum / n) : sum
-          break
-        case 'numq':
-          summary[s] = n
-          break
-        default:
-          summary[s] = sum
+  /** A ranker over `run` (one per run or batch; it keeps scratch buffers between topics). */
+  ranker(run: TrecRun): Ranker {
+    return new Ranker(run, this.index, this.options.maxRetrieved ?? Number.MAX_SAFE_INTEGER, this.options.judgedOnly ?? false, this.env.relevanceLevel)
+  }
+
+  /** Index of a qrels topic in {@link topics}, or -1 (run topics absent from the qrels are not evaluated). */
+  topicIndex(qid: string): number {
+    return this.topicOf.get(qid) ?? -1
+  }
+
+  /** Qrels topic `q` has no results: an error unless `completeTopics` (then {@link row} scores its bogus ranking). */
+  missing(q: number): void {
+    if (this.options.completeTopics) return
+    throw new TrecEvalError(
+      this.fn,
+      'run',
+      'results for every qrels topic (trec_eval 10.0 exits 4 here; pass `completeTopics: true`, trec_eval -c, to score missing topics as 0)',
+      'missing-topic',
+      this.topics[q],
+      undefined,
+    )
+  }
+
+  /** Computes the row of qrels topic `q` from topic `runTopic` of the ranker's run (-1: no results). */
+  row(ranker: Ranker, q: number, runTopic: number): void {
+    const rr = this.needsRanking ? ranker.rank(this.fn, q, runTopic) : EMPTY_RES_RELS
+    const row = q * this.width
+    const values = this.values
+    this.instances.forEach((m, k) => {
+      m.def.calc(rr, m, values, row + (this.slotOf[k] as number), this.env)
+    })
+    if (this.relstrings && this.relstringInstance) this.relstrings[q] = runTopic < 0 ? '' : relString(rr, this.relstringInstance)
+    if (runTopic < 0) for (const s of this.resetSlots) values[row + s] = 0
+  }
+
+  /** The relstring of qrels topic `q` ('' unless requested and computed). */
+  relstring(q: number): string {
+    return this.relstrings?.[q] ?? ''
+  }
+
+  /** Takes the row of topic `q` from another evaluation of the same qrels and measures (its `values`). */
+  adoptRow(q: number, values: Float64Array, relstring: string): void {
+    const row = q * this.width
+    this.values.set(values.subarray(row, row + this.width), row)
+    if (this.relstrings) this.relstrings[q] = relstring
+  }
+
+  /** The table, once every row is computed: summary values over all topics, in topic order. */
+  table(runId: string): TrecEvalTable {
+    const { width, values } = this
+    const summary = new Float64Array(width)
+    const n = this.topics.length
+    this.instances.forEach((m, k) => {
+      const first = this.slotOf[k] as number
+      const count = m.def.kind === 'string' ? 0 : m.names.length
+      for (let s = first; s < first + count; s += 1) {
+        let sum = 0
+        for (let q = 0; q < n; q += 1) sum += values[q * width + s] as number
+        switch (m.def.avg) {
+          case 'mean':
+            summary[s] = n ? sum / n : sum
+            break
+          case 'gm':
+            summary[s] = n > 0 ? Math.exp(sum / n) : sum
+            break
+          case 'numq':
+            summary[s] = n
+            break
+          default:
+            summary[s] = sum
+        }
       }
-    }
-  })
-  return { columns, topics, values, width, summary, runId: run.runId, relstrings }
+    })
+    return { columns: this.columns, topics: this.topics, values, width, summary, runId, relstrings: this.relstrings }
+  }
 }
 
 const EMPTY_RES_RELS: ResRels = {
@@ -322,7 +390,7 @@ function smallestDuplicate(docnos: readonly string[]): string | undefined {
  * The ranked docnos go into a hash table (which also finds duplicates); the topic's few judged docnos are then
  * looked up in it, so no per-document lookup into the qrels is needed.
  */
-class Ranker {
+export class Ranker {
   private idx = new Uint32Array(1024)
   private rel = new Float64Array(1024)
   private seen = new Int32Array(2048)

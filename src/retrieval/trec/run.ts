@@ -1,7 +1,7 @@
 import { assertString } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
-import { atofBytes, decodeUtf8, encodeUtf8, plainDecimal, scanPlainDecimal } from './bytes.js'
+import { atofBytes, decodeUtf8, encodeUtf8, EXACT_POW10, plainDecimal, scanPlainDecimal } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { countNewlines, LineFeeder, type BlockHandler } from './lines.js'
 
@@ -92,7 +92,7 @@ export class TrecRun {
  * first non-blank character is `#` are skipped. A line with fewer fields throws {@link TrecFormatError}.
  */
 export class RunBuilder implements BlockHandler {
-  private readonly feeder = new LineFeeder(this)
+  private readonly feeder: LineFeeder
   private n = 0
   private scores: Float64Array
   private starts: Uint32Array
@@ -108,13 +108,18 @@ export class RunBuilder implements BlockHandler {
   private prevQid: Uint8Array = new Uint8Array(64)
   private prevQidLen = -1
   private runId = ''
+  /** A topic's lines resumed after another topic's: the run is not one contiguous stretch per topic. */
+  private resumed = false
 
   constructor(
     private readonly fn: string,
     private readonly source: string,
     /** Expected input size in bytes, to size the columns once (they still grow when it is too small). */
     expectedBytes = 0,
+    /** false when the input is a byte range inside a file (see `evaluate-file.ts`) */
+    atFileStart = true,
   ) {
+    this.feeder = new LineFeeder(this, atFileStart)
     // Over-reserving is cheap: large typed arrays are zero pages until written, so only used space is resident.
     const cap = Math.max(1024, Math.ceil(expectedBytes / 20))
     this.scores = new Float64Array(cap)
@@ -128,10 +133,13 @@ export class RunBuilder implements BlockHandler {
   }
 
   /**
-   * The hot loop (7M lines in well under a second): fields are scanned byte by byte up to the line's `\n`, the docno
-   * is copied into the arena and hashed in the same pass, and plain decimal scores take `atof`'s exact fast path
-   * ({@link scanPlainDecimal}).
-   * Blank bytes are C `isspace` (32, 9, 11, 12, 13); 10 ends the line.
+   * The hot loop. Each line is first tried on a fast path that only knows the common layout: fields separated by
+   * spaces, a plain decimal score, `\n` after the run_id (a `\r` or further fields are fine too). Any other byte
+   * where a field ends (a tab, a control byte, `#`, a blank line, an exponent…) sends that one line to the exact
+   * path, which follows trec_eval's rules: fields split on C `isspace` (32, 9, 11, 12, 13; 10 ends the line),
+   * `atof` for the score ({@link scanPlainDecimal} and {@link atofBytes}). Why two paths: the exact class tests at
+   * every field boundary cost as much as the rest of the parse on a 7M-line run.
+   * The docno is copied into the arena and hashed (FNV-1a) as it is scanned.
    */
   block(buf: Uint8Array, start: number, end: number, lineNo: number): number {
     // A line of a valid run has at least 12 bytes, and its docno is shorter than the line: reserve once per block.
@@ -150,56 +158,130 @@ export class RunBuilder implements BlockHandler {
     let p = start
     while (p < end) {
       const lineStart = p
-      lines += 1
-      let c = buf[p] as number
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
-      if (c === 10) {
-        p += 1
-        continue
-      }
-      if (c === 35) {
-        p = buf.indexOf(10, p) + 1
-        continue
-      }
-      // qid
-      const qs = p
-      while (c > 32 || c < 9 || (c > 13 && c !== 32)) c = buf[++p] as number
-      const qe = p
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
-      if (c === 10) this.malformed(buf, start, lineStart, lineNo)
-      // iter (ignored)
-      while (c > 32 || c < 9 || (c > 13 && c !== 32)) c = buf[++p] as number
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
-      if (c === 10) this.malformed(buf, start, lineStart, lineNo)
-      // docno: copied into the arena and hashed (FNV-1a) in the same pass
       const docStart = ap
+      lines += 1
+      let qs = p
+      let qe = p
       let h = 0x811c9dc5
-      while (c > 32 || c < 9 || (c > 13 && c !== 32)) {
-        arena[ap] = c
-        ap += 1
-        h = Math.imul(h ^ c, 16777619)
-        c = buf[++p] as number
+      let score = 0
+      let parsed = false
+      let c = buf[p] as number
+      fast: {
+        if (c <= 32 || c === 35) break fast
+        // qid
+        do c = buf[++p] as number
+        while (c > 32)
+        qe = p
+        if (c !== 32) break fast
+        do c = buf[++p] as number
+        while (c === 32)
+        // iter (ignored)
+        if (c < 32) break fast
+        do c = buf[++p] as number
+        while (c > 32)
+        if (c !== 32) break fast
+        do c = buf[++p] as number
+        while (c === 32)
+        // docno
+        if (c < 32) break fast
+        do {
+          arena[ap] = c
+          ap += 1
+          h = Math.imul(h ^ c, 16777619)
+          c = buf[++p] as number
+        } while (c > 32)
+        if (c !== 32) break fast
+        do c = buf[++p] as number
+        while (c === 32)
+        // rank (ignored)
+        if (c < 32) break fast
+        do c = buf[++p] as number
+        while (c > 32)
+        if (c !== 32) break fast
+        do c = buf[++p] as number
+        while (c === 32)
+        // sim: [-]digits[.digits], at most 15 digits, then a space (atof's exact fast path, as scanPlainDecimal)
+        const neg = c === 45
+        if (neg) c = buf[++p] as number
+        let m = 0
+        let digits = 0
+        let frac = -1
+        for (;;) {
+          const d = c - 48
+          if (d >= 0 && d <= 9) {
+            m = m * 10 + d
+            digits += 1
+            if (frac >= 0) frac += 1
+          } else if (c === 46 && frac < 0) {
+            frac = 0
+          } else {
+            break
+          }
+          c = buf[++p] as number
+        }
+        if (c !== 32 || digits === 0 || digits > 15) break fast
+        const v = frac > 0 ? m / (EXACT_POW10[frac] as number) : m
+        score = neg ? -v : v
+        do c = buf[++p] as number
+        while (c === 32)
+        // run_id, then the line end (a \r, or fields after run_id, are skipped as the exact path does)
+        if (c < 32) break fast
+        runIdStart = p
+        do c = buf[++p] as number
+        while (c > 32)
+        if (c !== 10 && c !== 32 && c !== 13) break fast
+        runIdEnd = p
+        p = c === 10 ? p + 1 : buf.indexOf(10, p) + 1
+        parsed = true
       }
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
-      if (c === 10) this.malformed(buf, start, lineStart, lineNo)
-      // rank (ignored)
-      while (c > 32 || c < 9 || (c > 13 && c !== 32)) c = buf[++p] as number
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
-      if (c === 10) this.malformed(buf, start, lineStart, lineNo)
-      // sim: C atof; a plain decimal (the usual score) is converted by atof's exact fast path as the field is scanned
-      const ss = p
-      p = scanPlainDecimal(buf, p, end)
-      c = buf[p] as number
-      let score = plainDecimal.value
-      while (c > 32 || c < 9 || (c > 13 && c !== 32)) c = buf[++p] as number
-      if (Number.isNaN(score)) score = atofBytes(buf, ss, p)
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
-      if (c === 10) this.malformed(buf, start, lineStart, lineNo)
-      // run_id (only the last line's is kept); anything after it is ignored
-      runIdStart = p
-      while (c > 32 || c < 9 || (c > 13 && c !== 32)) c = buf[++p] as number
-      runIdEnd = p
-      p = c === 10 ? p + 1 : buf.indexOf(10, p) + 1
+      if (!parsed) {
+        // the exact path, from the start of the line
+        p = lineStart
+        ap = docStart
+        h = 0x811c9dc5
+        c = buf[p] as number
+        while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
+        if (c === 10) {
+          p += 1
+          continue
+        }
+        if (c === 35) {
+          p = buf.indexOf(10, p) + 1
+          continue
+        }
+        qs = p
+        while (c > 32 || c < 9 || (c > 13 && c !== 32)) c = buf[++p] as number
+        qe = p
+        while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
+        if (c === 10) this.malformed(buf, start, lineStart, lineNo)
+        while (c > 32 || c < 9 || (c > 13 && c !== 32)) c = buf[++p] as number
+        while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
+        if (c === 10) this.malformed(buf, start, lineStart, lineNo)
+        while (c > 32 || c < 9 || (c > 13 && c !== 32)) {
+          arena[ap] = c
+          ap += 1
+          h = Math.imul(h ^ c, 16777619)
+          c = buf[++p] as number
+        }
+        while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
+        if (c === 10) this.malformed(buf, start, lineStart, lineNo)
+        while (c > 32 || c < 9 || (c > 13 && c !== 32)) c = buf[++p] as number
+        while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
+        if (c === 10) this.malformed(buf, start, lineStart, lineNo)
+        const ss = p
+        p = scanPlainDecimal(buf, p, end)
+        c = buf[p] as number
+        score = plainDecimal.value
+        while (c > 32 || c < 9 || (c > 13 && c !== 32)) c = buf[++p] as number
+        if (Number.isNaN(score)) score = atofBytes(buf, ss, p)
+        while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p] as number
+        if (c === 10) this.malformed(buf, start, lineStart, lineNo)
+        // run_id (only the last line's is kept); anything after it is ignored
+        runIdStart = p
+        while (c > 32 || c < 9 || (c > 13 && c !== 32)) c = buf[++p] as number
+        runIdEnd = p
+        p = c === 10 ? p + 1 : buf.indexOf(10, p) + 1
+      }
 
       // topic: consecutive lines usually share the qid, so compare bytes with the previous one first
       let same = qe - qs === prevLen
@@ -219,6 +301,92 @@ export class RunBuilder implements BlockHandler {
     this.arenaLen = ap
     if (runIdStart >= 0) this.runId = decodeUtf8(buf, runIdStart, runIdEnd)
     return lines
+  }
+
+  /** Documents read and not yet handed over. */
+  get size(): number {
+    return this.n
+  }
+
+  /** Topic ids in order of first appearance, over all batches. */
+  get topics(): readonly string[] {
+    return this.topicIds
+  }
+
+  /** The run_id of the last line read so far ('' before any). */
+  get lastRunId(): string {
+    return this.runId
+  }
+
+  /** Some topic's lines did not form one stretch (batches then cannot be evaluated topic by topic). */
+  get topicsResumed(): boolean {
+    return this.resumed
+  }
+
+  /**
+   * Batch reading (see `evaluate-file.ts`): the topics read completely so far, i.e. all but the one being read,
+   * as a run that views this builder's columns. Valid until {@link RunBuilder.dropFinished}; null when none is
+   * complete. Only meaningful while {@link topicsResumed} is false.
+   */
+  finishedTopics(): TrecRun | null {
+    return this.segCount > 1 ? this.batchRun(this.segCount - 1) : null
+  }
+
+  /**
+   * Forgets the topics {@link finishedTopics} handed over and moves the open topic's columns to the front, so
+   * the same (already touched) memory is reused: on this machine class first-touching fresh pages costs more
+   * than parsing the bytes that fill them.
+   */
+  dropFinished(): void {
+    if (this.segCount <= 1) return
+    const last = this.segCount - 1
+    const cut = this.segStart[last] as number
+    const arenaCut = this.starts[cut] as number
+    const rest = this.n - cut
+    this.scores.copyWithin(0, cut, this.n)
+    this.hashes.copyWithin(0, cut, this.n)
+    this.starts.copyWithin(0, cut, this.n)
+    for (let i = 0; i < rest; i += 1) this.starts[i] = (this.starts[i] as number) - arenaCut
+    this.arena.copyWithin(0, arenaCut, this.arenaLen)
+    this.arenaLen -= arenaCut
+    this.n = rest
+    this.segTopic[0] = this.segTopic[last] as number
+    this.segStart[0] = 0
+    this.segCount = 1
+  }
+
+  /** End of input in batch reading: the topics not handed over yet. The builder must not be used afterwards. */
+  finishBatches(): TrecRun {
+    this.feeder.end()
+    return this.batchRun(this.segCount)
+  }
+
+  /** A run of the first `segs` segments, each a whole topic, viewing the columns (no copy). */
+  private batchRun(segs: number): TrecRun {
+    const end = segs < this.segCount ? (this.segStart[segs] as number) : this.n
+    const starts = this.starts.subarray(0, end + 1)
+    if (segs === this.segCount) starts[end] = this.arenaLen
+    const topicIds: string[] = []
+    const index = new Map<string, number>()
+    const topicOffset = new Uint32Array(segs + 1)
+    for (let s = 0; s < segs; s += 1) {
+      const qid = this.topicIds[this.segTopic[s] as number] as string
+      index.set(qid, s)
+      topicIds.push(qid)
+      topicOffset[s] = this.segStart[s] as number
+    }
+    topicOffset[segs] = end
+    return new TrecRun(
+      this.runId,
+      topicIds,
+      this.scores.subarray(0, end),
+      starts,
+      this.arena.subarray(0, starts[end] as number),
+      this.hashes.subarray(0, end),
+      topicOffset,
+      null,
+      index,
+    )
   }
 
   /** End of input: returns the run. The builder must not be used afterwards. */
@@ -275,6 +443,8 @@ export class RunBuilder implements BlockHandler {
       t = this.topicIds.length
       this.topicIds.push(qid)
       this.topicIndex.set(qid, t)
+    } else {
+      this.resumed = true
     }
     if (this.segCount === this.segTopic.length) {
       this.segTopic = grow32(this.segTopic, this.segCount * 2)

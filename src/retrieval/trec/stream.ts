@@ -13,25 +13,38 @@ export type TrecSource = string | AsyncIterable<string | Uint8Array> | Iterable<
 
 const CHUNK = 4 << 20
 
-interface Sink {
+export interface Sink {
   push(chunk: Uint8Array): void
 }
 
-async function pump(fn: string, input: TrecSource, sink: Sink): Promise<void> {
+/**
+ * Feeds the bytes of `input` to `sink` chunk by chunk (a chunk is only valid during its `push`). For a file path,
+ * `range` limits the reading to bytes `[start, end)`.
+ */
+export async function pump(fn: string, input: TrecSource, sink: Sink, range?: { readonly start: number; readonly end: number }): Promise<void> {
   if (typeof input === 'string') {
     // Loaded lazily so that the rest of the module stays free of Node built-ins.
     const { open } = await import('node:fs/promises')
     const handle = await open(input, 'r')
     try {
+      let position = range?.start ?? 0
+      // Regular files return whole reads before their end, so a range's next position is known before the read ends.
+      const readInto = (buffer: Uint8Array) => {
+        if (!range) return handle.read(buffer, 0, CHUNK, null)
+        const length = Math.max(0, Math.min(CHUNK, range.end - position))
+        const read = handle.read(buffer, 0, length, position)
+        position += length
+        return read
+      }
       // Two buffers: the next read runs in the I/O thread pool while the current chunk is parsed.
       let current = new Uint8Array(CHUNK)
       let spare = new Uint8Array(CHUNK)
-      let pending = handle.read(current, 0, CHUNK, null)
+      let pending = readInto(current)
       for (;;) {
         const { bytesRead } = await pending
         if (bytesRead === 0) break
         const chunk = current.subarray(0, bytesRead)
-        pending = handle.read(spare, 0, CHUNK, null)
+        pending = readInto(spare)
         sink.push(chunk)
         ;[current, spare] = [spare, current]
       }

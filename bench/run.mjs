@@ -32,6 +32,12 @@ let peakRss = 0
 const sampleRss = () => (peakRss = Math.max(peakRss, process.memoryUsage().rss))
 const sampler = setInterval(sampleRss, 20)
 
+/** A Python timing recorded in another session, and the throughput 15× it would take (no ratio is computed). */
+function python(pairsPerSecond, tool) {
+  const f = (v) => v.toLocaleString('en-US')
+  return `${f(pairsPerSecond)} (${tool}); 15× = ${f(15 * pairsPerSecond)}`
+}
+
 function record(group, name, value, unit, reference) {
   rows.push({ group, name, value, unit, ...(reference ? { reference } : {}) })
 }
@@ -76,14 +82,27 @@ console.log(`generation workload: ${pairs.length} pairs from ${workloadName}`)
     times.push(Number(process.hrtime.bigint() - t0) / 1e9)
     sampleRss()
   }
-  record('generation', 'corpus BLEU (sacrebleu defaults)', pairs.length / times.sort((a, b) => a - b)[1], 'pairs/s', '8,028 (sacrebleu)')
+  record('generation', 'corpus BLEU (sacrebleu defaults)', pairs.length / times.sort((a, b) => a - b)[1], 'pairs/s', python(8_028, 'sacrebleu'))
 }
+/** Times whole-corpus calls (warm-up on a slice first): pairs per second, median of 3. */
+function corpusRate(fn) {
+  fn(hyps.slice(0, 2_000), [refs.slice(0, 2_000)])
+  const times = []
+  for (let r = 0; r < 3; r += 1) {
+    const t0 = process.hrtime.bigint()
+    fn(hyps, [refs])
+    times.push(Number(process.hrtime.bigint() - t0) / 1e9)
+    sampleRss()
+  }
+  return pairs.length / times.sort((a, b) => a - b)[1]
+}
+record('generation', 'corpus chrF (sacrebleu defaults)', corpusRate(lib.corpusChrf), 'pairs/s', 'no recorded Python timing')
 record(
   'generation',
   'sentence BLEU',
   throughput(pairs, (p) => lib.sentenceBleu(p.hypothesis, p.reference)),
   'pairs/s',
-  '9,403 (sacrebleu)',
+  python(9_403, 'sacrebleu'),
 )
 record(
   'generation',
@@ -96,14 +115,14 @@ record(
   'ROUGE-L with stemming',
   throughput(pairs, (p) => lib.rougeScore(p.hypothesis, p.reference, { types: ['rougeL'], stemmer: true })),
   'pairs/s',
-  '3,504 (rouge-score)',
+  python(3_504, 'rouge-score'),
 )
 record(
   'generation',
   'METEOR (WordNet synonyms)',
   throughput(pairs, (p) => lib.meteorScore(p.hypothesis, p.reference)),
   'pairs/s',
-  '4,374 (NLTK)',
+  python(4_374, 'NLTK'),
 )
 // guarded so the same script can time an older build (RAG_MATCHERS_DIST) that has no TER
 if (typeof lib.sentenceTer === 'function') {
@@ -112,7 +131,9 @@ if (typeof lib.sentenceTer === 'function') {
     'sentence TER (tercom, defaults)',
     throughput(pairs, (p) => lib.sentenceTer(p.hypothesis, p.reference)),
     'pairs/s',
+    'no recorded Python timing',
   )
+  record('generation', 'corpus TER (tercom, defaults)', corpusRate(lib.corpusTer), 'pairs/s', 'no recorded Python timing')
 }
 
 // ---------------------------------------------------------------- retrieval
@@ -184,11 +205,11 @@ if (args.has('--trec') && existsSync(join(here, 'trec-bench.mjs'))) {
 }
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`
-const fmt = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a')
+const fmt = (v) => (!Number.isFinite(v) ? 'n/a' : v < 100 ? v.toFixed(2) : Math.round(v).toLocaleString('en-US'))
 const width = Math.max(...rows.map((r) => r.name.length))
 console.log(`\nmachine: ${machine}\n`)
 // The reference column holds Python timings recorded in another session; they are not a same-run
-// comparison, so no ratio is computed from them.
+// comparison, so no ratio is computed from them (bench/python-side-by-side.mjs measures NLTK METEOR side by side).
 console.log(`${'group'.padEnd(11)} ${'measure'.padEnd(width)} ${'ours'.padStart(12)}  unit        reference (recorded in another session, not comparable)`)
 for (const r of rows) console.log(`${r.group.padEnd(11)} ${r.name.padEnd(width)} ${fmt(r.value).padStart(12)}  ${r.unit.padEnd(10)}  ${r.reference ?? ''}`)
 console.log(`\npeak RSS of the in-process benchmarks: ${(inProcessPeak / 2 ** 20).toFixed(0)} MiB`)

@@ -1,6 +1,6 @@
 // Times `rag-matchers trec` as a whole process on the synthetic workloads of bench/gen-trec.mjs and compares with
 // trec_eval 10.0 on the same machine class (stock build, whole process, same measures; shared/golden/README.md):
-//   msmarco  7,000 queries × 1,000 docs (≈250 MB run): trec_eval 7.1 s      target ≥ 3× faster, peak RSS < 1 GB
+//   msmarco  7,000 queries × 1,000 docs (≈250 MB run): trec_eval 7.1 s      target ≥ 8× faster, peak RSS < 1 GB
 //   wide   100,000 queries × 100 docs   (≈350 MB run): trec_eval 78 s
 // Usage: node bench/trec-bench.mjs [--cli dist/cli/main.js] [--runs 3] [--workloads msmarco,wide]
 // The CLI must be built (npm run build), or point --cli at a build, e.g. one made with
@@ -16,7 +16,7 @@ import { DATA_DIR, generate, WORKLOADS } from './gen-trec.mjs'
 const here = dirname(fileURLToPath(import.meta.url))
 const MEASURES = ['-m', 'ndcg_cut.10', '-m', 'recip_rank', '-m', 'P.10', '-m', 'recall.100', '-m', 'map']
 const TREC_EVAL_SECONDS = { msmarco: 7.1, wide: 78 }
-const SPEEDUP_TARGET = 3
+const SPEEDUP_TARGET = 8
 const RSS_LIMIT_MB = 1024
 
 function option(name, fallback) {
@@ -58,13 +58,18 @@ process.exitCode = code;`
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
-console.log(`rag-matchers trec benchmark: node ${process.version}, ${cli}, ${runs} runs each, timing via ${haveTime ? '/usr/bin/time' : 'process.resourceUsage'}`)
+const json = process.argv.includes('--json')
+const log = json ? (...a) => console.error(...a) : (...a) => console.log(...a)
+log(`rag-matchers trec benchmark: node ${process.version}, ${cli}, ${runs} runs each, timing via ${haveTime ? '/usr/bin/time' : 'process.resourceUsage'}`)
+// trec_eval is not installable here: its times were recorded in another session (shared/golden/README.md), so they
+// are shown next to ours with the time the target ratio would need, and no ratio is computed from them.
+const rows = []
 let allMet = true
 for (const name of workloads) {
   const qrels = join(DATA_DIR, `${name}.qrels`)
   const run = join(DATA_DIR, `${name}.run`)
   if (!existsSync(qrels) || !existsSync(run)) {
-    console.log(`generating ${name} …`)
+    log(`generating ${name} …`)
     generate(name)
   }
   const results = []
@@ -73,13 +78,23 @@ for (const name of workloads) {
   const med = median(results.map((r) => r.wall))
   const cpu = median(results.map((r) => r.cpu))
   const rss = Math.max(...results.map((r) => r.rssMb))
-  const speedup = TREC_EVAL_SECONDS[name] / med
-  const met = speedup >= SPEEDUP_TARGET && rss < RSS_LIMIT_MB
+  const needed = TREC_EVAL_SECONDS[name] / SPEEDUP_TARGET
+  const met = med <= needed && rss < RSS_LIMIT_MB
   allMet &&= met
-  console.log(
+  log(
     `${name.padEnd(8)} wall median ${med.toFixed(2)} s (best ${best.toFixed(2)}), cpu ${cpu.toFixed(2)} s, peak RSS ${rss.toFixed(0)} MB; ` +
-      `trec_eval 10.0 ${TREC_EVAL_SECONDS[name]} s → ${speedup.toFixed(1)}× ${met ? '(target met)' : '(TARGET MISSED)'}`,
+      `trec_eval 10.0 recorded in another session: ${TREC_EVAL_SECONDS[name]} s (${SPEEDUP_TARGET}× would be ≤ ${needed.toFixed(2)} s: ${met ? 'below' : 'NOT below'})`,
   )
-  console.log(results[0].stdout.trimEnd().replace(/^/gm, '    '))
+  log(results[0].stdout.trimEnd().replace(/^/gm, '    '))
+  const label = `${name} ${name === 'msmarco' ? '7,000 × 1,000' : '100,000 × 100'}`
+  rows.push({
+    name: `${label}, wall (median of ${runs})`,
+    value: med,
+    unit: 's',
+    reference: `trec_eval ${TREC_EVAL_SECONDS[name]} s (another session); ${SPEEDUP_TARGET}× = ${needed.toFixed(2)} s`,
+  })
+  rows.push({ name: `${label}, CPU (user + sys)`, value: cpu, unit: 's' })
+  rows.push({ name: `${label}, peak RSS`, value: rss, unit: 'MB', reference: `limit ${RSS_LIMIT_MB} MB` })
 }
+if (json) console.log(JSON.stringify(rows))
 process.exitCode = allMet ? 0 : 1

@@ -532,20 +532,28 @@ export class Ranker {
     this.mask = mask
     const run = this.run
     const idx = this.idx
+    const { arena, docStart, hashes } = run
     let dup = -1
     for (let k = 0; k < n; k += 1) {
       const i = idx[k] as number
-      const found = this.findRanked(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, run.hashes[i] as number)
-      if (found < 0) {
-        let slot = (Math.imul(run.hashes[i] as number, 0x85ebca6b) >>> 0) & mask
-        while ((seen[slot] as number) >= 0) slot = (slot + 1) & mask
-        seen[slot] = k
-      } else if (
-        dup < 0 ||
-        compareBytes(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, run.arena, run.docStart[dup] as number, run.docStart[dup + 1] as number) < 0
-      ) {
-        dup = i
+      const h = hashes[i] as number
+      const start = docStart[i] as number
+      const end = docStart[i + 1] as number
+      // one probe sequence both finds an equal docno already ranked and the free slot for a new one
+      let slot = (Math.imul(h, 0x85ebca6b) >>> 0) & mask
+      let found = false
+      for (;;) {
+        const other = seen[slot] as number
+        if (other < 0) break
+        const j = idx[other] as number
+        if (hashes[j] === h && compareBytes(arena, docStart[j] as number, docStart[j + 1] as number, arena, start, end) === 0) {
+          found = true
+          break
+        }
+        slot = (slot + 1) & mask
       }
+      if (!found) seen[slot] = k
+      else if (dup < 0 || compareBytes(arena, start, end, arena, docStart[dup] as number, docStart[dup + 1] as number) < 0) dup = i
     }
     if (dup >= 0) {
       const docno = decodeUtf8(run.arena, run.docStart[dup] as number, run.docStart[dup + 1] as number)

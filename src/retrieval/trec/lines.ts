@@ -39,7 +39,8 @@ export class LineFeeder {
         this.carry = concat(this.carry, chunk)
         return
       }
-      buf = concat(this.carry, chunk)
+      // (no copy when the first chunk alone holds the three bytes)
+      buf = this.carry.length === 0 ? chunk : concat(this.carry, chunk)
       this.carry = new Uint8Array(0)
       this.started = true
       if (buf[0] === BOM[0] && buf[1] === BOM[1] && buf[2] === BOM[2]) p = 3

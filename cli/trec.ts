@@ -43,7 +43,8 @@ Options (as trec_eval):
   -J                   evaluate judged documents only (trec_eval: do not use lightly)
   --json               print {perQuery, mean, topics, runId} as JSON at full precision
   --threads N          1 or 2 (not in trec_eval): 2 evaluates the second half of a run file in a
-                       worker thread; default 2 for files of 32 MB or more on two or more cores
+                       worker thread; default 2 for run files of 32 MB or more (qrels of at
+                       most 100,000 judgments) on two or more cores
   -h, --help           this help
 
 Exit codes: 0 ok, 1 usage, 2 unreadable or malformed input, 4 evaluation refused

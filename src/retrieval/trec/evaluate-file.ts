@@ -3,7 +3,7 @@ import { TrecEvalError } from './errors.js'
 import type { TrecQrels } from './qrels.js'
 import { parseRun, RunBuilder, type TrecRun } from './run.js'
 import { parseRunStream, pump } from './stream.js'
-import { evaluateInWorker, findTopicBoundary, SPLIT_MIN_BYTES, workerModule, workerThreads } from './split-run.js'
+import { evaluateInWorker, findTopicBoundary, SPLIT_MAX_JUDGMENTS, SPLIT_MIN_BYTES, workerModule, workerThreads } from './split-run.js'
 
 /** Documents per batch: large enough that per-batch work is negligible, small enough to stay in cache. */
 const BATCH_DOCS = 1 << 18
@@ -20,7 +20,8 @@ export interface EvaluateFileOptions {
   readonly batchDocs?: number
   /**
    * Threads: 1 reads the file in this thread; 2 evaluates the second half in a worker thread. Default: 2 for a
-   * file of at least 32 MB on a machine with two or more cores (when the worker module is found), else 1.
+   * file of at least 32 MB with at most 100,000 judgments, on a machine with two or more cores (when the worker
+   * module is found), else 1.
    */
   readonly threads?: number
 }
@@ -68,7 +69,7 @@ export async function evaluateTrecFile(
 
   const { stat } = await import('node:fs/promises')
   const size = (await stat(runPath)).size
-  const useThreads = threads ?? (size >= SPLIT_MIN_BYTES ? workerThreads() : 1)
+  const useThreads = threads ?? (size >= SPLIT_MIN_BYTES && qrels.size <= SPLIT_MAX_JUDGMENTS ? workerThreads() : 1)
   if (useThreads > 1 && workerModule() === undefined) throw new Error(`${fn}: cannot use ${useThreads} threads: the worker module is not next to this build`)
   const split = useThreads > 1 ? await findTopicBoundary(runPath, size) : -1
   if (split < 0) {

@@ -15,6 +15,12 @@ import type { TrecQrels } from './qrels.js'
 /** Below this size a second thread costs more (start-up, qrels copy) than it saves. */
 export const SPLIT_MIN_BYTES = 32 << 20
 
+/**
+ * Above this many judgments, one thread: the worker builds its own index of the qrels, and with hundreds of
+ * thousands of judgments (100,000 topics) that costs about as much as the half of the run it would save.
+ */
+export const SPLIT_MAX_JUDGMENTS = 100_000
+
 /** Bytes read around the middle to find a topic boundary: hundreds of lines of any usual run. */
 const WINDOW = 1 << 20
 

@@ -3,7 +3,7 @@ import { TrecEvalError } from './errors.js'
 import type { TrecQrels } from './qrels.js'
 import { parseRun, RunBuilder, type TrecRun } from './run.js'
 import { parseRunStream, pump } from './stream.js'
-import { evaluateInWorker, findTopicBoundary, SPLIT_MAX_JUDGMENTS, SPLIT_MIN_BYTES, workerModule, workerThreads } from './split-run.js'
+import { evaluateInWorker, findTopicBoundary, SPLIT_MAX_JUDGMENTS, SPLIT_MIN_BYTES, workerModule, workerThreads, type RangeOutcome } from './split-run.js'
 
 /** Documents per batch: large enough that per-batch work is negligible, small enough to stay in cache. */
 const BATCH_DOCS = 1 << 18
@@ -24,20 +24,6 @@ export interface EvaluateFileOptions {
    * module is found), else 1.
    */
   readonly threads?: number
-}
-
-/** What one byte range of the run gave: the rows are in the evaluation it was given. */
-export interface RangeOutcome {
-  /** a topic's lines resumed after another's: the caller must fall back to the ordinary reading */
-  readonly resumed: boolean
-  /** run topics in order of first appearance */
-  readonly topics: readonly string[]
-  /** the run_id of the range's last line ('' when it has none) */
-  readonly runId: string
-  /** per qrels topic: 1 when the range has its results */
-  readonly seen: Uint8Array
-  /** per qrels topic: the error its evaluation raised */
-  readonly errors: ReadonlyArray<TrecEvalError | undefined>
 }
 
 /**

@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { TrecEvalError, type TrecEvalErrorCode } from './errors.js'
 import type { TrecEvalOptions } from './evaluate.js'
-import type { RangeOutcome } from './evaluate-file.js'
 import type { TrecQrels } from './qrels.js'
 
 /** Below this size a second thread costs more (start-up, qrels copy) than it saves. */
@@ -83,6 +82,20 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   for (let k = 0; k < a.length; k += 1) if (a[k] !== b[k]) return false
   return true
+}
+
+/** What one byte range of the run gave: the rows are in the evaluation it was given. */
+export interface RangeOutcome {
+  /** a topic's lines resumed after another's: the caller must fall back to the ordinary reading */
+  readonly resumed: boolean
+  /** run topics in order of first appearance */
+  readonly topics: readonly string[]
+  /** the run_id of the range's last line ('' when it has none) */
+  readonly runId: string
+  /** per qrels topic: 1 when the range has its results */
+  readonly seen: Uint8Array
+  /** per qrels topic: the error its evaluation raised */
+  readonly errors: ReadonlyArray<TrecEvalError | undefined>
 }
 
 /** What the main thread sends the worker. */

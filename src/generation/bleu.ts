@@ -6,8 +6,8 @@ import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
 import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, lazySegments } from './sacrebleu-args.js'
 import { checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
-import { forEachNgramOrder, KeyCounts, SpanInterner } from './ngrams.js'
-import { isPyWhitespaceUnit, spanNgramText, type TokenSpans } from './tokenizers/spans.js'
+import { DenseNgrams, SpanInterner, ZeroedCounts } from './ngrams.js'
+import { isPyWhitespaceUnit, SpanBuffer, spanNgramText, type TokenSpans } from './tokenizers/spans.js'
 import { BLEU_TOKENIZER_NAMES, getBleuTokenizer, isBleuTokenizerName, type BleuTokenizer, type BleuTokenizerName } from './tokenizers/index.js'
 import { bootstrapCorpus, checkResamples, resolveSeed, type BootstrapEstimate } from './significance/bootstrap.js'
 import type { SignificanceKernel } from './significance/kernel.js'
@@ -153,15 +153,17 @@ export function sentenceBleu(candidate: string, references: string | readonly st
   const fn = 'sentenceBleu'
   const refs = checkSentenceArgs(fn, candidate, references)
   const r = resolveBleuOptions(fn, options, true, BLEU_OPTION_KEYS)
-  const unmatched = new UnmatchedNgrams(r.maxOrder)
-  const hyp = preprocess(candidate, r)
-  const stats = segmentStats(
-    hyp,
-    refs.map((ref) => preprocess(ref, r)),
-    r.maxOrder,
-    unmatched,
+  const stats = segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(refs, r), r.maxOrder)
+  // the unmatched n-grams are rarely read (most scores pass): counted again from the texts on first
+  // read (from a copy of a caller's array, which may change), so the hot path notes nothing
+  const kept = typeof references === 'string' ? refs : refs.slice()
+  return scoreFromStats(stats, r, refs.length, () =>
+    segmentUnmatched(
+      preprocess(candidate, r),
+      kept.map((ref) => preprocess(ref, r)),
+      r.maxOrder,
+    ),
   )
-  return scoreFromStats(stats, r, refs.length, () => unmatched.flush(hyp))
 }
 
 /**
@@ -210,13 +212,8 @@ export function corpusBleu(candidates: readonly string[], referenceStreams: Read
   for (let i = 0; i < candidates.length; i++) {
     const refs = segments[i]!.refs
     refCounts.add(refs.length)
-    const hyp = preprocess(candidates[i]!, r)
-    const stats = segmentStats(
-      hyp,
-      refs.map((ref) => preprocess(ref, r)),
-      r.maxOrder,
-      unmatched.allFull() ? undefined : unmatched,
-    )
+    const hyp = preprocess(candidates[i]!, r, pooledSpans(0))
+    const stats = segmentStats(hyp, preprocessRefs(refs, r), r.maxOrder, unmatched.allFull() ? undefined : unmatched)
     unmatched.flush(hyp)
     if (nBootstrap !== undefined) perSegment.push(stats.slice())
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
@@ -253,13 +250,7 @@ export function bleuSignificanceKernel(fn: string, options: BleuOptions | undefi
   return {
     name: 'BLEU',
     segmentStats: (candidates, segments) =>
-      candidates.map((candidate, i) =>
-        segmentStats(
-          preprocess(candidate, r),
-          segments[i]!.refs.map((ref) => preprocess(ref, r)),
-          r.maxOrder,
-        ),
-      ),
+      candidates.map((candidate, i) => segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(segments[i]!.refs, r), r.maxOrder)),
     score: (sums, float32) => computeBleuOf(sums, r, float32),
     signature: (nrefs, extra) => buildBleuSignature(r, nrefs, extra),
   }
@@ -359,11 +350,7 @@ export function bleuStats(candidate: string, references: string | readonly strin
   const fn = 'bleuStats'
   const refs = checkSentenceArgs(fn, candidate, references)
   const r = resolveBleuOptions(fn, options, true, BLEU_OPTION_KEYS)
-  return segmentStats(
-    preprocess(candidate, r),
-    refs.map((ref) => preprocess(ref, r)),
-    r.maxOrder,
-  )
+  return segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(refs, r), r.maxOrder)
 }
 
 /**
@@ -494,11 +481,12 @@ function computeBleu(
   return { score: bp * Math.exp(logSum / effOrder), precisions, counts: correct, totals: total, bp }
 }
 
-/** sacrebleu `_get_closest_ref_len`: the closest length, the shorter one on a tie. */
-function closestRefLen(hypLen: number, refLens: readonly number[]): number {
+/** sacrebleu `_get_closest_ref_len` over the references' token counts: the closest length, the shorter one on a tie. */
+function closestRefLen(hypLen: number, refs: readonly TokenSpans[]): number {
   let closestDiff = -1
   let closestLen = -1
-  for (const refLen of refLens) {
+  for (const ref of refs) {
+    const refLen = ref.count
     const diff = Math.abs(hypLen - refLen)
     if (closestDiff === -1 || diff < closestDiff) {
       closestDiff = diff
@@ -571,59 +559,113 @@ function segmentUnmatched(hyp: TokenSpans, refs: readonly TokenSpans[], maxOrder
 // Tables reused across calls (reset before each use): allocating them per sentence costs more
 // than the counting itself. Everything here is synchronous, so sharing them is safe.
 const tokenIds = new SpanInterner()
-const refMaxCounts = new KeyCounts()
-const refOneCounts = new KeyCounts()
+const grams = new DenseNgrams()
+const refMaxScratch = new ZeroedCounts()
+const refOneScratch = new ZeroedCounts()
 
 /** `[hypLen, refLen, correct_1…N, total_1…N]` for one tokenized segment. */
 function segmentStats(hyp: TokenSpans, refs: readonly TokenSpans[], maxOrder: number, unmatched?: UnmatchedNgrams): number[] {
   const stats = new Array<number>(2 + 2 * maxOrder).fill(0)
   const R = refs.length
-  const refLens: number[] = []
   let allTokens = hyp.count
-  for (const ref of refs) {
-    refLens.push(ref.count)
-    allTokens += ref.count
-  }
+  for (const ref of refs) allTokens += ref.count
   stats[0] = hyp.count
-  stats[1] = closestRefLen(hyp.count, refLens)
+  stats[1] = closestRefLen(hyp.count, refs)
+  // references first, the candidate last: an id ≥ distinctBefore(R) then occurs in no reference
   tokenIds.reset(allTokens)
-  const sequences: number[][] = []
-  for (const ref of refs) sequences.push(tokenIds.intern(ref))
-  sequences.push(tokenIds.intern(hyp))
-  forEachNgramOrder(sequences, tokenIds.size, maxOrder, (n, keys, lengths, bound) => {
-    // reference counts: the maximum over references of each n-gram's count
-    let refNgrams = 0
-    for (let j = 0; j < R; j++) refNgrams += lengths[j]!
-    const refMax = refMaxCounts
-    refMax.reset(refNgrams, bound)
-    refMax.addAll(keys[0]!, lengths[0]!)
-    for (let j = 1; j < R; j++) {
-      refOneCounts.reset(lengths[j]!, bound)
-      refOneCounts.addAll(keys[j]!, lengths[j]!)
-      refOneCounts.forEach((key, count) => refMax.max(key, count))
-    }
-    // clip by taking from the reference counts; an n-gram never added matched no reference
-    const hypKeys = keys[R]!
-    const hypLen = lengths[R]!
+  grams.reset(allTokens)
+  for (const ref of refs) tokenIds.internInto(ref, grams.tokens, grams.append(ref.count))
+  tokenIds.internInto(hyp, grams.tokens, grams.append(hyp.count))
+  grams.start(tokenIds.size)
+  // one reference and nothing to note (the common case): numbering and clipping in one pass per order
+  const oneRef = R === 1 && unmatched === undefined
+  for (let n = 1; n <= maxOrder; n++) {
     let correct = 0
-    for (let i = 0; i < hypLen; i++) {
-      const taken = refMax.take(hypKeys[i]!)
-      if (taken === 1) correct++
-      else if (taken === -1 && unmatched !== undefined && !unmatched.full(n)) unmatched.note(n, hypKeys[i]!, i)
-    }
-    stats[1 + n] = correct
+    if (oneRef) correct = n > 1 ? grams.advanceMatching() : grams.matches()
+    else if (n > 1) grams.advance()
+    const hypLen = grams.length(R)
+    // no candidate n-gram of this order, so none of the higher ones: their counts stay 0
+    if (hypLen === 0) break
     stats[1 + maxOrder + n] = hypLen
-  })
+    stats[1 + n] = oneRef ? correct : clipMatches(n, R, hypLen, unmatched)
+  }
   return stats
 }
 
-/** sacrebleu `BLEU._preprocess_segment` (optional `lower()`, `rstrip()`, tokenizer) as token spans. */
-function preprocess(text: string, r: ResolvedBleu): TokenSpans {
+/**
+ * `Σ_g min(c_cand(g), max_ref c_ref(g))` at the current order of {@link grams}, noting candidate
+ * n-grams that occur in no reference.
+ */
+function clipMatches(n: number, R: number, hypLen: number, unmatched: UnmatchedNgrams | undefined): number {
+  const keys = grams.keys
+  const inRefs = grams.distinctBefore(R)
+  const available = refMaxCounts(R, inRefs)
+  const from = grams.from(R)
+  let correct = 0
+  for (let i = 0; i < hypLen; i++) {
+    const key = keys[from + i]!
+    if (key >= inRefs) {
+      if (unmatched !== undefined && !unmatched.full(n)) unmatched.note(n, key, i)
+    } else if (available[key]! > 0) {
+      available[key]!--
+      correct++
+    }
+  }
+  return correct
+}
+
+/** Per n-gram id below `inRefs`, its highest count in any one reference (the first R sequences of {@link grams}). */
+function refMaxCounts(R: number, inRefs: number): Int32Array {
+  const keys = grams.keys
+  const max = refMaxScratch.zeroed(inRefs)
+  if (R === 1) {
+    const from = grams.from(0)
+    const to = from + grams.length(0)
+    for (let i = from; i < to; i++) max[keys[i]!]!++
+    return max
+  }
+  const one = refOneScratch.zeroed(inRefs)
+  for (let j = 0; j < R; j++) {
+    const from = grams.from(j)
+    const to = from + grams.length(j)
+    for (let i = from; i < to; i++) one[keys[i]!]!++
+    for (let i = from; i < to; i++) {
+      const key = keys[i]!
+      if (one[key]! > max[key]!) max[key] = one[key]!
+    }
+    // cleared through the same positions, so the next reference starts from zero
+    for (let i = from; i < to; i++) one[keys[i]!] = 0
+  }
+  return max
+}
+
+/**
+ * Span buffers reused by the calls that drop the spans once the statistics are counted
+ * (the candidate in buffer 0, the references after it); bleuSegments keeps its spans and does not use them.
+ */
+const spanPool: SpanBuffer[] = []
+
+function pooledSpans(k: number): SpanBuffer {
+  while (spanPool.length <= k) spanPool.push(new SpanBuffer())
+  // a buffer that grew for one very long text is not kept around
+  if (spanPool[k]!.starts.length > 1 << 16) spanPool[k] = new SpanBuffer()
+  return spanPool[k]!
+}
+
+/** {@link preprocess} of each reference, into pool buffers 1…R. */
+function preprocessRefs(refs: readonly string[], r: ResolvedBleu): TokenSpans[] {
+  const out = new Array<TokenSpans>(refs.length)
+  for (let j = 0; j < refs.length; j++) out[j] = preprocess(refs[j]!, r, pooledSpans(j + 1))
+  return out
+}
+
+/** sacrebleu `BLEU._preprocess_segment` (optional `lower()`, `rstrip()`, tokenizer) as token spans (in `into` when given). */
+function preprocess(text: string, r: ResolvedBleu, into?: SpanBuffer): TokenSpans {
   const lowered = r.lowercase ? pyLower(text) : text
   // Python `rstrip()` as a loop from the end (a `[…]+$` regex retries at every whitespace run)
   let end = lowered.length
   while (end > 0 && isPyWhitespaceUnit(lowered.charCodeAt(end - 1))) end--
-  const spans = r.tokenizer.spans(end === lowered.length ? lowered : lowered.slice(0, end))
+  const spans = r.tokenizer.spans(end === lowered.length ? lowered : lowered.slice(0, end), into)
   checkTokenCount('BLEU', 'each candidate and reference', spans.count, r.maxTokens)
   return spans
 }

@@ -7,7 +7,7 @@ import { pyLower } from '../text/python-lower.js'
 import { pyIsSpaceCode, pySplit } from '../text/python-string.js'
 import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, lazySegments } from './sacrebleu-args.js'
 import { checkTextLength, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
-import { consumeMatches, countKeys, forEachNgramOrder, Interner, KeyCounts } from './ngrams.js'
+import { CodePointInterner, DenseNgrams, Interner, ZeroedCounts } from './ngrams.js'
 import { bootstrapCorpus, checkResamples, resolveSeed, type BootstrapEstimate } from './significance/bootstrap.js'
 import type { SignificanceKernel } from './significance/kernel.js'
 import type { SignatureValue } from '../signature.js'
@@ -104,6 +104,8 @@ interface ResolvedChrf {
   readonly lowercase: boolean
   readonly keepWhitespace: boolean
   readonly maxTokens: number
+  /** Signatures by reference count, for the shared default settings only. */
+  readonly signatures?: Map<number | 'var' | undefined, string>
 }
 
 /**
@@ -382,10 +384,12 @@ function scoreFromStats(
     })
   }
   const details: ChrfDetails = { stats, orders, precision: f.precision, recall: f.recall, effectiveOrder: f.effectiveOrder, ...extra }
-  let signature = signatures?.get(nrefs)
+  // the defaults are resolved once, so their signatures can be remembered per reference count
+  const known = signatures ?? r.signatures
+  let signature = known?.get(nrefs)
   if (signature === undefined) {
     signature = chrfSignature(r, nrefs)
-    signatures?.set(nrefs, signature)
+    known?.set(nrefs, signature)
   }
   return makeScore(chrfName(r), f.score, signature, details)
 }
@@ -406,10 +410,13 @@ function chrfSignature(r: ResolvedChrf, nrefs: number | 'var' | undefined, extra
   ])
 }
 
-/** The code points of `text` as dense ids, Python whitespace dropped unless `keepWhitespace`. */
-function charIds(text: string, keepWhitespace: boolean, interner: Interner<number>): number[] {
-  const out: number[] = []
+/** Appends the code points of `text` to {@link grams} as ids, Python whitespace dropped unless `keepWhitespace`. */
+function appendCharIds(text: string, keepWhitespace: boolean): void {
+  // at most one id per UTF-16 unit; the unused tail is given back below
+  const at = grams.append(text.length)
+  const out = grams.tokens
   const len = text.length
+  let k = at
   for (let i = 0; i < len; i++) {
     let code = text.charCodeAt(i)
     // combine a surrogate pair into one code point: chrF counts Python characters
@@ -421,9 +428,9 @@ function charIds(text: string, keepWhitespace: boolean, interner: Interner<numbe
       }
     }
     if (!keepWhitespace && pyIsSpaceCode(code)) continue
-    out.push(interner.id(code))
+    out[k++] = charIds.id(code)
   }
-  return out
+  grams.shrinkLast(k - at)
 }
 
 const ASCII_PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
@@ -446,7 +453,10 @@ function chrfWords(text: string): string[] {
   return out
 }
 
-const refCountScratch = new KeyCounts()
+// Tables reused across calls (reset before each use); everything here is synchronous.
+const charIds = new CodePointInterner()
+const grams = new DenseNgrams()
+const refCountScratch = new ZeroedCounts()
 
 /**
  * Statistics of one candidate against each reference; keeps the best reference's
@@ -460,29 +470,25 @@ function segmentStats(candidate: string, references: readonly string[], r: Resol
   const order = r.charOrder + r.wordOrder
   const perRef = refs.map(() => new Array<number>(3 * order).fill(0))
 
-  const fill = (offset: number) => (n: number, keys: readonly number[][], lengths: readonly number[], bound: number) => {
-    const hypLen = lengths[0]!
-    for (let j = 0; j < refs.length; j++) {
-      const refLen = lengths[j + 1]!
-      const remaining = countKeys(keys[j + 1]!, refLen, refCountScratch, bound)
-      const at = 3 * (offset + n - 1)
-      const stats = perRef[j]!
-      // sacrebleu: the candidate's n-grams are not counted when the reference has none of this order
-      stats[at] = refLen > 0 ? hypLen : 0
-      stats[at + 1] = refLen
-      stats[at + 2] = consumeMatches(keys[0]!, hypLen, remaining)
-    }
-  }
-
   if (r.charOrder > 0) {
-    const chars = new Interner<number>()
-    const sequences = [charIds(hyp, r.keepWhitespace, chars), ...refs.map((ref) => charIds(ref, r.keepWhitespace, chars))]
-    forEachNgramOrder(sequences, chars.size, r.charOrder, fill(0))
+    let units = hyp.length
+    for (const ref of refs) units += ref.length
+    charIds.reset()
+    grams.reset(units)
+    appendCharIds(hyp, r.keepWhitespace)
+    for (const ref of refs) appendCharIds(ref, r.keepWhitespace)
+    grams.start(charIds.size)
+    fillOrders(perRef, 0, r.charOrder)
   }
   if (r.wordOrder > 0) {
     const words = new Interner<string>()
     const sequences = [words.intern(chrfWords(hyp)), ...refs.map((ref) => words.intern(chrfWords(ref)))]
-    forEachNgramOrder(sequences, words.size, r.wordOrder, fill(r.charOrder))
+    let total = 0
+    for (const seq of sequences) total += seq.length
+    grams.reset(total)
+    for (const seq of sequences) grams.appendIds(seq)
+    grams.start(words.size)
+    fillOrders(perRef, r.charOrder, r.wordOrder)
   }
 
   let best = 0
@@ -497,8 +503,68 @@ function segmentStats(candidate: string, references: readonly string[], r: Resol
   return { stats: perRef[best]!, best }
 }
 
+/**
+ * `[hyp, ref, match]` of orders 1…`maxOrder` for each reference, written at order index `offset`
+ * onwards; {@link grams} holds the candidate (sequence 0) and the references.
+ */
+function fillOrders(perRef: number[][], offset: number, maxOrder: number): void {
+  if (perRef.length === 1) {
+    fillOrdersOneRef(perRef[0]!, offset, maxOrder)
+    return
+  }
+  for (let n = 1; n <= maxOrder; n++) {
+    if (n > 1) grams.advance()
+    const keys = grams.keys
+    const hypFrom = grams.from(0)
+    const hypLen = grams.length(0)
+    const at = 3 * (offset + n - 1)
+    for (let j = 0; j < perRef.length; j++) {
+      const refFrom = grams.from(j + 1)
+      const refLen = grams.length(j + 1)
+      const stats = perRef[j]!
+      // sacrebleu: the candidate's n-grams are not counted when the reference has none of this order
+      stats[at] = refLen > 0 ? hypLen : 0
+      stats[at + 1] = refLen
+      stats[at + 2] = refLen > 0 && hypLen > 0 ? clippedMatches(keys, hypFrom, hypLen, refFrom, refLen, grams.size) : 0
+    }
+  }
+}
+
+/** {@link fillOrders} for the common single reference: numbering and matching in one pass per order. */
+function fillOrdersOneRef(stats: number[], offset: number, maxOrder: number): void {
+  for (let n = 1; n <= maxOrder; n++) {
+    const matches = n > 1 ? grams.advanceMatching() : grams.matches()
+    const hypLen = grams.length(0)
+    const refLen = grams.length(1)
+    const at = 3 * (offset + n - 1)
+    // sacrebleu: the candidate's n-grams are not counted when the reference has none of this order
+    stats[at] = refLen > 0 ? hypLen : 0
+    stats[at + 1] = refLen
+    stats[at + 2] = matches
+  }
+}
+
+/** `Σ_g min(count_cand(g), count_ref(g))` for the ids at `keys[hypFrom…]` and `keys[refFrom…]`. */
+function clippedMatches(keys: Int32Array, hypFrom: number, hypLen: number, refFrom: number, refLen: number, size: number): number {
+  const remaining = refCountScratch.zeroed(size)
+  for (let i = refFrom; i < refFrom + refLen; i++) remaining[keys[i]!]!++
+  let matches = 0
+  for (let i = hypFrom; i < hypFrom + hypLen; i++) {
+    const key = keys[i]!
+    if (remaining[key]! > 0) {
+      remaining[key]!--
+      matches++
+    }
+  }
+  return matches
+}
+
+/** The default settings, resolved once. */
+const DEFAULTS: ResolvedChrf = { ...resolveChrfOptions('sentenceChrf', {}, CHRF_OPTION_KEYS), signatures: new Map() }
+
 function resolveChrfOptions(fn: string, options: ChrfOptions | undefined, knownKeys: readonly string[]): ResolvedChrf {
-  if (options === undefined || options === null) options = {}
+  // (the constant itself is built with `{}`, so this never reads it before it exists)
+  if (options === undefined || options === null) return DEFAULTS
   if (typeof options !== 'object' || Array.isArray(options)) throw new MetricInputError(fn, 'options', 'an options object', options)
   checkOptionKeys(fn, options, knownKeys)
   const { charOrder = 6, wordOrder = 0, beta = 2, epsSmoothing = false, lowercase = false, keepWhitespace = false } = options

@@ -4,7 +4,7 @@ import { spansChar, tokenizeChar, tokensChar } from './tokenizer-char.js'
 import { spansIntl, tokenizeIntl, tokensIntl } from './tokenizer-intl.js'
 import { spansNone, tokenizeNone, tokensNone } from './tokenizer-none.js'
 import { spansZh, tokenizeZh, tokensZh } from './tokenizer-zh.js'
-import type { TokenSpans } from './spans.js'
+import type { SpanBuffer, TokenSpans } from './spans.js'
 
 export { tokenize13a } from './tokenizer-13a.js'
 export { tokenizeChar } from './tokenizer-char.js'
@@ -27,8 +27,11 @@ export interface BleuTokenizer {
   readonly tokenize: (text: string) => string
   /** `pySplit(tokenize(text))`, computed without building the joined string where that is cheaper. */
   readonly tokens: (text: string) => string[]
-  /** The same tokens as spans of one string (what BLEU interns, without a string per token). */
-  readonly spans: (text: string) => TokenSpans
+  /**
+   * The same tokens as spans of one string (what BLEU interns, without a string per token). A
+   * tokenizer may fill `into` and return it (valid until the buffer's next use) or ignore it.
+   */
+  readonly spans: (text: string, into?: SpanBuffer) => TokenSpans
 }
 
 const REGISTRY: Readonly<Record<BleuTokenizerName, BleuTokenizer>> = {

@@ -12,8 +12,58 @@ export interface TokenSpans {
   // which made allocation and GC the main cost of sentence BLEU
   readonly starts: number[]
   readonly ends: number[]
-  /** The number of tokens (`starts.length`). */
+  /** The number of tokens (the arrays may be longer, see {@link SpanBuffer}). */
   readonly count: number
+  /**
+   * {@link spanHash} of each token, when the tokenizer computed it while scanning (BLEU's interner
+   * then reads each character once less); absent otherwise.
+   */
+  readonly hashes?: readonly number[]
+}
+
+/** FNV-1a (32-bit) offset basis and prime: the token hash of {@link spanHash}. */
+export const FNV_OFFSET = 0x811c9dc5 | 0
+export const FNV_PRIME = 16777619
+
+/** FNV-1a of the UTF-16 units `source[start, end)`, as a signed 32-bit integer. */
+export function spanHash(source: string, start: number, end: number): number {
+  let h = FNV_OFFSET
+  for (let i = start; i < end; i++) h = Math.imul(h ^ source.charCodeAt(i), FNV_PRIME)
+  return h
+}
+
+/**
+ * Spans a tokenizer fills in place. Handing the same buffer to many calls reuses its arrays, so
+ * a hot loop allocates nothing per text; the spans are then valid only until the buffer's next use.
+ */
+export class SpanBuffer implements TokenSpans {
+  source = ''
+  readonly starts: number[] = []
+  readonly ends: number[] = []
+  readonly hashes: number[] = []
+  count = 0
+
+  /** Empties the buffer for spans of `source`. */
+  clear(source: string): this {
+    this.source = source
+    this.count = 0
+    return this
+  }
+
+  /** Appends the span `[start, end)`, whose {@link spanHash} is `hash`. */
+  push(start: number, end: number, hash: number): void {
+    // overwrite what an earlier use left, grow past it
+    if (this.count < this.starts.length) {
+      this.starts[this.count] = start
+      this.ends[this.count] = end
+      this.hashes[this.count] = hash
+    } else {
+      this.starts.push(start)
+      this.ends.push(end)
+      this.hashes.push(hash)
+    }
+    this.count++
+  }
 }
 
 /** Python `str.isspace()` for one UTF-16 unit (surrogates are never whitespace). */
@@ -21,20 +71,20 @@ export function isPyWhitespaceUnit(code: number): boolean {
   return code <= 0x20 ? code === 0x20 || (code >= 0x09 && code <= 0x0d) || code >= 0x1c : code >= 0x85 && pyIsSpaceCode(code)
 }
 
-/** The spans of Python `str.split()` over `text`. */
-export function whitespaceSpans(text: string): TokenSpans {
+/** The spans of Python `str.split()` over `text`, written to `into` (a new buffer by default). */
+export function whitespaceSpans(text: string, into: SpanBuffer = new SpanBuffer()): TokenSpans {
   const len = text.length
-  const starts: number[] = []
-  const ends: number[] = []
+  const out = into.clear(text)
   let i = 0
   while (i < len) {
     while (i < len && isPyWhitespaceUnit(text.charCodeAt(i))) i++
     if (i >= len) break
-    starts.push(i)
-    while (i < len && !isPyWhitespaceUnit(text.charCodeAt(i))) i++
-    ends.push(i)
+    const start = i
+    let h = FNV_OFFSET
+    for (let c = text.charCodeAt(i); i < len && !isPyWhitespaceUnit(c); c = text.charCodeAt(++i)) h = Math.imul(h ^ c, FNV_PRIME)
+    out.push(start, i, h)
   }
-  return { source: text, starts, ends, count: starts.length }
+  return out
 }
 
 /** The token strings of `spans`. */

@@ -1,5 +1,5 @@
 import { pySplit } from '../../text/python-string.js'
-import { isPyWhitespaceUnit, spanTokens, type TokenSpans } from './spans.js'
+import { FNV_OFFSET, FNV_PRIME, isPyWhitespaceUnit, SpanBuffer, spanTokens, type TokenSpans } from './spans.js'
 
 // mteval-v13a's language-independent symbols: { | } ~ [ \ ] ^ _ ` ! " # $ % & ( ) * + / : ; < = > ? @.
 // sacrebleu's class also contains the space; padding a space only adds whitespace that the final
@@ -18,8 +18,10 @@ function prepare13a(text: string): string {
   let line = text
   // `includes` first because most lines need none of these
   if (line.includes('<skipped>')) line = line.replaceAll('<skipped>', '')
-  if (line.includes('-\n')) line = line.replaceAll('-\n', '')
-  if (line.includes('\n')) line = line.replaceAll('\n', ' ')
+  if (line.includes('\n')) {
+    if (line.includes('-\n')) line = line.replaceAll('-\n', '')
+    if (line.includes('\n')) line = line.replaceAll('\n', ' ')
+  }
   if (line.includes('&')) {
     // sequential, so `&amp;lt;` ends as `<` exactly as in sacrebleu
     line = line.replaceAll('&quot;', '"').replaceAll('&amp;', '&').replaceAll('&lt;', '<').replaceAll('&gt;', '>')
@@ -66,50 +68,95 @@ function classOf(code: number): number {
  * `tokenize13a` (the regex passes) and this function are checked against each other on random
  * strings of the characters involved, and both against the golden data.
  */
-export function spans13a(text: string): TokenSpans {
+export function spans13a(text: string, into: SpanBuffer = new SpanBuffer()): TokenSpans {
   const line = prepare13a(text)
   const n = line.length
-  const starts: number[] = []
-  const ends: number[] = []
+  const out = into.clear(line)
   let open = -1 // start of the token being read, -1 between tokens
+  let hash = 0 // FNV-1a of the open token's units so far (see spanHash)
   // classes of the units at i-2, i-1, i (0 stands for "none": the padding space is a plain non-digit)
   let before2 = 0
   let before = 0
-  let cur = n > 0 ? classOf(line.charCodeAt(0)) : 0
+  let code = n > 0 ? line.charCodeAt(0) : 0 // the unit at i
+  let cur = n > 0 ? classOf(code) : 0
   let m2Prev = false
   let m2Cur = cur === PERIOD_COMMA // at i = 0 the padding space precedes it
   let m3Prev = false
   for (let i = 0; i < n; i++) {
+    if (cur === 0 && open < 0) {
+      // A token that starts after whitespace (or at the start) and holds only class-0 units up to
+      // the next whitespace breaks nowhere (every rule needs a symbol, P, digit or hyphen): take it
+      // whole and go on at that whitespace with the state the single steps would have left.
+      let h = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
+      let j = i + 1
+      let c = 0
+      let stop = 0
+      while (j < n && (stop = classOf((c = line.charCodeAt(j)))) === 0) {
+        h = Math.imul(h ^ c, FNV_PRIME)
+        j++
+      }
+      if (j === n || stop === WHITESPACE) {
+        out.push(i, j, h)
+        // the whitespace at j opens and breaks nothing either: step over it too (the state at j + 1
+        // follows a plain unit and a whitespace unit, with no rule state set)
+        if (j + 1 >= n) return out
+        before2 = 0
+        before = WHITESPACE
+        code = line.charCodeAt(j + 1)
+        cur = classOf(code)
+        m2Prev = false
+        m2Cur = cur === PERIOD_COMMA
+        m3Prev = false
+        i = j // the loop's i++ moves on to j + 1
+        continue
+      }
+    } else if (cur === 0 && before === 0 && open >= 0) {
+      // Inside a token, a unit of class 0 after one of class 0 breaks nothing, and no rule state is
+      // set (m2/m3 need a P): skip to the last unit of the run (hashing the units passed), as if
+      // each step had been taken.
+      let j = i + 1
+      let c = 0
+      while (j < n && classOf((c = line.charCodeAt(j))) === 0) {
+        hash = Math.imul(hash ^ code, FNV_PRIME)
+        code = c
+        j++
+      }
+      if (j - 1 > i) {
+        i = j - 1
+        before2 = 0
+      }
+    }
     // past the end comes the padding space: class 0 (a non-digit, not P)
-    const next = i + 1 < n ? classOf(line.charCodeAt(i + 1)) : 0
+    const nextCode = i + 1 < n ? line.charCodeAt(i + 1) : 0
+    const next = i + 1 < n ? classOf(nextCode) : 0
     const curIsP = cur === PERIOD_COMMA
     const m2Next = next === PERIOD_COMMA && cur !== DIGIT && !(curIsP && m2Cur)
     const m3: boolean = curIsP && (m2Cur || next !== DIGIT) && !(before === PERIOD_COMMA && !m2Cur && !m2Prev && m3Prev)
     if (cur === WHITESPACE) {
       if (open >= 0) {
-        starts.push(open)
-        ends.push(i)
+        out.push(open, i, hash)
         open = -1
       }
     } else if (open < 0) {
       open = i
+      hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
     } else if (((cur | before) & SYMBOL) !== 0 || m2Cur || m2Prev || m3 || m3Prev || (cur === HYPHEN && before === DIGIT) || (before === HYPHEN && before2 === DIGIT)) {
-      starts.push(open)
-      ends.push(i)
+      out.push(open, i, hash)
       open = i
+      hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
+    } else {
+      hash = Math.imul(hash ^ code, FNV_PRIME)
     }
     before2 = before
     before = cur
     cur = next
+    code = nextCode
     m2Prev = m2Cur
     m2Cur = m2Next
     m3Prev = m3
   }
-  if (open >= 0) {
-    starts.push(open)
-    ends.push(n)
-  }
-  return { source: line, starts, ends, count: starts.length }
+  if (open >= 0) out.push(open, n, hash)
+  return out
 }
 
 /** The 13a tokens of `text` (the `split()` of {@link tokenize13a}). */

@@ -1,5 +1,5 @@
 import { pyIsSpace } from '../../text/python-string.js'
-import { isPyWhitespaceUnit, type TokenSpans } from './spans.js'
+import { isPyWhitespaceUnit, SpanBuffer, spanHash, type TokenSpans } from './spans.js'
 
 /**
  * sacrebleu's `char` tokenizer: every code point (whitespace included) joined by one space, i.e.
@@ -30,10 +30,9 @@ export function tokensChar(text: string): string[] {
 }
 
 /** The `char` token spans of `text`: one per non-whitespace code point (a surrogate pair spans 2 units). */
-export function spansChar(text: string): TokenSpans {
+export function spansChar(text: string, into: SpanBuffer = new SpanBuffer()): TokenSpans {
   const len = text.length
-  const starts: number[] = []
-  const ends: number[] = []
+  const out = into.clear(text)
   for (let i = 0; i < len; i++) {
     const code = text.charCodeAt(i)
     const start = i
@@ -42,8 +41,7 @@ export function spansChar(text: string): TokenSpans {
       if (low >= 0xdc00 && low <= 0xdfff) i++
     }
     if (i === start && isPyWhitespaceUnit(code)) continue
-    starts.push(start)
-    ends.push(i + 1)
+    out.push(start, i + 1, spanHash(text, start, i + 1))
   }
-  return { source: text, starts, ends, count: starts.length }
+  return out
 }

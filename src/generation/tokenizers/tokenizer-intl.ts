@@ -1,5 +1,5 @@
 import { pySplit } from '../../text/python-string.js'
-import { whitespaceSpans, type TokenSpans } from './spans.js'
+import { whitespaceSpans, type SpanBuffer, type TokenSpans } from './spans.js'
 
 /*
  * sacrebleu's `intl` tokenizer uses the Python `regex` module, whose tables (regex 2022.10.31) are
@@ -58,8 +58,8 @@ function applyIntl(text: string): string {
 }
 
 /** The `intl` token spans of `text` (over the rewritten line). */
-export function spansIntl(text: string): TokenSpans {
-  return whitespaceSpans(applyIntl(text))
+export function spansIntl(text: string, into?: SpanBuffer): TokenSpans {
+  return whitespaceSpans(applyIntl(text), into)
 }
 
 /** The `intl` tokens of `text` (the `split()` of {@link tokenizeIntl}). */

@@ -1,5 +1,5 @@
 import { pySplit } from '../../text/python-string.js'
-import { whitespaceSpans, type TokenSpans } from './spans.js'
+import { whitespaceSpans, type SpanBuffer, type TokenSpans } from './spans.js'
 
 /**
  * sacrebleu's `none` tokenizer: the text unchanged (BLEU then splits it on Python whitespace).
@@ -21,6 +21,6 @@ export function tokensNone(text: string): string[] {
 }
 
 /** The `none` token spans of `text` (Python `str.split()`). */
-export function spansNone(text: string): TokenSpans {
-  return whitespaceSpans(text)
+export function spansNone(text: string, into?: SpanBuffer): TokenSpans {
+  return whitespaceSpans(text, into)
 }

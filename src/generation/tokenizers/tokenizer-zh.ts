@@ -1,5 +1,5 @@
 import { pySplit, pyStrip } from '../../text/python-string.js'
-import { whitespaceSpans, type TokenSpans } from './spans.js'
+import { whitespaceSpans, type SpanBuffer, type TokenSpans } from './spans.js'
 
 /**
  * The code point ranges sacrebleu's `zh` tokenizer treats as Chinese (inclusive), as its code
@@ -79,6 +79,6 @@ export function tokensZh(text: string): string[] {
 }
 
 /** The `zh` tokens as spans of the tokenized string. */
-export function spansZh(text: string): TokenSpans {
-  return whitespaceSpans(tokenizeZh(text))
+export function spansZh(text: string, into?: SpanBuffer): TokenSpans {
+  return whitespaceSpans(tokenizeZh(text), into)
 }

@@ -13,6 +13,7 @@ import { pyLower } from '../text/python-lower.js'
 import { pySplit } from '../text/python-string.js'
 import { checkTextLength, checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
 import { porterStem } from './stemmers/porter.js'
+import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
 import { synonyms as wordNetSynonyms, wordNetGeneration } from './wordnet.js'
 
 export interface MeteorOptions {
@@ -137,20 +138,48 @@ interface Token {
   synonyms: ReadonlySet<string> | undefined
 }
 
-// Bounded: replaced by a fresh map at the start of a call once it holds this many words. Ids keep
-// growing across generations, so a token never equals one of another generation; a call never
-// mixes generations because the swap only happens between calls.
+/** Tokens by text (see {@link TokenTable} for why it is not a Map). */
+class Vocabulary {
+  private readonly table = new TokenTable()
+  private readonly tokens: Token[] = []
+
+  get size(): number {
+    return this.tokens.length
+  }
+
+  /** The token for `text`. */
+  intern(text: string): Token {
+    const h = hashText(text)
+    const index = this.table.find(text, h)
+    return index >= 0 ? this.tokens[index]! : this.add(text, h)
+  }
+
+  /**
+   * The token for the ASCII word `source[start, end)` lower-cased, whose hash (of the lower-cased
+   * units) is `h`; `lower()` gives the lower-cased source, called only for a new word.
+   */
+  internAsciiRange(source: string, start: number, end: number, h: number, lower: () => string): Token {
+    const index = this.table.findAsciiLower(source, start, end, h)
+    return index >= 0 ? this.tokens[index]! : this.add(lower().slice(start, end), h)
+  }
+
+  private add(text: string, h: number): Token {
+    const token: Token = { text, id: nextTokenId++, stem: undefined, synonyms: undefined }
+    this.table.add(text, h)
+    this.tokens.push(token)
+    return token
+  }
+}
+
+// Bounded: replaced by a fresh vocabulary at the start of a call once it holds this many words.
+// Ids keep growing across generations, so a token never equals one of another generation; a call
+// never mixes generations because the swap only happens between calls.
 const VOCABULARY_LIMIT = 200_000
-let vocabulary = new Map<string, Token>()
+let vocabulary = new Vocabulary()
 let nextTokenId = 0
 
 function intern(text: string): Token {
-  let token = vocabulary.get(text)
-  if (token === undefined) {
-    token = { text, id: nextTokenId++, stem: undefined, synonyms: undefined }
-    vocabulary.set(text, token)
-  }
-  return token
+  return vocabulary.intern(text)
 }
 
 function stemOf(token: Token): Token {
@@ -169,25 +198,27 @@ function synonymsOf(token: Token): ReadonlySet<string> {
 function splitLowerAscii(text: string): Token[] | undefined {
   const tokens: Token[] = []
   let start = -1
-  let lower: string | undefined
+  let h = HASH_SEED
+  let lowered: string | undefined
+  const lower = (): string => (lowered ??= text.toLowerCase())
   for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k)
     if (c > 0x7f) return undefined
     const space = c === 32 || (c >= 9 && c <= 13) || (c >= 28 && c <= 31)
     if (space) {
       if (start >= 0) {
-        lower ??= text.toLowerCase()
-        tokens.push(intern(lower.slice(start, k)))
+        tokens.push(vocabulary.internAsciiRange(text, start, k, h, lower))
         start = -1
       }
-    } else if (start < 0) {
-      start = k
+    } else {
+      if (start < 0) {
+        start = k
+        h = HASH_SEED
+      }
+      h = hashStep(h, asciiLower(c))
     }
   }
-  if (start >= 0) {
-    lower ??= text.toLowerCase()
-    tokens.push(intern(lower.slice(start)))
-  }
+  if (start >= 0) tokens.push(vocabulary.internAsciiRange(text, start, text.length, h, lower))
   return tokens
 }
 
@@ -236,7 +267,7 @@ function startCall(): void {
   // Tokens cache their synonym sets, which belong to the WordNet data they were read from.
   const current = wordNetGeneration()
   if (vocabulary.size >= VOCABULARY_LIMIT || current !== vocabularyWordNet) {
-    vocabulary = new Map()
+    vocabulary = new Vocabulary()
     vocabularyWordNet = current
   }
 }
@@ -268,16 +299,18 @@ interface RawAlignment {
  * taking the LAST unaligned reference position with an equal word. This is NLTK's reversed double
  * loop with pop(i)/pop(j): popping never reorders what is left, so it visits the same items.
  */
-function matchEqual(hyp: readonly Token[], ref: readonly Token[], refOf: Int32Array, stageOf: Uint8Array, refMatched: Uint8Array, stage: number): number {
+function matchEqual(hyp: readonly Token[], ref: readonly Token[], refOf: Int32Array, stageOf: Uint8Array, refMatched: Uint8Array, stage: number, refIds: Int32Array): number {
   const H = hyp.length
   const R = ref.length
   let count = 0
   if (H * R <= 4096) {
+    // the reference ids read once, not through a token object per comparison
+    for (let j = 0; j < R; j++) refIds[j] = (ref[j] as Token).id
     for (let i = H - 1; i >= 0; i--) {
       if (stageOf[i] !== 0) continue
       const id = (hyp[i] as Token).id
       for (let j = R - 1; j >= 0; j--) {
-        if (refMatched[j] === 0 && (ref[j] as Token).id === id) {
+        if (refMatched[j] === 0 && refIds[j] === id) {
           refOf[i] = j
           stageOf[i] = stage
           refMatched[j] = 1
@@ -322,10 +355,12 @@ function matchSynonymsScan(hyp: readonly Token[], ref: readonly Token[], refOf: 
     if (stageOf[i] !== 0) continue
     const word = hyp[i] as Token
     const syn = synonymsOf(word)
+    // many words have no WordNet entry: then only the word itself can qualify
+    const anySynonym = syn.size > 0
     for (let j = ref.length - 1; j >= 0; j--) {
       if (refMatched[j] !== 0) continue
       const candidate = ref[j] as Token
-      if (candidate.id === word.id || syn.has(candidate.text)) {
+      if (candidate.id === word.id || (anySynonym && syn.has(candidate.text))) {
         refOf[i] = j
         stageOf[i] = STAGE_SYNONYM
         refMatched[j] = 1
@@ -427,15 +462,52 @@ export function pythonPow(x: number, n: number): number {
   return hi + lo
 }
 
-function align(hyp: readonly Token[], ref: readonly Token[], o: ResolvedOptions): RawAlignment {
+/**
+ * The per-position arrays of one alignment, reused across calls (small typed arrays are allocated
+ * off the JS heap, which cost more than aligning short sentences). Only the first H / R entries
+ * are meaningful.
+ */
+class AlignmentBuffers {
+  refOf = new Int32Array(64)
+  stageOf = new Uint8Array(64)
+  refMatched = new Uint8Array(64)
+  /** Scratch for the matching stages. */
+  refIds = new Int32Array(64)
+
+  /** Clears the first `H` / `R` entries, growing the arrays if needed. */
+  prepare(H: number, R: number): void {
+    if (this.refOf.length < H) {
+      this.refOf = new Int32Array(H)
+      this.stageOf = new Uint8Array(H)
+    }
+    if (this.refMatched.length < R) {
+      this.refMatched = new Uint8Array(R)
+      this.refIds = new Int32Array(R)
+    }
+    this.refOf.fill(-1, 0, H)
+    this.stageOf.fill(0, 0, H)
+    this.refMatched.fill(0, 0, R)
+  }
+}
+
+// Two sets: the best reference's alignment so far and the one being computed. Inputs longer than
+// KEPT_POSITIONS get their own, so what stays allocated is bounded.
+const KEPT_POSITIONS = 4096
+const sharedBuffers = [new AlignmentBuffers(), new AlignmentBuffers()] as const
+
+function buffersFor(hyp: readonly Token[], refs: readonly (readonly Token[])[]): readonly [AlignmentBuffers, AlignmentBuffers] {
+  const fits = hyp.length <= KEPT_POSITIONS && refs.every((ref) => ref.length <= KEPT_POSITIONS)
+  return fits ? sharedBuffers : [new AlignmentBuffers(), new AlignmentBuffers()]
+}
+
+function align(hyp: readonly Token[], ref: readonly Token[], o: ResolvedOptions, buffers: AlignmentBuffers): RawAlignment {
   const H = hyp.length
   const R = ref.length
-  const refOf = new Int32Array(H).fill(-1)
-  const stageOf = new Uint8Array(H)
-  const refMatched = new Uint8Array(R)
+  buffers.prepare(H, R)
+  const { refOf, stageOf, refMatched } = buffers
   const counts: [number, number, number] = [0, 0, 0]
 
-  counts[0] = matchEqual(hyp, ref, refOf, stageOf, refMatched, STAGE_EXACT)
+  counts[0] = matchEqual(hyp, ref, refOf, stageOf, refMatched, STAGE_EXACT, buffers.refIds)
   let m = counts[0]
   let hypWords = hyp
   let refWords = ref
@@ -444,7 +516,7 @@ function align(hyp: readonly Token[], ref: readonly Token[], o: ResolvedOptions)
     // NLTK replaces every remaining word on both sides by its stem; stage 3 then sees the stems.
     hypWords = stemUnaligned(hyp, stageOf)
     refWords = stemUnaligned(ref, refMatched)
-    counts[1] = matchEqual(hypWords, refWords, refOf, stageOf, refMatched, STAGE_STEM)
+    counts[1] = matchEqual(hypWords, refWords, refOf, stageOf, refMatched, STAGE_STEM, buffers.refIds)
     m += counts[1]
   }
   if (o.synonyms && m < H && m < R) {
@@ -597,15 +669,18 @@ export function meteorScore(
   const hyp = preprocess(FN, 'candidate', candidate, o.maxTokens)
   const refs = preprocessReferences(FN, references, o.maxTokens)
   const referenceScores: number[] = []
+  const buffers = buffersFor(hyp, refs)
+  let free = 0
   let best = 0
   let bestAlignment: RawAlignment | undefined
   for (let k = 0; k < refs.length; k++) {
-    const a = align(hyp, refs[k] as Token[], o)
+    const a = align(hyp, refs[k] as Token[], o, buffers[free]!)
     referenceScores.push(a.score)
     // Python's max() keeps the first of equal maxima.
     if (bestAlignment === undefined || a.score > bestAlignment.score) {
       best = k
       bestAlignment = a
+      free = 1 - free
     }
   }
   const details = buildDetails(hyp, refs[best] as Token[], bestAlignment as RawAlignment, best, referenceScores, o)
@@ -628,6 +703,6 @@ export function singleMeteorScore(candidate: string | readonly string[], referen
   startCall()
   const hyp = preprocess(fn, 'candidate', candidate, o.maxTokens)
   const ref = preprocess(fn, 'reference', reference, o.maxTokens)
-  const a = align(hyp, ref, o)
+  const a = align(hyp, ref, o, buffersFor(hyp, [ref])[0])
   return makeScore('METEOR', a.score, signatureFor(o), buildDetails(hyp, ref, a, 0, [a.score], o))
 }

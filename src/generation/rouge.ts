@@ -5,6 +5,7 @@ import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { checkTokenCount, DEFAULT_MAX_LCS_TOKENS, DEFAULT_MAX_TOKENS, resolveMaxTokens, type InputLimitOptions } from './input-limits.js'
 import { lcsLengthOf, lcsPathOf } from './lcs.js'
+import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
 import { rougeRawTokens, rougeStemToken } from './tokenizers/rouge-default.js'
 
 /** `rouge1` … `rouge9`: n-gram overlap (rouge-score accepts exactly these; `rouge0`, `rouge10` are errors). */
@@ -138,6 +139,7 @@ export function rougeScore(candidate: string, references: string | readonly stri
 
   const wantLines = types.includes('rougeLsum')
   resetVocabularyIfLarge()
+  startIdArena()
   // tokenizing is linear; the limit is checked before any LCS work
   const cand = prepare(candidate, stemmer, wantLines)
   const what = lcsType === undefined ? '' : `for ${METRIC_NAMES[lcsType]}`
@@ -246,22 +248,28 @@ function normalizeTypes(fn: string, types: unknown): readonly RougeType[] {
 
 /**
  * Token ids shared by all {@link rougeScore} calls: raw `[a-z0-9]` run → id of its (stemmed) token,
- * one map per stemmer setting, so each token costs one map lookup and stemming runs once per word.
+ * one table per stemmer setting, so each token costs one lookup and stemming runs once per word.
  * It is a memo only: results never depend on which ids were handed out. Bounded: when it grows
  * past {@link VOCABULARY_LIMIT} it is cleared at the start of the next call (never during one,
  * so the ids of one call stay consistent).
  */
 const VOCABULARY_LIMIT = 200_000
+
+/** Raw run → token id (or {@link NO_TOKEN}); a {@link TokenTable} so that ASCII runs are found without slicing. */
+class RawIds {
+  readonly table = new TokenTable()
+  readonly ids: number[] = []
+}
+
 const vocabulary = {
-  raw: [new Map<string, number>(), new Map<string, number>()] as const,
+  raw: [new RawIds(), new RawIds()] as [RawIds, RawIds],
   ids: new Map<string, number>(),
   tokens: [] as string[],
 }
 
 function resetVocabularyIfLarge(): void {
-  if (vocabulary.tokens.length + vocabulary.raw[0].size + vocabulary.raw[1].size <= VOCABULARY_LIMIT) return
-  vocabulary.raw[0].clear()
-  vocabulary.raw[1].clear()
+  if (vocabulary.tokens.length + vocabulary.raw[0].table.size + vocabulary.raw[1].table.size <= VOCABULARY_LIMIT) return
+  vocabulary.raw = [new RawIds(), new RawIds()]
   vocabulary.ids.clear()
   vocabulary.tokens = []
   countsA = new Int32Array(0)
@@ -271,24 +279,95 @@ function resetVocabularyIfLarge(): void {
 const NO_TOKEN = -1
 const EMPTY_IDS = new Int32Array(0)
 
+/** The id of a new raw run (lower-cased), recorded in `raw`. */
+function addRawToken(raw: RawIds, part: string, h: number, stemmer: boolean): number {
+  const token = stemmer ? rougeStemToken(part) : part
+  // rouge-score's final `^[a-z0-9]+$` filter drops an empty stem
+  const id = token.length === 0 ? NO_TOKEN : vocabularyId(token)
+  raw.table.add(part, h)
+  raw.ids.push(id)
+  return id
+}
+
+// Output scratch for tokenIds.
+let idScratch = new Int32Array(256)
+
+/**
+ * The id arrays of one rougeScore call are views into this arena, which the next call reuses
+ * ({@link startIdArena}): a fresh typed array per text (stored off the JS heap) cost more than
+ * tokenizing it. Nothing keeps an id array past its call. Texts that do not fit in
+ * {@link ARENA_LIMIT} ids get arrays of their own, so what stays allocated is bounded.
+ */
+const ARENA_LIMIT = 1 << 16
+let arena = new Int32Array(4096)
+let arenaUsed = 0
+
+function startIdArena(): void {
+  arenaUsed = 0
+}
+
 /** {@link rougeDefaultTokenize} as ids of the shared vocabulary. */
 function tokenIds(text: string, stemmer: boolean): Int32Array {
-  const parts = rougeRawTokens(text)
-  if (parts.length === 0) return EMPTY_IDS
   const raw = vocabulary.raw[stemmer ? 1 : 0]
-  const out = new Int32Array(parts.length)
+  if (idScratch.length < text.length) idScratch = new Int32Array(text.length)
+  const k = asciiTokenIds(text, raw, stemmer) ?? generalTokenIds(text, raw, stemmer)
+  if (k === 0) return EMPTY_IDS
+  if (arenaUsed + k > arena.length) {
+    if (arenaUsed + k > ARENA_LIMIT) return idScratch.slice(0, k)
+    // views handed out earlier keep the old buffer alive, so growing never changes them
+    arena = new Int32Array(Math.min(ARENA_LIMIT, Math.max(2 * arena.length, arenaUsed + k)))
+    arenaUsed = 0
+  }
+  const from = arenaUsed
+  arena.set(idScratch.subarray(0, k), from)
+  arenaUsed += k
+  return arena.subarray(from, from + k)
+}
+
+/**
+ * The ids of an ASCII text into `idScratch`, in one scan: there `pyLower` is `toLowerCase` and the
+ * `[a-z0-9]` runs of the lower-cased text are the `[A-Za-z0-9]` runs of the text. Returns the
+ * count, or undefined at the first non-ASCII character (whose lower case may be ASCII: `İ` → `i̇`).
+ */
+function asciiTokenIds(text: string, raw: RawIds, stemmer: boolean): number | undefined {
+  const out = idScratch
+  let k = 0
+  let start = -1
+  let h = HASH_SEED
+  for (let at = 0; at <= text.length; at++) {
+    const c = at < text.length ? text.charCodeAt(at) : 32
+    if (c > 0x7f) return undefined
+    const lower = asciiLower(c)
+    if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57)) {
+      if (start < 0) {
+        start = at
+        h = HASH_SEED
+      }
+      h = hashStep(h, lower)
+    } else if (start >= 0) {
+      const index = raw.table.findAsciiLower(text, start, at, h)
+      const id = index >= 0 ? raw.ids[index]! : addRawToken(raw, text.slice(start, at).toLowerCase(), h, stemmer)
+      if (id !== NO_TOKEN) out[k++] = id
+      start = -1
+    }
+  }
+  return k
+}
+
+/** The ids of any text into `idScratch` ({@link rougeRawTokens}, then the table); returns the count. */
+function generalTokenIds(text: string, raw: RawIds, stemmer: boolean): number {
+  const parts = rougeRawTokens(text)
+  // pyLower can lengthen the text (`İ` → two units), so the scratch may need to grow
+  if (idScratch.length < parts.length) idScratch = new Int32Array(parts.length)
+  const out = idScratch
   let k = 0
   for (const part of parts) {
-    let id = raw.get(part)
-    if (id === undefined) {
-      const token = stemmer ? rougeStemToken(part) : part
-      // rouge-score's final `^[a-z0-9]+$` filter drops an empty stem
-      id = token.length === 0 ? NO_TOKEN : vocabularyId(token)
-      raw.set(part, id)
-    }
+    const h = hashText(part)
+    const index = raw.table.find(part, h)
+    const id = index >= 0 ? raw.ids[index]! : addRawToken(raw, part, h, stemmer)
     if (id !== NO_TOKEN) out[k++] = id
   }
-  return k === out.length ? out : out.slice(0, k)
+  return k
 }
 
 function vocabularyId(token: string): number {

@@ -2,7 +2,7 @@
  * TER's block shifts, with sacrebleu 2.6.0 `lib_ter`'s heuristics (after Tercom): which moves are
  * tried, in which order, how they are ranked, and the global budget of evaluated candidates.
  */
-import { EditMatrix, OP_DEL, OP_INS, OP_MATCH, OP_SUB } from './edit-distance.js'
+import type { EditMatrix } from './edit-distance.js'
 
 /** Longest block moved at once. */
 export const MAX_SHIFT_SIZE = 10
@@ -10,48 +10,6 @@ export const MAX_SHIFT_SIZE = 10
 export const MAX_SHIFT_DIST = 50
 /** Evaluated candidates per TER computation, over all rounds (sacrebleu's own limit). */
 export const MAX_SHIFT_CANDIDATES = 1000
-
-/** What the edit path says about each position. */
-interface Alignment {
-  /** Reference position → hypothesis position it is aligned to (−1: before the first word). */
-  readonly align: Int32Array
-  /** Prefix sums of "reference word not matched": `refErr[b] − refErr[a]` counts errors in [a, b). */
-  readonly refErr: Int32Array
-  /** Prefix sums of "hypothesis word not matched". */
-  readonly hypErr: Int32Array
-}
-
-/**
- * The alignment of an edit path. sacrebleu flips the path (rewriting the reference into the
- * hypothesis) before reading it; in the matrix's own terms: a match or substitution advances
- * both sides and aligns them, a hypothesis-only step marks that hypothesis word wrong, and a
- * reference-only step marks the reference word wrong and aligns it to the last hypothesis position.
- */
-function alignmentOf(trace: Uint8Array, n: number, m: number): Alignment {
-  const align = new Int32Array(m)
-  const refErr = new Int32Array(m + 1)
-  const hypErr = new Int32Array(n + 1)
-  let h = -1
-  let r = -1
-  for (const op of trace) {
-    if (op === OP_MATCH || op === OP_SUB) {
-      h++
-      r++
-      align[r] = h
-      const err = op === OP_SUB ? 1 : 0
-      hypErr[h + 1] = hypErr[h]! + err
-      refErr[r + 1] = refErr[r]! + err
-    } else if (op === OP_DEL) {
-      h++
-      hypErr[h + 1] = hypErr[h]! + 1
-    } else if (op === OP_INS) {
-      r++
-      align[r] = h
-      refErr[r + 1] = refErr[r]! + 1
-    }
-  }
-  return { align, refErr, hypErr }
-}
 
 /** `words` with the block `[start, start + length)` moved to before `target` (sacrebleu `_perform_shift`). */
 export function performShift(words: Int32Array, start: number, length: number, target: number, out: Int32Array): void {
@@ -82,47 +40,150 @@ export function performShift(words: Int32Array, start: number, length: number, t
   }
 }
 
-/** The result of one round: the gain of the best shift (0 when none) and the words after it. */
-export interface ShiftRound {
-  readonly gain: number
-  readonly words: Int32Array
-  readonly checked: number
+/**
+ * Per-computation buffers of the shift search, reused across calls (allocation dominated the
+ * search on short sentences). Views are cut to the current lengths by {@link ShiftScratch.reset}.
+ */
+export class ShiftScratch {
+  /** The candidate being scored; equal to the current words outside the moved region. */
+  candidate: Int32Array = new Int32Array(0)
+  align: Int32Array = new Int32Array(0)
+  refErr: Int32Array = new Int32Array(0)
+  hypErr: Int32Array = new Int32Array(0)
+  /** Moves (length, target) of the current block start already scored, marked with `epoch`. */
+  seen: Int32Array = new Int32Array(0)
+  epoch = 0
+  /** Per reference position, the next position with the same word (−1: none). */
+  refNext: Int32Array = new Int32Array(0)
+  private store = new Int32Array(0)
+  /** Word → its first reference position, open addressing: keys and positions (−1: empty). */
+  private keys = new Int32Array(64)
+  private firsts = new Int32Array(64)
+  private mask = 63
+
+  reset(n: number, m: number): void {
+    const seenSize = (MAX_SHIFT_SIZE + 1) * (n + 1)
+    const size = n + m + (m + 1) + (n + 1) + seenSize + m
+    if (this.store.length < size) this.store = new Int32Array(size)
+    let at = 0
+    const view = (length: number): Int32Array => this.store.subarray(at, (at += length))
+    this.candidate = view(n)
+    this.align = view(m)
+    this.refErr = view(m + 1)
+    this.hypErr = view(n + 1)
+    // marks from another shape would alias, so every computation starts clean
+    this.seen = view(seenSize)
+    this.seen.fill(0)
+    this.epoch = 0
+    this.refNext = view(m)
+  }
+
+  /** Indexes `ref`'s positions by word, so a block start visits only the positions of its word. */
+  indexReference(ref: Int32Array): void {
+    const m = ref.length
+    let size = 64
+    while (size < 2 * m) size *= 2
+    if (this.keys.length < size) {
+      this.keys = new Int32Array(size)
+      this.firsts = new Int32Array(size)
+    }
+    this.firsts.fill(-1, 0, size)
+    this.mask = size - 1
+    // from the end, so each word's slot ends at its first position and the chains ascend
+    for (let r = m - 1; r >= 0; r--) {
+      const slot = this.slotOf(ref[r]!)
+      this.refNext[r] = this.firsts[slot]!
+      this.keys[slot] = ref[r]!
+      this.firsts[slot] = r
+    }
+  }
+
+  /** The first reference position of `word`, or −1. */
+  firstInReference(word: number): number {
+    return this.firsts[this.slotOf(word)]!
+  }
+
+  private slotOf(word: number): number {
+    let slot = (Math.imul(word, 0x9e3779b1) >>> 7) & this.mask
+    while (this.firsts[slot] !== -1 && this.keys[slot] !== word) slot = (slot + 1) & this.mask
+    return slot
+  }
 }
 
-/** Whether candidate a ranks above b: larger gain, then longer block, then earlier start, then earlier target. */
-function better(gain: number, length: number, start: number, target: number, best: { gain: number; length: number; start: number; target: number }): boolean {
-  if (gain !== best.gain) return gain > best.gain
-  if (length !== best.length) return length > best.length
-  if (start !== best.start) return start < best.start
-  return target < best.target
+/** The result of one round: the gain of the best shift (0 when none) and where it moves. */
+export interface ShiftRound {
+  readonly gain: number
+  readonly checked: number
+  readonly start: number
+  readonly length: number
+  readonly target: number
+}
+
+/**
+ * The distance of `words` with the block `[start, start + length)` moved before `target`, written
+ * into `cand` only where it differs (the region `[min(start, target), …)` that the move touches),
+ * scored from the changed rows only, and put back.
+ */
+function shiftedDistance(words: Int32Array, cand: Int32Array, start: number, length: number, target: number, matrix: EditMatrix): number {
+  const n = words.length
+  let lo: number
+  let hi: number
+  if (target < start) {
+    lo = target
+    hi = start + length
+    for (let k = 0; k < length; k++) cand[target + k] = words[start + k]!
+    for (let k = target; k < start; k++) cand[k + length] = words[k]!
+  } else {
+    // a target inside the block moves it past as many following words as fit (Python slicing)
+    const end = target > start + length ? target : Math.min(n, target + length)
+    lo = start
+    hi = end
+    for (let k = start + length; k < end; k++) cand[k - length] = words[k]!
+    for (let k = 0; k < length; k++) cand[end - length + k] = words[start + k]!
+  }
+  let a = lo
+  while (a < hi && cand[a] === words[a]) a++
+  let b = hi
+  while (b > a && cand[b - 1] === words[b - 1]) b--
+  const distance = matrix.distanceWith(cand, a, b)
+  for (let k = lo; k < hi; k++) cand[k] = words[k]!
+  return distance
 }
 
 /**
  * One round of sacrebleu's `_shift`: every matching block (hypothesis start, reference start,
  * length ≤ 10, starts at most 50 apart, in that loop order) that is wrong on both sides and not
  * already aligned within itself is moved before each aligned position of the reference words from
- * one before its start to its end; each move is scored by the edit distance it saves.
+ * one before its start to its end; each move is scored by the edit distance it saves. Ranking:
+ * larger gain, then longer block, then earlier start, then earlier target.
  *
  * @param words the current hypothesis (word ids)
  * @param ref the reference (word ids)
- * @param base the edit matrix of `words`, filled
- * @param scratch a matrix of the same shape for scoring candidates
+ * @param matrix the edit matrix, filled for `words`
+ * @param s buffers, reset for these lengths
  * @param checked candidates evaluated so far in this TER computation
  */
-export function bestShift(words: Int32Array, ref: Int32Array, base: EditMatrix, scratch: EditMatrix, checked: number): ShiftRound {
+export function bestShift(words: Int32Array, ref: Int32Array, matrix: EditMatrix, s: ShiftScratch, checked: number): ShiftRound {
   const n = words.length
   const m = ref.length
-  const preScore = base.distance()
-  const { align, refErr, hypErr } = alignmentOf(base.trace(), n, m)
-  const candidate = new Int32Array(n)
-  let best: { gain: number; length: number; start: number; target: number; words: Int32Array } | undefined
-  let scratchRows = 0 // rows of `scratch` known to hold `words`' prefix
-  // The same move (block start, length, target) comes up again for every reference position the
-  // block matches; its distance is the same, so it is computed once per round (sacrebleu's row cache
-  // gives the same saving). It still counts as a checked candidate each time, as in sacrebleu.
-  const distances = new Map<number, number>()
+  const preScore = matrix.distance()
+  const { align, refErr, hypErr, candidate, seen, refNext } = s
+  matrix.traceFlags(align, refErr, hypErr)
+  for (let r = 0; r < m; r++) refErr[r + 1]! += refErr[r]!
+  for (let h = 0; h < n; h++) hypErr[h + 1]! += hypErr[h]!
+  candidate.set(words)
+  let found = false
+  let bestGain = 0
+  let bestLength = 0
+  let bestStart = 0
+  let bestTarget = 0
   outer: for (let startH = 0; startH < n; startH++) {
-    for (let startR = 0; startR < m; startR++) {
+    // The same move (block start, length, target) comes up again for every reference position the
+    // block matches. It still counts as a checked candidate each time, as in sacrebleu, but it is
+    // the same tuple, so it never ranks above its first evaluation and need not be scored again.
+    const epoch = ++s.epoch
+    // only reference positions of this word can start a matching block (ascending, as sacrebleu's loop)
+    for (let startR = s.firstInReference(words[startH]!); startR >= 0; startR = refNext[startR]!) {
       if (Math.abs(startR - startH) > MAX_SHIFT_DIST) continue
       for (let length = 1; length <= MAX_SHIFT_SIZE; length++) {
         if (words[startH + length - 1] !== ref[startR + length - 1]) break
@@ -135,28 +196,21 @@ export function bestShift(words: Int32Array, ref: Int32Array, base: EditMatrix, 
               const idx = startR + offset === -1 ? 0 : align[startR + offset]! + 1
               if (idx === prevIdx) continue
               prevIdx = idx
-              const key = (startH * (MAX_SHIFT_SIZE + 1) + length) * (n + 1) + idx
-              let distance = distances.get(key)
-              const cached = distance !== undefined
-              if (distance === undefined) {
-                performShift(words, startH, length, idx, candidate)
-                // rows up to the first changed word are `words`' own; nothing before min(start, target) moves
-                let same = Math.min(startH, idx)
-                while (same < n && candidate[same] === words[same]) same++
-                if (same > scratchRows) {
-                  scratch.copyRows(base, same)
-                  scratchRows = same
-                }
-                distance = scratch.fill(candidate, same)
-                scratchRows = same
-                distances.set(key, distance)
-              }
-              const gain = preScore - distance
               checked++
-              if (best === undefined || better(gain, length, startH, idx, best)) {
-                // (a repeated move never ranks above its first evaluation; rebuilt here only for safety)
-                if (cached) performShift(words, startH, length, idx, candidate)
-                best = { gain, length, start: startH, target: idx, words: candidate.slice() }
+              const slot = length * (n + 1) + idx
+              if (seen[slot] === epoch) continue
+              seen[slot] = epoch
+              const gain = preScore - shiftedDistance(words, candidate, startH, length, idx, matrix)
+              if (
+                !found ||
+                gain > bestGain ||
+                (gain === bestGain && (length > bestLength || (length === bestLength && (startH < bestStart || (startH === bestStart && idx < bestTarget)))))
+              ) {
+                found = true
+                bestGain = gain
+                bestLength = length
+                bestStart = startH
+                bestTarget = idx
               }
             }
             if (checked >= MAX_SHIFT_CANDIDATES) break outer
@@ -166,5 +220,5 @@ export function bestShift(words: Int32Array, ref: Int32Array, base: EditMatrix, 
       }
     }
   }
-  return best === undefined ? { gain: 0, words, checked } : { gain: best.gain, words: best.words, checked }
+  return { gain: found ? bestGain : 0, checked, start: bestStart, length: bestLength, target: bestTarget }
 }

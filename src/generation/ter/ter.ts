@@ -4,8 +4,9 @@ import { checkOptionKeys } from '../../options.js'
 import { buildSignature } from '../../signature.js'
 import { pyRstrip } from '../../text/python-string.js'
 import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs } from '../sacrebleu-args.js'
+import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from '../token-table.js'
 import { EditMatrix } from './edit-distance.js'
-import { bestShift, MAX_SHIFT_CANDIDATES } from './shifts.js'
+import { bestShift, MAX_SHIFT_CANDIDATES, performShift, ShiftScratch } from './shifts.js'
 import { tokensTercom, type TercomSettings } from './tokenizer-tercom.js'
 
 /** Options of {@link sentenceTer} and {@link corpusTer} (sacrebleu's `TER(...)` arguments). */
@@ -91,20 +92,101 @@ function scoreOf(numEdits: number, refLength: number): number {
   return numEdits > 0 ? 100 : 0
 }
 
-/** Word ids for one segment: equal words get equal ids. */
-function intern(words: readonly string[], ids: Map<string, number>): Int32Array {
-  const out = new Int32Array(words.length)
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!
-    let id = ids.get(w)
-    if (id === undefined) {
-      id = ids.size
-      ids.set(w, id)
-    }
-    out[i] = id
-  }
-  return out
+/**
+ * Word ids shared by all TER calls: only equality within a segment matters, so any consistent
+ * numbering does, and a shared table lets the ASCII scan find a word without slicing it out.
+ * Bounded: replaced by a fresh table between segments once it holds this many words.
+ */
+const VOCABULARY_LIMIT = 200_000
+let vocabulary = new TokenTable()
+
+function wordId(word: string, h: number): number {
+  const id = vocabulary.find(word, h)
+  return id >= 0 ? id : vocabulary.add(word, h)
 }
+
+/** The ids of a side's TER tokens, in `buffer`. */
+function tokenIds(text: string, s: TercomSettings, buffer: IdBuffer): Int32Array {
+  if (!s.normalized && !s.noPunct && !s.caseSensitive) {
+    // at most one token per two characters (plus one)
+    const out = buffer.room((text.length >>> 1) + 1)
+    const count = asciiLowerIds(text, out)
+    if (count !== undefined) return out.subarray(0, count)
+  }
+  const words = terTokens(text, s)
+  const out = buffer.room(words.length)
+  for (let i = 0; i < words.length; i++) out[i] = wordId(words[i]!, hashText(words[i]!))
+  return out.subarray(0, words.length)
+}
+
+/**
+ * The default settings' tokens of an ASCII text (Python `lower()` then `split()`, which for ASCII
+ * are `toLowerCase` and splitting on \t \n \v \f \r, U+001C–U+001F and space) in one scan;
+ * undefined at the first non-ASCII character.
+ */
+function asciiLowerIds(text: string, out: Int32Array): number | undefined {
+  let count = 0
+  let start = -1
+  let h = HASH_SEED
+  for (let at = 0; at <= text.length; at++) {
+    const c = at < text.length ? text.charCodeAt(at) : 32
+    if (c > 0x7f) return undefined
+    if (c === 32 || (c >= 9 && c <= 13) || (c >= 28 && c <= 31)) {
+      if (start >= 0) {
+        const id = vocabulary.findAsciiLower(text, start, at, h)
+        out[count++] = id >= 0 ? id : vocabulary.add(text.slice(start, at).toLowerCase(), h)
+        start = -1
+      }
+    } else {
+      if (start < 0) {
+        start = at
+        h = HASH_SEED
+      }
+      h = hashStep(h, asciiLower(c))
+    }
+  }
+  return count
+}
+
+/**
+ * An id buffer reused across calls (a fresh typed array per text cost more than tokenizing it).
+ * The views it hands out are valid until its next use; translationEditRate copies what it keeps.
+ * Needs past KEPT_IDS get arrays of their own, so what stays allocated is bounded.
+ */
+class IdBuffer {
+  private buffer = new Int32Array(256)
+
+  /** A buffer of at least `size` ids. */
+  room(size: number): Int32Array {
+    if (this.buffer.length >= size) return this.buffer
+    const fresh = new Int32Array(Math.max(size, 2 * this.buffer.length))
+    if (fresh.length <= KEPT_IDS) this.buffer = fresh
+    return fresh
+  }
+}
+
+const KEPT_IDS = 1 << 16
+// the hypothesis' ids stay in use while each reference is scored, so they need their own
+const hypBuffer = new IdBuffer()
+const refBuffer = new IdBuffer()
+
+/** Buffers of one TER computation. */
+interface Workspace {
+  readonly base: EditMatrix
+  readonly shifts: ShiftScratch
+  words: Int32Array
+  next: Int32Array
+}
+
+function newWorkspace(): Workspace {
+  return { base: new EditMatrix(), shifts: new ShiftScratch(), words: new Int32Array(0), next: new Int32Array(0) }
+}
+
+// Reused across calls: TER is synchronous and never re-entered, and the buffers carry no results
+// from one call to the next, only memory. Inputs larger than this many matrix cells get buffers
+// of their own, so what stays allocated is bounded (about 0.6 MB).
+const KEPT_CELLS = 1 << 16
+const shared = newWorkspace()
 
 /**
  * TER edits of a tokenized hypothesis against one tokenized reference (sacrebleu
@@ -114,36 +196,58 @@ function intern(words: readonly string[], ids: Map<string, number>): Int32Array 
  */
 export function translationEditRate(hyp: Int32Array, ref: Int32Array): number {
   const n = hyp.length
-  if (ref.length === 0) return n
-  const base = new EditMatrix(ref, n)
-  base.fill(hyp, 0)
-  const scratch = new EditMatrix(ref, n)
-  let words = hyp
-  let shifts = 0
+  const m = ref.length
+  if (m === 0) return n
+  const ws = (n + 1) * (m + 1) <= KEPT_CELLS ? shared : newWorkspace()
+  if (ws.words.length < n) {
+    ws.words = new Int32Array(n)
+    ws.next = new Int32Array(n)
+  }
+  let words = ws.words.subarray(0, n)
+  let next = ws.next.subarray(0, n)
+  words.set(hyp)
+  const { base, shifts } = ws
+  base.reset(ref, n)
+  shifts.reset(n, m)
+  shifts.indexReference(ref)
+  base.fill(words, 0, n)
+  let edits = 0
   let checked = 0
   for (;;) {
-    const round = bestShift(words, ref, base, scratch, checked)
+    const round = bestShift(words, ref, base, shifts, checked)
     checked = round.checked
     // sacrebleu stops as soon as the budget is spent, without applying that round's shift
     if (checked >= MAX_SHIFT_CANDIDATES || round.gain <= 0) break
-    shifts++
+    edits++
+    performShift(words, round.start, round.length, round.target, next)
     let same = 0
-    while (same < n && round.words[same] === words[same]) same++
-    words = round.words
-    base.fill(words, same)
+    while (same < n && next[same] === words[same]) same++
+    let end = n
+    while (end > same && next[end - 1] === words[end - 1]) end--
+    const previous = words
+    words = next
+    next = previous
+    base.fill(words, same, end)
   }
-  return shifts + base.distance()
+  return edits + base.distance()
+}
+
+/** TER's tokens of one side: `rstrip()`, then the Tercom tokenizer. */
+function terTokens(text: string, s: TercomSettings): string[] {
+  // Trailing whitespace matters only to the normaliser (padding, `'s` at the end); otherwise the
+  // final split drops it anyway, so the strip is skipped.
+  return tokensTercom(s.normalized ? pyRstrip(text) : text, s)
 }
 
 /** The statistics of one segment from its raw strings (sacrebleu `_compute_segment_statistics`). */
 function segmentStats(hypothesis: string, references: readonly string[], s: TercomSettings): TerSegmentStats {
-  const ids = new Map<string, number>()
-  const hyp = intern(tokensTercom(pyRstrip(hypothesis), s), ids)
+  if (vocabulary.size >= VOCABULARY_LIMIT) vocabulary = new TokenTable()
+  const hyp = tokenIds(hypothesis, s, hypBuffer)
   let best = -1
   let bestReference = 0
   let lengths = 0
   for (let k = 0; k < references.length; k++) {
-    const ref = intern(tokensTercom(pyRstrip(references[k]!), s), ids)
+    const ref = tokenIds(references[k]!, s, refBuffer)
     const edits = translationEditRate(hyp, ref)
     lengths += ref.length
     if (best < 0 || edits < best) {

@@ -82,6 +82,11 @@ function normalizeAsian(text: string): string {
  * // → "the dog 's bone , 3.5 kg ."
  */
 export function tokenizeTercom(text: string, settings: TercomSettings): string {
+  return pySplit(normalizeTercom(text, settings)).join(' ')
+}
+
+/** Steps 1–3 of {@link tokenizeTercom}: the text before whitespace is collapsed. */
+function normalizeTercom(text: string, settings: TercomSettings): string {
   if (text.length === 0) return ''
   let s = settings.caseSensitive ? text : pyLower(text)
   if (settings.normalized) {
@@ -92,10 +97,13 @@ export function tokenizeTercom(text: string, settings: TercomSettings): string {
     s = s.replace(WESTERN_REMOVED, '')
     if (settings.asianSupport) s = s.replace(ASIAN_PUNCT, '').replace(FULL_WIDTH_PUNCT, '')
   }
-  return pySplit(s).join(' ')
+  return s
 }
 
-/** The TER tokens of `text`: `tokenizeTercom(text).split()`. */
+/**
+ * The TER tokens of `text`: `tokenizeTercom(text).split()`, split once (the tokens hold no
+ * whitespace, so joining and splitting again gives the same list).
+ */
 export function tokensTercom(text: string, settings: TercomSettings): string[] {
-  return pySplit(tokenizeTercom(text, settings))
+  return pySplit(normalizeTercom(text, settings))
 }

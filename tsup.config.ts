@@ -19,8 +19,6 @@ const candidates: Record<string, string> = {
   'runners/reporter': 'runners/reporter.ts',
   'runners/jest-reporter': 'runners/jest-reporter.ts',
   'cli/main': 'cli/main.ts',
-  // started as a worker thread by the trec file reader (split-run.ts finds it by this path)
-  'src/retrieval/trec/range-worker': 'src/retrieval/trec/range-worker.ts',
 }
 const entry = Object.fromEntries(Object.entries(candidates).filter(([, file]) => existsSync(file)))
 

@@ -42,9 +42,6 @@ Options (as trec_eval):
   -N N                 number of documents in the collection (utility only)
   -J                   evaluate judged documents only (trec_eval: do not use lightly)
   --json               print {perQuery, mean, topics, runId} as JSON at full precision
-  --threads N          1 or 2 (not in trec_eval): 2 evaluates the second half of a run file in a
-                       worker thread; default 2 for run files of 32 MB or more (qrels of at
-                       most 100,000 judgments) on two or more cores
   -h, --help           this help
 
 Exit codes: 0 ok, 1 usage, 2 unreadable or malformed input, 4 evaluation refused
@@ -58,7 +55,6 @@ interface Parsed {
   readonly summary: boolean
   readonly json: boolean
   readonly help: boolean
-  readonly threads: number | undefined
   readonly options: TrecEvalOptions
 }
 
@@ -85,7 +81,6 @@ function parseArgs(argv: readonly string[]): Parsed {
   let summary = true
   let json = false
   let help = false
-  let threads: number | undefined
   const options: { -readonly [K in keyof TrecEvalOptions]: TrecEvalOptions[K] } = {}
   const integer = (flag: string, text: string, min: number): number => {
     if (!/^[+-]?\d+$/.test(text) || Number(text) < min) {
@@ -140,12 +135,6 @@ function parseArgs(argv: readonly string[]): Parsed {
         json = true
         continue
       }
-      if (name === 'threads') {
-        const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i]
-        if (value !== '1' && value !== '2') throw new UsageError(`option --threads expects 1 or 2, got ${value === undefined ? 'nothing' : `'${value}'`}`)
-        threads = Number(value)
-        continue
-      }
       const flag = LONG[name]
       if (flag === undefined) throw new UsageError(`unknown option --${name}`)
       let value: string | undefined
@@ -167,7 +156,7 @@ function parseArgs(argv: readonly string[]): Parsed {
       }
     }
   }
-  return { files, measures, perQuery, summary, json, help, threads, options }
+  return { files, measures, perQuery, summary, json, help, options }
 }
 
 function sourceOf(path: string, io: CliIo): TrecSource {
@@ -200,10 +189,9 @@ async function read<T>(path: string, parse: (source: string) => Promise<T>): Pro
  * Reads both files and evaluates. A run file is evaluated batch by batch as it is read (evaluateTrecFile: same
  * table, same errors, a fraction of the memory); a run on stdin is read whole first.
  */
-async function evaluate(qrelsPath: string, runPath: string, measures: readonly string[], parsed: Parsed, io: CliIo): Promise<TrecEvalTable> {
-  const { options, threads } = parsed
+async function evaluate(qrelsPath: string, runPath: string, measures: readonly string[], options: TrecEvalOptions, io: CliIo): Promise<TrecEvalTable> {
   const qrels = await read(qrelsPath, (source) => parseQrelsStream(sourceOf(qrelsPath, io), { source }))
-  if (runPath !== '-') return read(runPath, (source) => evaluateTrecFile(qrels, runPath, measures, options, { fn: 'trec', source, threads }))
+  if (runPath !== '-') return read(runPath, (source) => evaluateTrecFile(qrels, runPath, measures, options, { fn: 'trec', source }))
   const run = await read(runPath, (source) => parseRunStream(sourceOf(runPath, io), { source }))
   return evaluateTrec(qrels, run, measures, options, 'trec')
 }
@@ -245,7 +233,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   let table
   try {
-    table = await evaluate(qrelsPath, runPath, parsed.measures.length > 0 ? parsed.measures : ['official'], parsed, io)
+    table = await evaluate(qrelsPath, runPath, parsed.measures.length > 0 ? parsed.measures : ['official'], parsed.options, io)
   } catch (error) {
     if (error instanceof UsageError) return fail(EXIT.usage, error.message)
     if (error instanceof TrecFormatError) {

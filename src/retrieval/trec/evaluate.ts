@@ -257,18 +257,6 @@ export class TrecEvaluation {
     if (runTopic < 0) for (const s of this.resetSlots) values[row + s] = 0
   }
 
-  /** The relstring of qrels topic `q` ('' unless requested and computed). */
-  relstring(q: number): string {
-    return this.relstrings?.[q] ?? ''
-  }
-
-  /** Takes the row of topic `q` from another evaluation of the same qrels and measures (its `values`). */
-  adoptRow(q: number, values: Float64Array, relstring: string): void {
-    const row = q * this.width
-    this.values.set(values.subarray(row, row + this.width), row)
-    if (this.relstrings) this.relstrings[q] = relstring
-  }
-
   /** The table, once every row is computed: summary values over all topics, in topic order. */
   table(runId: string): TrecEvalTable {
     const { width, values } = this

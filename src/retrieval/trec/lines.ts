@@ -19,15 +19,9 @@ const NEWLINE = new Uint8Array([10])
 export class LineFeeder {
   private carry: Uint8Array = new Uint8Array(0)
   private lineNo = 1
-  private started: boolean
+  private started = false
 
-  /** @param atFileStart false for a byte range that starts inside a file (no BOM can be there) */
-  constructor(
-    private readonly handler: BlockHandler,
-    atFileStart = true,
-  ) {
-    this.started = !atFileStart
-  }
+  constructor(private readonly handler: BlockHandler) {}
 
   /** Feed the next chunk. The chunk is not kept after the call returns (its buffer may be reused). */
   push(chunk: Uint8Array): void {

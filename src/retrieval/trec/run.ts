@@ -92,7 +92,7 @@ export class TrecRun {
  * first non-blank character is `#` are skipped. A line with fewer fields throws {@link TrecFormatError}.
  */
 export class RunBuilder implements BlockHandler {
-  private readonly feeder: LineFeeder
+  private readonly feeder = new LineFeeder(this)
   private n = 0
   private scores: Float64Array
   private starts: Uint32Array
@@ -116,10 +116,7 @@ export class RunBuilder implements BlockHandler {
     private readonly source: string,
     /** Expected input size in bytes, to size the columns once (they still grow when it is too small). */
     expectedBytes = 0,
-    /** false when the input is a byte range inside a file (see `evaluate-file.ts`) */
-    atFileStart = true,
   ) {
-    this.feeder = new LineFeeder(this, atFileStart)
     // Over-reserving is cheap: large typed arrays are zero pages until written, so only used space is resident.
     const cap = Math.max(1024, Math.ceil(expectedBytes / 20))
     this.scores = new Float64Array(cap)
@@ -306,16 +303,6 @@ export class RunBuilder implements BlockHandler {
   /** Documents read and not yet handed over. */
   get size(): number {
     return this.n
-  }
-
-  /** Topic ids in order of first appearance, over all batches. */
-  get topics(): readonly string[] {
-    return this.topicIds
-  }
-
-  /** The run_id of the last line read so far ('' before any). */
-  get lastRunId(): string {
-    return this.runId
   }
 
   /** Some topic's lines did not form one stretch (batches then cannot be evaluated topic by topic). */

@@ -17,34 +17,22 @@ export interface Sink {
   push(chunk: Uint8Array): void
 }
 
-/**
- * Feeds the bytes of `input` to `sink` chunk by chunk (a chunk is only valid during its `push`). For a file path,
- * `range` limits the reading to bytes `[start, end)`.
- */
-export async function pump(fn: string, input: TrecSource, sink: Sink, range?: { readonly start: number; readonly end: number }): Promise<void> {
+/** Feeds the bytes of `input` to `sink` chunk by chunk (a chunk is only valid during its `push`). */
+export async function pump(fn: string, input: TrecSource, sink: Sink): Promise<void> {
   if (typeof input === 'string') {
     // Loaded lazily so that the rest of the module stays free of Node built-ins.
     const { open } = await import('node:fs/promises')
     const handle = await open(input, 'r')
     try {
-      let position = range?.start ?? 0
-      // Regular files return whole reads before their end, so a range's next position is known before the read ends.
-      const readInto = (buffer: Uint8Array) => {
-        if (!range) return handle.read(buffer, 0, CHUNK, null)
-        const length = Math.max(0, Math.min(CHUNK, range.end - position))
-        const read = handle.read(buffer, 0, length, position)
-        position += length
-        return read
-      }
       // Two buffers: the next read runs in the I/O thread pool while the current chunk is parsed.
       let current = new Uint8Array(CHUNK)
       let spare = new Uint8Array(CHUNK)
-      let pending = readInto(current)
+      let pending = handle.read(current, 0, CHUNK, null)
       for (;;) {
         const { bytesRead } = await pending
         if (bytesRead === 0) break
         const chunk = current.subarray(0, bytesRead)
-        pending = readInto(spare)
+        pending = handle.read(spare, 0, CHUNK, null)
         sink.push(chunk)
         ;[current, spare] = [spare, current]
       }

@@ -144,7 +144,7 @@ describe('evaluateTrecFile (batches of whole topics)', () => {
           const options: TrecEvalOptions = { completeTopics }
           const path = files.write(`run-${n++}.txt`, text)
           const expected = outcome(() => evaluateTrec(qrels, parseRun(text, { source: path }), MEASURES, options, 'f'))
-          const actual = await outcomeAsync(() => evaluateTrecFile(qrels, path, MEASURES, options, { fn: 'f', batchDocs, threads: 1 }))
+          const actual = await outcomeAsync(() => evaluateTrecFile(qrels, path, MEASURES, options, { fn: 'f', batchDocs }))
           expect(actual).toEqual(expected)
         },
       ),
@@ -156,18 +156,12 @@ describe('evaluateTrecFile (batches of whole topics)', () => {
     const qrels = parseQrels('1 0 a 1\n2 0 b 1\n')
     const good = Array.from({ length: 40 }, (_, i) => `${i < 20 ? 1 : 2} Q0 d${i} ${i} ${40 - i} r\n`).join('')
     const path = files.write('malformed.txt', `${good}2 Q0 d99 1\n`)
-    await expect(evaluateTrecFile(qrels, path, ['map'], {}, { batchDocs: 4, threads: 1 })).rejects.toThrow(/line 41/)
+    await expect(evaluateTrecFile(qrels, path, ['map'], {}, { batchDocs: 4 })).rejects.toThrow(/line 41/)
     const fine = files.write('fine.txt', good)
     const ordinary = (measures: string[]) => outcome(() => evaluateTrec(parseQrels(''), parseRun(good), measures, {}, 'evaluateTrecFile'))
-    expect(await outcomeAsync(() => evaluateTrecFile(parseQrels(''), fine, ['map'], {}, { threads: 1 }))).toEqual(ordinary(['map']))
-    expect(await outcomeAsync(() => evaluateTrecFile(qrels, fine, ['no_such_measure'], {}, { threads: 1 }))).toEqual(
+    expect(await outcomeAsync(() => evaluateTrecFile(parseQrels(''), fine, ['map']))).toEqual(ordinary(['map']))
+    expect(await outcomeAsync(() => evaluateTrecFile(qrels, fine, ['no_such_measure']))).toEqual(
       outcome(() => evaluateTrec(qrels, parseRun(good), ['no_such_measure'], {}, 'evaluateTrecFile')),
     )
-  })
-
-  it('refuses two threads when the worker module is not built (the TypeScript sources have none)', async () => {
-    const qrels = parseQrels('1 0 a 1\n')
-    const path = files.write('two.txt', '1 Q0 a 1 1 r\n')
-    await expect(evaluateTrecFile(qrels, path, ['map'], {}, { threads: 2 })).rejects.toThrow(/cannot use 2 threads: the worker module is not next to this build/)
   })
 })

@@ -3,7 +3,7 @@
  *
  * Two families, chosen by size (see {@link lcsLengthOf}, {@link lcsPathOf}):
  * - small pairs: the plain DP with two rows for the length, and for the path bit-parallel rows that
- *   are all kept ({@link lcsPathRows}; {@link lcsPathTable} is the plain table it reproduces), in
+ *   are all kept ({@link lcsPathRows}; the tests hold the plain DP table it reproduces), in
  *   a shared scratch — fastest on sentence-sized input, where allocating anything costs more than
  *   the work;
  * - long pairs: bit-parallel LCS (Allison–Dix, in Hyyrö's form) over 32-bit words, so a DP row is
@@ -56,45 +56,6 @@ export function lcsLengthTable(a: Int32Array, b: Int32Array): number {
     cur = t
   }
   return rows[prev + cols - 1] as number
-}
-
-/** rouge-score's `_lcs_table` + `_backtrack_norec` with the full table: ascending indices into `ref`, appended to `out`. */
-export function lcsPathTable(ref: Int32Array, can: Int32Array, out: number[]): void {
-  const rows = ref.length + 1
-  const cols = can.length + 1
-  const t = tableOfSize(rows * cols)
-  // row 0 and column 0 are the DP's base case; every other cell is written before it is read
-  t.fill(0, 0, cols)
-  for (let i = 1; i < rows; i++) t[i * cols] = 0
-  for (let i = 1; i < rows; i++) {
-    const ri = ref[i - 1] as number
-    const row = i * cols
-    const above = row - cols
-    for (let j = 1; j < cols; j++) {
-      if (ri === can[j - 1]) {
-        t[row + j] = (t[above + j - 1] as number) + 1
-      } else {
-        const up = t[above + j] as number
-        const left = t[row + j - 1] as number
-        t[row + j] = up > left ? up : left
-      }
-    }
-  }
-  const start = out.length
-  let i = ref.length
-  let j = can.length
-  while (i > 0 && j > 0) {
-    if (ref[i - 1] === can[j - 1]) {
-      out.push(i - 1)
-      i--
-      j--
-    } else if ((t[i * cols + j - 1] as number) > (t[(i - 1) * cols + j] as number)) {
-      j--
-    } else {
-      i--
-    }
-  }
-  reverseTail(out, start)
 }
 
 function reverseTail(out: number[], start: number): void {
@@ -210,7 +171,7 @@ export function lcsLengthBits(ref: Int32Array, can: Int32Array): number {
 }
 
 /**
- * The same path as {@link lcsPathTable}, with bit-parallel rows and √-checkpoints: ascending
+ * rouge-score's path (its `_lcs_table` + `_backtrack_norec` walk), with bit-parallel rows and √-checkpoints: ascending
  * indices into `ref`, appended to `out`.
  */
 export function lcsPathBits(ref: Int32Array, can: Int32Array, out: number[]): void {
@@ -283,7 +244,7 @@ export function lcsPathBits(ref: Int32Array, can: Int32Array, out: number[]): vo
 }
 
 /**
- * The same path as {@link lcsPathTable}, from bit-parallel rows that are all kept (|ref| + 1 rows
+ * rouge-score's path (its `_lcs_table` + `_backtrack_norec` walk), from bit-parallel rows that are all kept (|ref| + 1 rows
  * of ⌈|can|/32⌉ words, in the shared scratch). A row is built from per-word match masks with no
  * chain of dependent cells, which on sentence-sized pairs is several times faster than the table.
  */

@@ -10,7 +10,7 @@ import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
-import { pySplit } from '../text/python-string.js'
+import { pyIsSpaceCode, pySplit } from '../text/python-string.js'
 import { checkTextLength, checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
 import { porterStem } from './stemmers/porter.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
@@ -204,8 +204,7 @@ function splitLowerAscii(text: string): Token[] | undefined {
   for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k)
     if (c > 0x7f) return undefined
-    const space = c === 32 || (c >= 9 && c <= 13) || (c >= 28 && c <= 31)
-    if (space) {
+    if (pyIsSpaceCode(c)) {
       if (start >= 0) {
         tokens.push(vocabulary.internAsciiRange(text, start, k, h, lower))
         start = -1

@@ -2,7 +2,7 @@ import { MetricInputError } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
 import { buildSignature } from '../../signature.js'
-import { pyRstrip } from '../../text/python-string.js'
+import { pyIsSpaceCode, pyRstrip } from '../../text/python-string.js'
 import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs } from '../sacrebleu-args.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from '../token-table.js'
 import { EditMatrix } from './edit-distance.js'
@@ -131,7 +131,7 @@ function asciiLowerIds(text: string, out: Int32Array): number | undefined {
   for (let at = 0; at <= text.length; at++) {
     const c = at < text.length ? text.charCodeAt(at) : 32
     if (c > 0x7f) return undefined
-    if (c === 32 || (c >= 9 && c <= 13) || (c >= 28 && c <= 31)) {
+    if (pyIsSpaceCode(c)) {
       if (start >= 0) {
         const id = vocabulary.findAsciiLower(text, start, at, h)
         out[count++] = id >= 0 ? id : vocabulary.add(text.slice(start, at).toLowerCase(), h)

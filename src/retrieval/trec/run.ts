@@ -1,7 +1,7 @@
 import { assertString } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
-import { atofBytes, decodeUtf8, encodeUtf8, EXACT_POW10, plainDecimal, scanPlainDecimal } from './bytes.js'
+import { atofBytes, decodeUtf8, encodeUtf8, plainDecimal, scanPlainDecimal } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { countNewlines, LineFeeder, type BlockHandler } from './lines.js'
 
@@ -197,28 +197,11 @@ export class RunBuilder implements BlockHandler {
         if (c !== 32) break fast
         do c = buf[++p] as number
         while (c === 32)
-        // sim: [-]digits[.digits], at most 15 digits, then a space (atof's exact fast path, as scanPlainDecimal)
-        const neg = c === 45
-        if (neg) c = buf[++p] as number
-        let m = 0
-        let digits = 0
-        let frac = -1
-        for (;;) {
-          const d = c - 48
-          if (d >= 0 && d <= 9) {
-            m = m * 10 + d
-            digits += 1
-            if (frac >= 0) frac += 1
-          } else if (c === 46 && frac < 0) {
-            frac = 0
-          } else {
-            break
-          }
-          c = buf[++p] as number
-        }
-        if (c !== 32 || digits === 0 || digits > 15) break fast
-        const v = frac > 0 ? m / (EXACT_POW10[frac] as number) : m
-        score = neg ? -v : v
+        // sim: a plain decimal followed by a space (atof's exact fast path); anything else goes to the exact path
+        p = scanPlainDecimal(buf, p, end)
+        c = buf[p] as number
+        score = plainDecimal.value
+        if (c !== 32 || Number.isNaN(score)) break fast
         do c = buf[++p] as number
         while (c === 32)
         // run_id, then the line end (a \r, or fields after run_id, are skipped as the exact path does)

@@ -1,45 +1,12 @@
 // ROUGE-L / ROUGE-Lsum on long input: the bit-parallel kernels must give exactly the LCS length
-// and exactly rouge-score's backtrack path. The oracle below is the quadratic full-table algorithm
-// the library used before (rouge-score's `_lcs_table` + `_backtrack_norec`), kept here verbatim in
-// plain arrays so the test does not share code with what it checks.
+// and exactly rouge-score's backtrack path, against the quadratic full-table oracle (lcs-oracle.ts).
 import { MetricInputError } from '../../../src/errors.js'
-import { lcsLengthBits, lcsLengthOf, lcsPathBits, lcsPathOf, lcsPathTable, SMALL_LCS_CELLS } from '../../../src/generation/lcs.js'
+import { lcsLengthBits, lcsLengthOf, lcsPathBits, lcsPathOf, lcsPathRows, SMALL_LCS_CELLS } from '../../../src/generation/lcs.js'
+import { oraclePath } from './lcs-oracle.js'
 import { rougeScore } from '../../../src/generation/rouge.js'
 import { rougeDefaultTokenize } from '../../../src/generation/tokenizers/rouge-default.js'
 // the library's seeded PRNG, so every generated case can be replayed
 import { mulberry32 as random } from '../../../src/eval-set/statistics.js'
-
-function oracleTable(ref: readonly number[], can: readonly number[]): number[][] {
-  const t: number[][] = []
-  for (let i = 0; i <= ref.length; i++) t.push(new Array<number>(can.length + 1).fill(0))
-  for (let i = 1; i <= ref.length; i++) {
-    for (let j = 1; j <= can.length; j++) {
-      const row = t[i] as number[]
-      const above = t[i - 1] as number[]
-      row[j] = ref[i - 1] === can[j - 1] ? (above[j - 1] as number) + 1 : Math.max(above[j] as number, row[j - 1] as number)
-    }
-  }
-  return t
-}
-
-function oraclePath(ref: readonly number[], can: readonly number[]): number[] {
-  const t = oracleTable(ref, can)
-  const path: number[] = []
-  let i = ref.length
-  let j = can.length
-  while (i > 0 && j > 0) {
-    if (ref[i - 1] === can[j - 1]) {
-      path.unshift(i - 1)
-      i--
-      j--
-    } else if (((t[i] as number[])[j - 1] as number) > ((t[i - 1] as number[])[j] as number)) {
-      j--
-    } else {
-      i--
-    }
-  }
-  return path
-}
 
 /** Sequences over a tiny alphabet (many ties), with runs of one token (long carry chains). */
 function sequence(rand: () => number, length: number, alphabet: number): number[] {
@@ -74,15 +41,15 @@ describe('bit-parallel LCS against the quadratic oracle', () => {
     expect(bad).toEqual([])
   })
 
-  it('appends to a non-empty output like the table kernel', () => {
+  it('appends to a non-empty output like the small-pairs kernel', () => {
     const ref = ids([1, 2, 3, 4, 5])
     const can = ids([2, 5, 3, 4])
-    const viaTable = [7]
+    const viaRows = [7]
     const viaBits = [7]
-    lcsPathTable(ref, can, viaTable)
+    lcsPathRows(ref, can, viaRows)
     lcsPathBits(ref, can, viaBits)
     expect(viaBits).toEqual([7, 1, 2, 3])
-    expect(viaTable).toEqual(viaBits)
+    expect(viaRows).toEqual(viaBits)
   })
 
   it('agrees with the oracle on pairs large enough for the bit-parallel dispatch (realistic vocabulary)', () => {

@@ -1,33 +1,13 @@
 // rouge-score's LCS path for sentence-sized pairs comes from bit-parallel rows (lcsPathRows); the
-// straightforward path it must reproduce exactly is the plain DP table walk (lcsPathTable).
+// straightforward path it must reproduce exactly is the plain DP table walk (lcs-oracle.ts).
 import { describe, expect, test } from 'vitest'
 import { mulberry32 as random } from '../../../src/eval-set/statistics.js'
 import { lcsPathOf, lcsPathRows } from '../../../src/generation/lcs.js'
+import { oraclePath } from './lcs-oracle.js'
 
-/** rouge-score's `_lcs_table` + `_backtrack_norec`, written plainly with the full table: indices into `ref`. */
+/** The oracle's path appended to `out`, as the kernels append. */
 function lcsPathTable(ref: Int32Array, can: Int32Array, out: number[]): void {
-  const cols = can.length + 1
-  const t = new Int32Array((ref.length + 1) * cols)
-  for (let i = 1; i <= ref.length; i++) {
-    for (let j = 1; j <= can.length; j++) {
-      t[i * cols + j] = ref[i - 1] === can[j - 1] ? t[(i - 1) * cols + j - 1]! + 1 : Math.max(t[(i - 1) * cols + j]!, t[i * cols + j - 1]!)
-    }
-  }
-  const path: number[] = []
-  let i = ref.length
-  let j = can.length
-  while (i > 0 && j > 0) {
-    if (ref[i - 1] === can[j - 1]) {
-      path.push(i - 1)
-      i--
-      j--
-    } else if (t[i * cols + j - 1]! > t[(i - 1) * cols + j]!) {
-      j--
-    } else {
-      i--
-    }
-  }
-  out.push(...path.reverse())
+  out.push(...oraclePath([...ref], [...can]))
 }
 
 function ids(rand: () => number, length: number, vocab: number): Int32Array {

@@ -120,6 +120,17 @@ async function outcomeAsync(f: () => Promise<unknown>): Promise<unknown> {
 }
 
 describe('evaluateTrecFile (batches of whole topics)', () => {
+  it('reads an empty run and a run of comments as evaluateTrec does, with and without completeTopics', async () => {
+    const qrels = parseQrels('1 0 a 1\n2 0 b 0\n')
+    for (const text of ['', '# only a comment\n\n  \n']) {
+      const path = files.write(`empty-${text.length}.txt`, text)
+      for (const completeTopics of [false, true]) {
+        const expected = outcome(() => evaluateTrec(qrels, parseRun(text), MEASURES, { completeTopics }, 'f'))
+        expect(await outcomeAsync(() => evaluateTrecFile(qrels, path, MEASURES, { completeTopics }, { fn: 'f' }))).toEqual(expected)
+      }
+    }
+  })
+
   it('gives evaluateTrec’s table or error on random runs, contiguous or not, with small batches', async () => {
     let n = 0
     await fc.assert(

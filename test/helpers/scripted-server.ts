@@ -186,3 +186,22 @@ function send(res: ServerResponse, reply: ScriptedReply, rawContentType: string)
   }
   res.end(payload)
 }
+
+/**
+ * Registers hooks in the current scope: a fresh server before each test (handed to `use`), closed after it, and
+ * the test fails when the server got a request its script had no reply for.
+ */
+export function serverPerTest<S extends { readonly unhandled: readonly unknown[]; close(): Promise<void> }>(start: () => Promise<S>, use: (server: S) => void): void {
+  let server: S | undefined
+  beforeEach(async () => {
+    server = await start()
+    use(server)
+  })
+  afterEach(async () => {
+    if (server === undefined) return
+    const unhandled = server.unhandled.length
+    await server.close()
+    server = undefined
+    expect(unhandled).toBe(0)
+  })
+}

@@ -12,19 +12,15 @@ import { ollamaJudge } from '../../src/judge/ollama-judge.js'
 import { startFakeOllama, type FakeOllama } from '../helpers/fake-ollama.js'
 import { asyncFailureOf } from '../helpers/failure.js'
 import { chatReply, step } from '../src/judge/helpers.js'
+import { serverPerTest } from '../helpers/scripted-server.js'
 
 const CONTEXTS = [{ id: 'doc-a', text: 'Paris is the capital and largest city of France.' }]
 const ANSWER = 'Paris is the capital of France.'
 
 let fake: FakeOllama
 const root = mkdtempSync(join(tmpdir(), 'rag-matchers-judge-faults-'))
-beforeEach(async () => {
-  fake = await startFakeOllama()
-})
-afterEach(async () => {
-  const unhandled = fake.unhandled.length
-  await fake.close()
-  expect(unhandled).toBe(0)
+serverPerTest(startFakeOllama, (started) => {
+  fake = started
 })
 afterAll(() => {
   rmSync(root, { recursive: true, force: true })

@@ -7,6 +7,7 @@ import type { Judge } from '../../src/judge/types.js'
 import { openaiEmbedder } from '../../src/embeddings/openai-embedder.js'
 import { chatShapeProblems, completion, embeddingsReply, openAIError, startFakeOpenAI, type FakeOpenAI, type FakeOpenAIReply } from '../helpers/fake-openai.js'
 import { asyncFailureOf } from '../helpers/failure.js'
+import { serverPerTest } from '../helpers/scripted-server.js'
 
 const CONTEXTS = [{ id: 'doc-a', text: 'Paris is the capital and largest city of France.' }]
 const ANSWER = 'Paris is the capital of France.'
@@ -14,13 +15,8 @@ const CHAT = '/v1/chat/completions'
 const KEY = 'sk-matcher'
 
 let fake: FakeOpenAI
-beforeEach(async () => {
-  fake = await startFakeOpenAI()
-})
-afterEach(async () => {
-  const unhandled = fake.unhandled.length
-  await fake.close()
-  expect(unhandled).toBe(0)
+serverPerTest(startFakeOpenAI, (started) => {
+  fake = started
 })
 
 function judge(options: { timeoutMs?: number; retries?: number; baseURL?: string } = {}): Judge {

@@ -1,5 +1,6 @@
 import { openaiEmbedder } from '../../../src/embeddings/openai-embedder.js'
 import { embeddingsReply, openAIError, startFakeOpenAI, type FakeOpenAI } from '../../helpers/fake-openai.js'
+import { serverPerTest } from '../../helpers/scripted-server.js'
 
 const EMBED = '/v1/embeddings'
 const KEY = 'sk-embed'
@@ -8,13 +9,8 @@ const vectorOf = (t: string): number[] => [t.length, [...t].filter((c) => 'aeiou
 
 describe('openaiEmbedder', () => {
   let fake: FakeOpenAI
-  beforeEach(async () => {
-    fake = await startFakeOpenAI()
-  })
-  afterEach(async () => {
-    const unhandled = fake.unhandled.length
-    await fake.close()
-    expect(unhandled).toBe(0)
+  serverPerTest(startFakeOpenAI, (started) => {
+    fake = started
   })
   const embedder = (options: Partial<Parameters<typeof openaiEmbedder>[0]> = {}) =>
     openaiEmbedder({ model: 'text-embedding-3-small', baseURL: fake.baseURL, apiKey: KEY, ...options })

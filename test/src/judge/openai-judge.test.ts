@@ -10,6 +10,7 @@ import { openaiJudge } from '../../../src/judge/openai-judge.js'
 import type { JsonSchema, JudgeRequest } from '../../../src/judge/types.js'
 import { chatShapeProblems, completion, openAIError, startFakeOpenAI, type FakeOpenAI } from '../../helpers/fake-openai.js'
 import { chatReply, useFakeOllama } from './helpers.js'
+import { serverPerTest } from '../../helpers/scripted-server.js'
 
 const schema: JsonSchema = {
   type: 'object',
@@ -23,13 +24,8 @@ const KEY = 'sk-test-123'
 
 describe('openaiJudge', () => {
   let fake: FakeOpenAI
-  beforeEach(async () => {
-    fake = await startFakeOpenAI()
-  })
-  afterEach(async () => {
-    const unhandled = fake.unhandled.length
-    await fake.close()
-    expect(unhandled).toBe(0)
+  serverPerTest(startFakeOpenAI, (started) => {
+    fake = started
   })
   const judge = (options: Partial<Parameters<typeof openaiJudge>[0]> = {}) => openaiJudge({ model: 'gpt-4o-mini', baseURL: fake.baseURL, apiKey: KEY, ...options })
   const failure = (options: Partial<Parameters<typeof openaiJudge>[0]> = {}) =>

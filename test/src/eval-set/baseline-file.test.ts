@@ -3,7 +3,6 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import {
   BaselineFileError,
   baselinePathFor,
@@ -14,6 +13,7 @@ import {
   type BaselineFile,
 } from '../../../src/eval-set/baseline-file.js'
 import { acquireLock } from '../../../src/eval-set/baseline-lock.js'
+import { bundleBaselineFile } from './bundle-baseline-file.js'
 
 let dir: string
 beforeEach(() => {
@@ -215,15 +215,7 @@ describe('the 0.1.0 format (version 1)', () => {
 
 describe('concurrent writers (real child processes)', () => {
   it('loses nothing when 4 processes write entries into the same file and into their own files at once', async () => {
-    const bundle = join(dir, 'baseline-file.bundle.mjs')
-    await build({
-      entryPoints: [fileURLToPath(new URL('../../../src/eval-set/baseline-file.ts', import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: bundle,
-      logLevel: 'silent',
-    })
+    const bundle = await bundleBaselineFile(dir)
     const folder = join(dir, '__rag_baselines__')
     mkdirSync(folder)
     const shared = join(folder, 'shared.test.ts.json')

@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import { readBaselineFile } from '../../../src/eval-set/baseline-file.js'
+import { bundleBaselineFile } from './bundle-baseline-file.js'
 
 let dir: string
 beforeEach(() => {
@@ -23,15 +23,7 @@ describe('no lost writes (real child processes, stale locks present)', () => {
   // again). Each run must keep all 400 entries. The 0.1.0 lock (stat-then-unlink, unowned release) lost
   // entries in 3 of 20 runs of this scenario (21, 8 and 11 of 400) on the development machine.
   it('keeps every entry of 8 × 50 writes in 20 of 20 runs', async () => {
-    const bundle = join(dir, 'baseline-file.bundle.mjs')
-    await build({
-      entryPoints: [fileURLToPath(new URL('../../../src/eval-set/baseline-file.ts', import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: bundle,
-      logLevel: 'silent',
-    })
+    const bundle = await bundleBaselineFile(dir)
     const script = fileURLToPath(new URL('./baseline-stress-writer.mjs', import.meta.url))
     const crasher = fileURLToPath(new URL('./baseline-stress-crasher.mjs', import.meta.url))
     const CRASHES = 20

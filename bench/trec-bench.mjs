@@ -2,7 +2,8 @@
 // trec_eval 10.0 on the same machine class (stock build, whole process, same measures; shared/golden/README.md):
 //   msmarco  7,000 queries × 1,000 docs (≈250 MB run): trec_eval 7.1 s      target ≥ 8× faster, peak RSS < 1 GB
 //   wide   100,000 queries × 100 docs   (≈350 MB run): trec_eval 78 s
-// Usage: node bench/trec-bench.mjs [--cli dist/cli/main.js] [--runs 3] [--workloads msmarco,wide]
+// Usage: node bench/trec-bench.mjs [--cli dist/cli/main.js] [--runs 3] [--workloads msmarco,wide] [--json]
+// (--json: the rows for npm run bench as one JSON line on stdout, the log on stderr)
 // The CLI must be built (npm run build), or point --cli at a build, e.g. one made with
 //   npx tsup cli/main.ts --format esm --out-dir /tmp/trecbuild --no-config
 // Missing workload files are generated first (bench/.data/, git-ignored). Wall time and peak RSS come from

@@ -22,13 +22,6 @@ export function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uin
   return la - lb
 }
 
-/** FNV-1a over a byte range; the run reader computes the same hash inline while it scans a docno. */
-export function hashBytes(buf: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5
-  for (let k = start; k < end; k += 1) h = Math.imul(h ^ (buf[k] as number), 16777619)
-  return h
-}
-
 const encoder = new TextEncoder()
 const decoder = new TextDecoder('utf-8')
 
@@ -48,11 +41,6 @@ export function decodeUtf8(buf: Uint8Array, start: number, end: number): string 
     return s
   }
   return decoder.decode(buf.subarray(start, end))
-}
-
-/** Encode `text` as UTF-8 into `out` at `at`; returns the end offset. `out` needs 3 bytes per UTF-16 unit. */
-export function encodeUtf8Into(text: string, out: Uint8Array, at: number): number {
-  return at + (encoder.encodeInto(text, out.subarray(at)).written as number)
 }
 
 /** Order two strings by their UTF-8 bytes (= `strcmp` on what trec_eval reads; JS `<` compares UTF-16 units). */

@@ -1,11 +1,11 @@
 import { MetricInputError, assertPositiveInteger } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
-import { compareBytes, compareUtf8, decodeUtf8, encodeUtf8, encodeUtf8Into, hashBytes } from './bytes.js'
+import { compareBytes, compareUtf8, decodeUtf8, encodeUtf8 } from './bytes.js'
 import { TrecEvalError } from './errors.js'
 import { trecRankOrder } from '../order.js'
 import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED, relString, resolveMeasures, type MeasureEnv, type MeasureInstance, type ResRels, type TrecValueKind } from './measures.js'
-import { TrecQrels, type QrelsTopic } from './qrels.js'
+import { TrecQrels } from './qrels.js'
 import { TrecRun } from './run.js'
 
 export interface TrecEvalOptions {
@@ -313,64 +313,145 @@ class QrelsIndex {
   readonly start: Uint32Array
   readonly hash: Int32Array
   readonly rel: Float64Array
-  /** per topic: value → count, for values ≥ 0 */
-  readonly levels: Array<Map<number, number>> = []
-  /** per topic: the values > 0 present, highest first */
+  /** topic t's distinct values ≥ 0 are `levelValue[levelFirst[t] .. levelFirst[t + 1])`, counted in `levelCount` */
+  readonly levelFirst: Uint32Array
+  readonly levelValue: Float64Array
+  readonly levelCount: Uint32Array
+  /** per topic: the values > 0 present, highest first (topics with the same values share one array) */
   readonly positiveLevels: number[][] = []
   readonly numRelLevels: number[] = []
   readonly duplicate: Array<string | undefined> = []
 
   constructor(qrels: TrecQrels) {
-    this.topics = [...qrels.topics.keys()].sort(compareUtf8)
-    let count = 0
-    let units = 0
-    for (const topic of qrels.topics.values()) {
-      count += topic.docnos.length
-      for (const d of topic.docnos) units += d.length
+    // (this runs once, mostly before the JIT has compiled it: locals rather than fields, and no per-topic objects
+    // beyond what the index keeps)
+    const { topicIds, topicIndex, count, topic: topicOf, start: srcStart, arena: srcArena, hash: srcHash, rel: srcRel } = qrels.entries
+    const topics = sortUtf8([...topicIds])
+    this.topics = topics
+    const numTopics = topics.length
+    // entries grouped by topic in trec_eval's order, file order within a topic (a counting sort)
+    const rank = new Uint32Array(numTopics)
+    for (let t = 0; t < numTopics; t += 1) rank[topicIndex.get(topics[t] as string) as number] = t
+    const first = new Uint32Array(numTopics + 1)
+    for (let e = 0; e < count; e += 1) {
+      const t = (rank[topicOf[e] as number] as number) + 1
+      first[t] = (first[t] as number) + 1
     }
-    this.first = new Uint32Array(this.topics.length + 1)
-    const arena = new Uint8Array(units * 3)
-    this.start = new Uint32Array(count + 1)
-    this.hash = new Int32Array(count)
-    this.rel = new Float64Array(count)
-    let e = 0
+    for (let t = 0; t < numTopics; t += 1) first[t + 1] = (first[t + 1] as number) + (first[t] as number)
+    const fill = first.slice(0, numTopics)
+    const source = new Uint32Array(count)
+    for (let e = 0; e < count; e += 1) {
+      const t = rank[topicOf[e] as number] as number
+      source[fill[t] as number] = e
+      fill[t] = (fill[t] as number) + 1
+    }
+    const arena = new Uint8Array(srcArena.length)
+    const start = new Uint32Array(count + 1)
+    const hash = new Int32Array(count)
+    const rels = new Float64Array(count)
     let at = 0
-    for (let t = 0; t < this.topics.length; t += 1) {
-      const topic = qrels.topics.get(this.topics[t] as string) as QrelsTopic
-      this.first[t] = e
-      const levels = new Map<number, number>()
-      let maxRel = -Infinity
-      for (let k = 0; k < topic.docnos.length; k += 1) {
-        const rel = topic.rels[k] as number
-        const from = at
-        at = encodeUtf8Into(topic.docnos[k] as string, arena, at)
-        this.start[e] = from
-        this.hash[e] = hashBytes(arena, from, at)
-        this.rel[e] = rel
-        if (rel > maxRel) maxRel = rel
-        if (rel >= 0) levels.set(rel, (levels.get(rel) ?? 0) + 1)
-        e += 1
+    for (let k = 0; k < count; k += 1) {
+      const e = source[k] as number
+      start[k] = at
+      for (let b = srcStart[e] as number; b < (srcStart[e + 1] as number); b += 1) {
+        arena[at] = srcArena[b] as number
+        at += 1
       }
-      this.start[e] = at
-      this.levels.push(levels)
-      this.positiveLevels.push([...levels.keys()].filter((v) => v > 0).sort((a, b) => b - a))
-      // trec_eval sizes its level array by the largest value; with no value ≥ 0 there are no levels
-      this.numRelLevels.push(maxRel >= 0 ? maxRel + 1 : 0)
-      this.duplicate.push(smallestDuplicate(topic.docnos))
+      hash[k] = srcHash[e] as number
+      rels[k] = srcRel[e] as number
     }
-    this.first[this.topics.length] = e
-    this.arena = arena.subarray(0, at)
+    start[count] = at
+    // flat per-topic level counts: a Map per topic (most topics have one judged docno) made the index cost more
+    // than the qrels parse
+    const levelFirst = new Uint32Array(numTopics + 1)
+    const levelValue = new Float64Array(count)
+    const levelCount = new Uint32Array(count)
+    const shared = new Map<string, number[]>()
+    const positiveLevels = this.positiveLevels
+    const numRelLevels = this.numRelLevels
+    const duplicate = this.duplicate
+    let lv = 0
+    for (let t = 0; t < numTopics; t += 1) {
+      levelFirst[t] = lv
+      const firstLevel = lv
+      let maxRel = -Infinity
+      for (let k = first[t] as number; k < (first[t + 1] as number); k += 1) {
+        const rel = rels[k] as number
+        if (rel > maxRel) maxRel = rel
+        if (rel >= 0) {
+          let j = firstLevel
+          while (j < lv && levelValue[j] !== rel) j += 1
+          if (j === lv) {
+            levelValue[lv] = rel
+            lv += 1
+          }
+          levelCount[j] = (levelCount[j] as number) + 1
+        }
+      }
+      positiveLevels.push(sharedPositiveLevels(levelValue, firstLevel, lv, shared))
+      // trec_eval sizes its level array by the largest value; with no value ≥ 0 there are no levels
+      numRelLevels.push(maxRel >= 0 ? maxRel + 1 : 0)
+      duplicate.push(smallestDuplicate(arena, start, first[t] as number, first[t + 1] as number))
+    }
+    levelFirst[numTopics] = lv
+    this.first = first
+    this.start = start
+    this.hash = hash
+    this.rel = rels
+    this.levelFirst = levelFirst
+    this.levelValue = levelValue
+    this.levelCount = levelCount
+    this.arena = arena
+  }
+
+  /** Number of topic q's judgments with exactly this value (≥ 0). */
+  countOf(q: number, value: number): number {
+    for (let j = this.levelFirst[q] as number; j < (this.levelFirst[q + 1] as number); j += 1) {
+      if (this.levelValue[j] === value) return this.levelCount[j] as number
+    }
+    return 0
+  }
+
+  /** Number of topic q's judgments with a value ≥ `level`. */
+  countAtLeast(q: number, level: number): number {
+    let n = 0
+    for (let j = this.levelFirst[q] as number; j < (this.levelFirst[q + 1] as number); j += 1) {
+      if ((this.levelValue[j] as number) >= level) n += this.levelCount[j] as number
+    }
+    return n
   }
 }
 
-function smallestDuplicate(docnos: readonly string[]): string | undefined {
-  const seen = new Set<string>()
-  let dup: string | undefined
-  for (const d of docnos) {
-    if (!seen.has(d)) seen.add(d)
-    else if (dup === undefined || compareUtf8(d, dup) < 0) dup = d
+/**
+ * The values > 0 among `values[from, to)`, highest first, as one array shared by every topic with the same values
+ * (the usual topic judges one value, whose key needs no sorting).
+ */
+function sharedPositiveLevels(values: Float64Array, from: number, to: number, shared: Map<string, number[]>): number[] {
+  const list = to - from === 1 ? null : Array.from(values.subarray(from, to)).sort((a, b) => b - a)
+  const key = list === null ? String(values[from]) : list.join(' ')
+  let positive = shared.get(key)
+  if (positive === undefined) {
+    positive = (list ?? (to > from ? [values[from] as number] : [])).filter((v) => v > 0)
+    shared.set(key, positive)
   }
-  return dup
+  return positive
+}
+
+/** Topic ids in `strcmp` order of their UTF-8 bytes; without surrogates that is UTF-16 order, the native sort's. */
+function sortUtf8(ids: string[]): string[] {
+  return ids.some((id) => /[\uD800-\uDFFF]/.test(id)) ? ids.sort(compareUtf8) : ids.sort()
+}
+
+/** The smallest docno (in byte order) that entries `from .. to` judge twice, decoded; undefined when none is. */
+function smallestDuplicate(arena: Uint8Array, start: Uint32Array, from: number, to: number): string | undefined {
+  if (to - from < 2) return undefined
+  const docno = (k: number): [number, number] => [start[k] as number, start[k + 1] as number]
+  const cmp = (a: number, b: number) => compareBytes(arena, ...docno(a), arena, ...docno(b))
+  const sorted = Array.from({ length: to - from }, (_, i) => from + i).sort(cmp)
+  for (let i = 1; i < sorted.length; i += 1) {
+    if (cmp(sorted[i - 1] as number, sorted[i] as number) === 0) return decodeUtf8(arena, ...docno(sorted[i] as number))
+  }
+  return undefined
 }
 
 /**
@@ -381,7 +462,7 @@ function smallestDuplicate(docnos: readonly string[]): string | undefined {
 export class Ranker {
   private idx = new Uint32Array(1024)
   private rel = new Float64Array(1024)
-  private seen = new Int32Array(2048)
+  private seen = new Int32Array(4096)
   private mask = 0
   private readonly bogus: Uint8Array = encodeUtf8(BOGUS_DOCNO)
 
@@ -396,7 +477,6 @@ export class Ranker {
   rank(fn: string, q: number, runTopic: number): ResRels {
     const qrels = this.qrels
     const qid = qrels.topics[q] as string
-    const levels = qrels.levels[q] as Map<number, number>
     const from = qrels.first[q] as number
     const to = qrels.first[q + 1] as number
     let numRet: number
@@ -413,20 +493,42 @@ export class Ranker {
       numRet = this.sortTopic(runTopic)
       this.indexRanking(fn, qid, numRet)
       if (this.rel.length < numRet) this.rel = new Float64Array(Math.max(numRet, this.rel.length * 2))
-      this.rel.fill(RELVALUE_NONPOOL, 0, numRet)
+      const rel = this.rel
+      rel.fill(RELVALUE_NONPOOL, 0, numRet)
+      // Without -J the counts come from the judged documents alone (every other ranked one is non-pool), so the
+      // ranking is not scanned again. Each judged docno is found at most once: a docno judged twice throws below.
+      let found = 0
+      let numRelRet = 0
+      let numUnjudged = 0
       for (let e = from; e < to; e += 1) {
         const k = this.findRanked(qrels.arena, qrels.start[e] as number, qrels.start[e + 1] as number, qrels.hash[e] as number)
-        if (k >= 0) this.rel[k] = toRel(qrels.rel[e] as number)
+        if (k < 0) continue
+        const r = toRel(qrels.rel[e] as number)
+        rel[k] = r
+        found += 1
+        if (r === RELVALUE_UNJUDGED) numUnjudged += 1
+        else if (r >= this.level) numRelRet += 1
+      }
+      if (!this.judgedOnly) {
+        this.checkJudgedOnce(fn, q)
+        return this.resRels(rel, numRet, numRelRet, numRet - found, numUnjudged, q)
       }
     }
-    const dup = qrels.duplicate[q]
-    if (dup !== undefined) {
-      throw new TrecEvalError(fn, 'qrels', 'each docno judged at most once per topic (trec_eval refuses the file)', 'duplicate-qrels-docno', qid, dup)
-    }
-    return this.count(this.rel, numRet, q, levels)
+    this.checkJudgedOnce(fn, q)
+    return this.count(this.rel, numRet, q)
   }
 
-  private count(rel: Float64Array, n: number, q: number, levels: Map<number, number>): ResRels {
+  /** trec_eval refuses a topic whose qrels judge one docno twice. */
+  private checkJudgedOnce(fn: string, q: number): void {
+    const dup = this.qrels.duplicate[q]
+    if (dup !== undefined) {
+      const qid = this.qrels.topics[q] as string
+      throw new TrecEvalError(fn, 'qrels', 'each docno judged at most once per topic (trec_eval refuses the file)', 'duplicate-qrels-docno', qid, dup)
+    }
+  }
+
+  /** The counts by a scan of the ranking: -J (which also drops unjudged documents) and the bogus ranking of -c. */
+  private count(rel: Float64Array, n: number, q: number): ResRels {
     let numRet = n
     let numRelRet = 0
     let numNonpool = 0
@@ -450,17 +552,20 @@ export class Ranker {
         else if (r >= this.level) numRelRet += 1
       }
     }
-    let numRel = 0
-    for (const [value, count] of levels) if (value >= this.level) numRel += count
+    return this.resRels(rel, numRet, numRelRet, numNonpool, numUnjudged, q)
+  }
+
+  private resRels(rel: Float64Array, numRet: number, numRelRet: number, numNonpool: number, numUnjudged: number, q: number): ResRels {
+    const qrels = this.qrels
     return {
       rel,
       numRet,
-      numRel,
+      numRel: qrels.countAtLeast(q, this.level),
       numRelRet,
       numNonpool,
       numUnjudged,
       numRelLevels: this.qrels.numRelLevels[q] as number,
-      levelCount: (value) => levels.get(value) ?? 0,
+      levelCount: (value) => qrels.countOf(q, value),
       positiveLevels: this.qrels.positiveLevels[q] as number[],
     }
   }
@@ -483,26 +588,25 @@ export class Ranker {
       (i: number) => scores[i] as number,
       (a: number, b: number): number => compareBytes(arena, docStart[a] as number, docStart[a + 1] as number, arena, docStart[b] as number, docStart[b + 1] as number),
     )
-    // Runs are usually written in rank order already: then only stretches of equal scores need ordering by docno.
+    // Runs are usually written in rank order already: then only stretches of equal scores need ordering by docno,
+    // done in the same pass that checks the order (ties ordered before an out-of-order score is seen are simply
+    // sorted again by the full sort).
     let sorted = true
+    let tieStart = 0
+    let prev = n > 0 ? (scores[idx[0] as number] as number) : 0
     for (let k = 1; k < n; k += 1) {
-      if (!((scores[idx[k - 1] as number] as number) >= (scores[idx[k] as number] as number))) {
+      const s = scores[idx[k] as number] as number
+      if (s === prev) continue
+      if (!(prev > s)) {
         sorted = false
         break
       }
+      if (k - tieStart > 1) sortTies(idx, tieStart, k, arena, docStart, rankOrder)
+      tieStart = k
+      prev = s
     }
-    if (sorted) {
-      let k = 0
-      while (k < n) {
-        const s = scores[idx[k] as number]
-        let j = k + 1
-        while (j < n && scores[idx[j] as number] === s) j += 1
-        if (j - k > 1) sortRange(idx, k, j, rankOrder)
-        k = j
-      }
-    } else {
-      idx.subarray(0, n).sort(rankOrder)
-    }
+    if (!sorted) idx.subarray(0, n).sort(rankOrder)
+    else if (n - tieStart > 1) sortTies(idx, tieStart, n, arena, docStart, rankOrder)
     return Math.min(n, this.maxRetrieved)
   }
 
@@ -513,9 +617,11 @@ export class Ranker {
   private indexRanking(fn: string, qid: string, n: number): void {
     let size = 16
     while (size < n * 2) size *= 2
-    if (this.seen.length < size) this.seen = new Int32Array(size)
+    // slot s holds the rank position at seen[2s] (-1: free) and that document's hash at seen[2s + 1], so a probe
+    // compares hashes without two dependent loads through idx
+    if (this.seen.length < size * 2) this.seen = new Int32Array(size * 2)
     const seen = this.seen
-    seen.fill(-1, 0, size)
+    seen.fill(-1, 0, size * 2)
     const mask = size - 1
     this.mask = mask
     const run = this.run
@@ -531,17 +637,21 @@ export class Ranker {
       let slot = (Math.imul(h, 0x85ebca6b) >>> 0) & mask
       let found = false
       for (;;) {
-        const other = seen[slot] as number
+        const other = seen[2 * slot] as number
         if (other < 0) break
-        const j = idx[other] as number
-        if (hashes[j] === h && compareBytes(arena, docStart[j] as number, docStart[j + 1] as number, arena, start, end) === 0) {
-          found = true
-          break
+        if (seen[2 * slot + 1] === h) {
+          const j = idx[other] as number
+          if (compareBytes(arena, docStart[j] as number, docStart[j + 1] as number, arena, start, end) === 0) {
+            found = true
+            break
+          }
         }
         slot = (slot + 1) & mask
       }
-      if (!found) seen[slot] = k
-      else if (dup < 0 || compareBytes(arena, start, end, arena, docStart[dup] as number, docStart[dup + 1] as number) < 0) dup = i
+      if (!found) {
+        seen[2 * slot] = k
+        seen[2 * slot + 1] = h
+      } else if (dup < 0 || compareBytes(arena, start, end, arena, docStart[dup] as number, docStart[dup + 1] as number) < 0) dup = i
     }
     if (dup >= 0) {
       const docno = decodeUtf8(run.arena, run.docStart[dup] as number, run.docStart[dup + 1] as number)
@@ -556,26 +666,35 @@ export class Ranker {
     const run = this.run
     let slot = (Math.imul(h, 0x85ebca6b) >>> 0) & mask
     for (;;) {
-      const k = seen[slot] as number
+      const k = seen[2 * slot] as number
       if (k < 0) return -1
-      const i = this.idx[k] as number
-      if (run.hashes[i] === h && compareBytes(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, buf, start, end) === 0) return k
+      if (seen[2 * slot + 1] === h) {
+        const i = this.idx[k] as number
+        if (compareBytes(run.arena, run.docStart[i] as number, run.docStart[i + 1] as number, buf, start, end) === 0) return k
+      }
       slot = (slot + 1) & mask
     }
   }
 }
 
-/** Sorts `idx[from, to)` with `cmp`: insertion sort for the short tie runs of a ranked file, else the built-in. */
-function sortRange(idx: Uint32Array, from: number, to: number, cmp: (a: number, b: number) => number): void {
+/**
+ * Orders `idx[from, to)`, documents of one score, by docno descending (`cmp` is the whole rank order): an insertion
+ * sort on the docno bytes for the short tie runs of a ranked file, else the built-in sort.
+ */
+function sortTies(idx: Uint32Array, from: number, to: number, arena: Uint8Array, docStart: Uint32Array, cmp: (a: number, b: number) => number): void {
   if (to - from > 16) {
     idx.subarray(from, to).sort(cmp)
     return
   }
   for (let k = from + 1; k < to; k += 1) {
     const v = idx[k] as number
+    const vs = docStart[v] as number
+    const ve = docStart[v + 1] as number
     let j = k - 1
-    while (j >= from && cmp(idx[j] as number, v) > 0) {
-      idx[j + 1] = idx[j] as number
+    while (j >= from) {
+      const u = idx[j] as number
+      if (compareBytes(arena, vs, ve, arena, docStart[u] as number, docStart[u + 1] as number) <= 0) break
+      idx[j + 1] = u
       j -= 1
     }
     idx[j + 1] = v

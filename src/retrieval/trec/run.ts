@@ -1,7 +1,7 @@
 import { assertString } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
-import { atofBytes, decodeUtf8, encodeUtf8, plainDecimal, scanPlainDecimal } from './bytes.js'
+import { atofBytes, decodeUtf8, encodeUtf8, EXACT_POW10, plainDecimal, scanPlainDecimal } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { countNewlines, LineFeeder, type BlockHandler } from './lines.js'
 
@@ -162,14 +162,23 @@ export class RunBuilder implements BlockHandler {
       let h = 0x811c9dc5
       let score = 0
       let parsed = false
+      let sameQid = false
       let c = buf[p] as number
       fast: {
         if (c <= 32 || c === 35) break fast
-        // qid
-        do c = buf[++p] as number
-        while (c > 32)
+        // qid: usually the previous line's, so compare with that first
+        let k = 0
+        if (prevLen > 0 && buf[p + prevLen] === 32) while (k < prevLen && buf[p + k] === prevQid[k]) k += 1
+        if (k === prevLen && k > 0) {
+          p += prevLen
+          sameQid = true
+        } else {
+          do c = buf[++p] as number
+          while (c > 32)
+          if (c !== 32) break fast
+        }
         qe = p
-        if (c !== 32) break fast
+        c = 32
         do c = buf[++p] as number
         while (c === 32)
         // iter (ignored)
@@ -197,11 +206,30 @@ export class RunBuilder implements BlockHandler {
         if (c !== 32) break fast
         do c = buf[++p] as number
         while (c === 32)
-        // sim: a plain decimal followed by a space (atof's exact fast path); anything else goes to the exact path
-        p = scanPlainDecimal(buf, p, end)
-        c = buf[p] as number
-        score = plainDecimal.value
-        if (c !== 32 || Number.isNaN(score)) break fast
+        // sim: a plain decimal of at most 15 digits followed by a space, read as scanPlainDecimal does (m / 10^k,
+        // both exact doubles); a sign '+', an exponent or anything else goes to the exact path
+        let neg = false
+        if (c === 45) {
+          neg = true
+          c = buf[++p] as number
+        }
+        let m = 0
+        let digits = 0
+        let dot = -1
+        for (;;) {
+          if (c >= 48 && c <= 57) {
+            m = m * 10 + (c - 48)
+            digits += 1
+          } else if (c === 46 && dot < 0) {
+            dot = digits
+          } else {
+            break
+          }
+          c = buf[++p] as number
+        }
+        if (c !== 32 || digits === 0 || digits > 15) break fast
+        score = dot >= 0 && digits > dot ? m / (EXACT_POW10[digits - dot] as number) : m
+        if (neg) score = -score
         do c = buf[++p] as number
         while (c === 32)
         // run_id, then the line end (a \r, or fields after run_id, are skipped as the exact path does)
@@ -217,6 +245,7 @@ export class RunBuilder implements BlockHandler {
       if (!parsed) {
         // the exact path, from the start of the line
         p = lineStart
+        sameQid = false
         ap = docStart
         h = 0x811c9dc5
         c = buf[p] as number
@@ -264,8 +293,8 @@ export class RunBuilder implements BlockHandler {
       }
 
       // topic: consecutive lines usually share the qid, so compare bytes with the previous one first
-      let same = qe - qs === prevLen
-      for (let k = 0; same && k < prevLen; k += 1) same = prevQid[k] === buf[qs + k]
+      let same = sameQid || qe - qs === prevLen
+      for (let k = 0; !sameQid && same && k < prevLen; k += 1) same = prevQid[k] === buf[qs + k]
       if (!same) {
         this.n = n
         this.startSegment(buf, qs, qe)

@@ -11,7 +11,8 @@ import { RunBuilder, TREC_PARSE_OPTION_KEYS, type TrecParseOptions, type TrecRun
  */
 export type TrecSource = string | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>
 
-const CHUNK = 4 << 20
+// 1 MB: 2 MB measured no faster, and the smaller buffer stays in cache (4 MB with larger batches was slower)
+const CHUNK = 1 << 20
 
 export interface Sink {
   push(chunk: Uint8Array): void

@@ -1,5 +1,15 @@
 import { MetricInputError } from '../../../../src/errors.js'
-import { evaluateTrec, formatTrecEval, parseQrels, parseRun, TREC_MEASURE_SETS, trecEval, TrecEvalError } from '../../../../src/retrieval/trec/index.js'
+import {
+  evaluateTrec,
+  formatTrecEval,
+  parseQrels,
+  parseQrelsStream,
+  parseRun,
+  parseRunStream,
+  TREC_MEASURE_SETS,
+  trecEval,
+  TrecEvalError,
+} from '../../../../src/retrieval/trec/index.js'
 import { formatFixed, formatLong, padRight } from '../../../../src/retrieval/trec/c-format.js'
 
 function evalError(fn: () => unknown): TrecEvalError {
@@ -32,6 +42,15 @@ describe('trecEval ranking (trec_eval form_res_rels)', () => {
     expect(ranking('q 0 \uFF5E 1\nq 0 \u{1F600} 2\n', 'q Q0 \uFF5E 1 1 r\nq Q0 \u{1F600} 2 1 r\n')).toBe('21')
   })
 
+  it('matches docnos by their bytes, as strcmp does, also when they are not valid UTF-8', async () => {
+    // a Latin-1 'é' (0xE9) in both files: the same bytes, so the same docno (it decodes to U+FFFD for display)
+    const bytes = (text: string) => [Uint8Array.from(text, (ch) => ch.charCodeAt(0))]
+    const qrels = await parseQrelsStream(bytes('q 0 caf\xe9 1\nq 0 cafe 0\n'))
+    const run = await parseRunStream(bytes('q Q0 cafe 1 2 r\nq Q0 caf\xe9 2 1 r\n'))
+    expect(trecEval(qrels, run, ['num_rel_ret', 'recip_rank']).perQuery.q).toEqual({ num_rel_ret: 1, recip_rank: 0.5 })
+    expect(qrels.topics.get('q')).toEqual({ docnos: ['caf\uFFFD', 'cafe'], rels: [1, 0] })
+  })
+
   it('treats scores equal as doubles as ties ("1.0" and "1.00")', () => {
     expect(ranking('q 0 a 1\nq 0 b 2\n', 'q Q0 b 1 1.00 r\nq Q0 a 2 1.0 r\n')).toBe('21')
     expect(ranking('q 0 a 1\nq 0 b 2\n', 'q Q0 a 1 1.0000000001 r\nq Q0 b 2 1.0 r\n')).toBe('12')
@@ -59,6 +78,17 @@ describe('trecEval topics and refusals (trec_eval 10.0)', () => {
     const res = trecEval(qrels, parseRun('10 Q0 b 1 1 r\n1 Q0 c 1 1 r\n2 Q0 a 1 1 r\n99 Q0 z 1 1 r\n'), ['num_q', 'map'])
     expect(res.topics).toEqual(['1', '10', '2'])
     expect(res.mean).toEqual({ num_q: 3, map: 1 })
+  })
+
+  it('orders topic ids by their UTF-8 bytes, with or without characters outside the BMP', () => {
+    // U+FF5E is EF BD 9E in UTF-8 and U+1F600 F0 9F 98 80: byte order puts U+FF5E first, UTF-16 order the emoji
+    const ids = ['\uFF5E', '\u{1F600}', 'é', 'z', 'Z', '10', '1']
+    const byBytes = [...ids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+    const text = (list: string[]) => list.map((q) => `${q} 0 d 1\n`).join('')
+    const run = parseRun(ids.map((q) => `${q} Q0 d 1 1 r\n`).join(''))
+    expect(trecEval(parseQrels(text(ids)), run, ['map']).topics).toEqual(byBytes)
+    const bmp = ids.filter((q) => q !== '\u{1F600}')
+    expect(trecEval(parseQrels(text(bmp)), run, ['map']).topics).toEqual(byBytes.filter((q) => q !== '\u{1F600}'))
   })
 
   it('refuses a qrels topic without results unless completeTopics (-c), which scores it 0', () => {

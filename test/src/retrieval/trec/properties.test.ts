@@ -107,6 +107,30 @@ describe('trecEval properties', () => {
       { numRuns: 150 },
     )
   })
+
+  it('counts retrieved, relevant and relevant retrieved as a plain count over the judgments does, at any level', () => {
+    fc.assert(
+      fc.property(collection, fc.integer({ min: -2, max: 3 }), fc.boolean(), (c, level, judgedOnly) => {
+        const { runLines, qrels } = texts(c)
+        const q = parseQrels(qrels)
+        const res = trecEval(q, parseRun(runText(runLines)), ['num_ret', 'num_rel', 'num_rel_ret'], { completeTopics: true, relevanceLevel: level, judgedOnly })
+        for (const [qid, topic] of q.topics) {
+          // judgments with a value < 0 are "in the pool, unjudged": never relevant, and kept by -J only when ≥ 0
+          const value = new Map(topic.docnos.map((d, i) => [d, topic.rels[i] as number]))
+          const retrieved = runLines.filter((l) => l.qid === qid)
+          const kept = judgedOnly ? retrieved.filter((l) => (value.get(l.docno) ?? -1) >= 0) : retrieved
+          const isRel = (v: number | undefined) => v !== undefined && v >= 0 && v >= level
+          expect(res.perQuery[qid]).toEqual({
+            // (a topic without results ranks trec_eval's one bogus docno, and -c then reports 0 retrieved)
+            num_ret: kept.length,
+            num_rel: topic.rels.filter((v) => isRel(v)).length,
+            num_rel_ret: kept.filter((l) => isRel(value.get(l.docno))).length,
+          })
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
 })
 
 function hash(text: string, seed: number): number {

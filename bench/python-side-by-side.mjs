@@ -3,8 +3,9 @@
 // METEOR (Debian's python3-nltk 3.8 with WordNet 3.0 from wordnet-base 1:3.0-37, the versions the golden METEOR
 // values come from). Both sides run in a fresh process on the same 20,000-pair workload, warm-up excluded, median
 // of 3 passes, one after the other in this run; the first 500 scores are compared so that both sides compute the
-// same thing. sacrebleu, rouge-score and trec_eval are not installable here (no PyPI, not packaged by Debian), so
-// they have no same-session ratio; `npm run bench` lists their timings recorded in another session for orientation.
+// same thing. sacrebleu 2.6.0 has its own side-by-side script (bench/sacrebleu-side-by-side.mjs, also reached with
+// `npm run bench -- --python`); rouge-score and trec_eval cannot be installed on this machine class (not packaged by
+// Debian, not on the local PyPI mirror), so `npm run bench` lists their timings recorded in another session only.
 //
 //   apt-get install python3-nltk wordnet-base     # once (as root)
 //   npm run build && node bench/python-side-by-side.mjs [--pairs N]
@@ -13,7 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { generatePairs } from './gen-generation.mjs'
+import { JS_TIMING, PY_TIMING, runSide, writePairs } from './side-by-side.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -22,8 +23,6 @@ const wordnetDir = '/usr/share/wordnet'
 const pairsArg = process.argv.indexOf('--pairs')
 const limit = pairsArg > 0 ? Number(process.argv[pairsArg + 1]) : 20_000
 
-const shared = join(root, '..', 'shared', 'golden', 'bench', 'generation_workload.json')
-const workload = existsSync(shared) ? shared : null
 const nltk = spawnSync(python, ['-c', 'import nltk; print(nltk.__version__)'], { encoding: 'utf8' })
 if (nltk.status !== 0 || !existsSync(join(wordnetDir, 'data.noun'))) {
   console.log('not measured: needs Debian python3-nltk and wordnet-base (apt-get install python3-nltk wordnet-base)')
@@ -83,58 +82,39 @@ const LEXNAMES = [
 ]
 writeFileSync(join(dict, 'lexnames'), LEXNAMES.map((l, i) => `${String(i).padStart(2, '0')} ${l}\n`).join(''))
 
-// The pairs as a JSON file both sides read (the shared workload when present, else the seeded generator's).
-const pairsFile = join(dict, 'pairs.json')
-const pairs = (workload ? JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(workload, 'utf8'))).pairs : generatePairs()).slice(0, limit)
-writeFileSync(pairsFile, JSON.stringify(pairs.map((p) => [p.hypothesis, p.reference])))
+const { pairs, pairsFile, workload } = writePairs(dict, limit)
 
 const PY = `
-import json, sys, time
+import json, sys
 from nltk.corpus.reader.wordnet import WordNetCorpusReader
 from nltk.translate.meteor_score import meteor_score
+${PY_TIMING}
 wn = WordNetCorpusReader(sys.argv[1], None)
 pairs = json.load(open(sys.argv[2]))
 def one(h, r):
     return meteor_score([r.split()], h.split(), wordnet=wn)
-for h, r in pairs[:2000]:
-    one(h, r)
-rates = []
-for _ in range(3):
-    t0 = time.perf_counter()
-    for h, r in pairs:
-        one(h, r)
-    rates.append(len(pairs) / (time.perf_counter() - t0))
-print(json.dumps({"rate": sorted(rates)[1], "first": [one(h, r) for h, r in pairs[:500]]}))
+rate = time_pairs(one, pairs)
+print(json.dumps({"rate": rate, "first": [one(h, r) for h, r in pairs[:500]]}))
 `
 const JS = `
 import { readFileSync } from 'node:fs'
 const { meteorScore } = await import(process.argv[1])
 const pairs = JSON.parse(readFileSync(process.argv[2], 'utf8'))
 const one = (h, r) => meteorScore(h, r)
-for (const [h, r] of pairs.slice(0, 2000)) one(h, r)
-const rates = []
-for (let k = 0; k < 3; k += 1) {
-  const t0 = performance.now()
-  for (const [h, r] of pairs) one(h, r)
-  rates.push(pairs.length / ((performance.now() - t0) / 1000))
-}
-console.log(JSON.stringify({ rate: rates.sort((a, b) => a - b)[1], first: pairs.slice(0, 500).map(([h, r]) => one(h, r)) }))
+${JS_TIMING}
+const rate = timePairs(one, pairs)
+console.log(JSON.stringify({ rate, first: pairs.slice(0, 500).map(([h, r]) => one(h, r)) }))
 `
 const dist = join(root, 'dist', 'src', 'index.js')
 if (!existsSync(dist)) {
   console.error('bench: dist/ is missing; run `npm run build` first')
   process.exit(2)
 }
-const run = (cmd, args) => {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26 })
-  if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`)
-  return JSON.parse(r.stdout.trim().split('\n').pop())
-}
 try {
-  const py = run(python, ['-c', PY, dict, pairsFile])
-  const js = run(process.execPath, ['--input-type=module', '-e', JS, pathToFileURL(dist).href, pairsFile])
+  const py = runSide(python, ['-c', PY, dict, pairsFile])
+  const js = runSide(process.execPath, ['--input-type=module', '-e', JS, pathToFileURL(dist).href, pairsFile])
   const mismatches = py.first.filter((v, i) => Math.abs(v - js.first[i]) > 1e-12).length
-  console.log(`METEOR, ${pairs.length} pairs (${workload ? 'shared workload' : 'seeded generator'}), same session, fresh processes, median of 3 warm passes`)
+  console.log(`METEOR, ${pairs.length} pairs (${workload}), same session, fresh processes, median of 3 warm passes`)
   console.log(`  NLTK ${nltk.stdout.trim()} (Debian python3-nltk, ${python})  ${Math.round(py.rate).toLocaleString('en-US')} pairs/s`)
   console.log(`  rag-matchers (dist, node ${process.version})       ${Math.round(js.rate).toLocaleString('en-US')} pairs/s`)
   console.log(`  ratio ${(js.rate / py.rate).toFixed(1)}×; first 500 scores differing by more than 1e-12: ${mismatches}`)

@@ -5,10 +5,13 @@
 //   npm run bench                 # generation, retrieval, matcher calls, embeddings
 //   npm run bench -- --trec       # also the whole-process trec CLI on the 250 MB / 350 MB workloads
 //   npm run bench -- --quick      # 2,000 generation pairs instead of 20,000
+//   npm run bench -- --python     # also same-session ratios against sacrebleu 2.6.0 (bench/sacrebleu-side-by-side.mjs,
+//                                 # Python from $SACREBLEU_PYTHON or python3; ~3 minutes)
 //
 // Speed is measured here, never asserted in tests. Reference speeds of the Python tools on the same
 // 2-core machine are listed next to ours (from ../shared/golden/README.md and the issues) for orientation
-// only: they were timed in another session, so dividing ours by them is not a measured speed-up.
+// only: they were timed in another session, so dividing ours by them is not a measured speed-up. The
+// --python rows are measured ratios: sacrebleu and ours run one after the other in this session.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -196,13 +199,37 @@ if (args.has('--trec') && existsSync(join(here, 'trec-bench.mjs'))) {
   }
 }
 
+// ---------------------------------------------------------------- same session against sacrebleu 2.6.0
+if (args.has('--python')) {
+  const result = spawnSync(process.execPath, [join(here, 'sacrebleu-side-by-side.mjs'), '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    const measured = JSON.parse(result.stdout.trim().split('\n').pop())
+    if (measured.length === 0) record('vs Python', 'not measured: sacrebleu 2.6.0 not importable (see output above)', Number.NaN, '')
+    for (const row of measured) {
+      const f = (v) => Math.round(v).toLocaleString('en-US')
+      record(
+        'vs Python',
+        `${row.task} ÷ sacrebleu 2.6.0, same session (${row.pairs} pairs)`,
+        row.ratio,
+        '×',
+        `sacrebleu ${f(row.sacrebleu)}, ours ${f(row.ours)} pairs/s; target ${row.target}×: ${row.met ? 'met' : 'NOT met'}`,
+      )
+    }
+  } catch {
+    record('vs Python', 'not measured (see output above)', Number.NaN, '')
+  }
+}
+
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`
 const fmt = (v) => (!Number.isFinite(v) ? 'n/a' : v < 100 ? v.toFixed(2) : Math.round(v).toLocaleString('en-US'))
 const width = Math.max(...rows.map((r) => r.name.length))
 console.log(`\nmachine: ${machine}\n`)
-// The reference column holds Python timings recorded in another session; they are not a same-run
-// comparison, so no ratio is computed from them (bench/python-side-by-side.mjs measures NLTK METEOR side by side).
-console.log(`${'group'.padEnd(11)} ${'measure'.padEnd(width)} ${'ours'.padStart(12)}  unit        reference (recorded in another session, not comparable)`)
+// The reference column holds Python timings recorded in another session; they are not a same-run comparison,
+// so no ratio is computed from them. Measured ratios come from the side-by-side scripts (the 'vs Python' rows:
+// sacrebleu 2.6.0 with --python; bench/python-side-by-side.mjs for NLTK METEOR).
+console.log(
+  `${'group'.padEnd(11)} ${'measure'.padEnd(width)} ${'ours'.padStart(12)}  unit        reference (Python rows: recorded in another session, not comparable; 'vs Python': same session)`,
+)
 for (const r of rows) console.log(`${r.group.padEnd(11)} ${r.name.padEnd(width)} ${fmt(r.value).padStart(12)}  ${r.unit.padEnd(10)}  ${r.reference ?? ''}`)
 console.log(`\npeak RSS of the in-process benchmarks: ${(inProcessPeak / 2 ** 20).toFixed(0)} MiB`)
 

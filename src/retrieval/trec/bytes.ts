@@ -22,6 +22,13 @@ export function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uin
   return la - lb
 }
 
+/** FNV-1a over a byte range: the docno hash; the run reader computes the same hash inline while it scans a docno. */
+export function hashBytes(buf: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5
+  for (let k = start; k < end; k += 1) h = Math.imul(h ^ (buf[k] as number), 16777619)
+  return h
+}
+
 const encoder = new TextEncoder()
 const decoder = new TextDecoder('utf-8')
 

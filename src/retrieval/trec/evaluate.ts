@@ -431,7 +431,7 @@ function sharedPositiveLevels(values: Float64Array, from: number, to: number, sh
   const key = list === null ? String(values[from]) : list.join(' ')
   let positive = shared.get(key)
   if (positive === undefined) {
-    positive = (list ?? (to > from ? [values[from] as number] : [])).filter((v) => v > 0)
+    positive = (list ?? [values[from] as number]).filter((v) => v > 0)
     shared.set(key, positive)
   }
   return positive
@@ -564,9 +564,9 @@ export class Ranker {
       numRelRet,
       numNonpool,
       numUnjudged,
-      numRelLevels: this.qrels.numRelLevels[q] as number,
+      numRelLevels: qrels.numRelLevels[q] as number,
       levelCount: (value) => qrels.countOf(q, value),
-      positiveLevels: this.qrels.positiveLevels[q] as number[],
+      positiveLevels: qrels.positiveLevels[q] as number[],
     }
   }
 

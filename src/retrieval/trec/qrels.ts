@@ -1,5 +1,5 @@
 import { assertString } from '../../errors.js'
-import { atolBytes, decodeUtf8, encodeUtf8 } from './bytes.js'
+import { atolBytes, decodeUtf8, encodeUtf8, hashBytes } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { LineFeeder, type BlockHandler } from './lines.js'
 import { checkOptionKeys } from '../../options.js'
@@ -137,16 +137,14 @@ export class QrelsBuilder implements BlockHandler {
       if (this.count === this.topic.length || this.arenaLen + (de - ds) > this.arena.length) this.grow(de - ds)
       const e = this.count
       const arena = this.arena
-      let at = this.arenaLen
-      let h = 0x811c9dc5
+      const from = this.arenaLen
+      let at = from
       for (let k = ds; k < de; k += 1) {
-        const b = buf[k] as number
-        arena[at] = b
+        arena[at] = buf[k] as number
         at += 1
-        h = Math.imul(h ^ b, 16777619)
       }
       this.topic[e] = this.current
-      this.hash[e] = h
+      this.hash[e] = hashBytes(arena, from, at)
       this.rel[e] = atolBytes(buf, rs, re)
       this.arenaLen = at
       this.count = e + 1

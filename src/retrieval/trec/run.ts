@@ -1,7 +1,7 @@
 import { assertString } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
-import { atofBytes, decodeUtf8, encodeUtf8, EXACT_POW10, plainDecimal, scanPlainDecimal } from './bytes.js'
+import { atofBytes, decodeUtf8, encodeUtf8, plainDecimal, scanPlainDecimal } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { countNewlines, LineFeeder, type BlockHandler } from './lines.js'
 
@@ -206,30 +206,11 @@ export class RunBuilder implements BlockHandler {
         if (c !== 32) break fast
         do c = buf[++p] as number
         while (c === 32)
-        // sim: a plain decimal of at most 15 digits followed by a space, read as scanPlainDecimal does (m / 10^k,
-        // both exact doubles); a sign '+', an exponent or anything else goes to the exact path
-        let neg = false
-        if (c === 45) {
-          neg = true
-          c = buf[++p] as number
-        }
-        let m = 0
-        let digits = 0
-        let dot = -1
-        for (;;) {
-          if (c >= 48 && c <= 57) {
-            m = m * 10 + (c - 48)
-            digits += 1
-          } else if (c === 46 && dot < 0) {
-            dot = digits
-          } else {
-            break
-          }
-          c = buf[++p] as number
-        }
-        if (c !== 32 || digits === 0 || digits > 15) break fast
-        score = dot >= 0 && digits > dot ? m / (EXACT_POW10[digits - dot] as number) : m
-        if (neg) score = -score
+        // sim: a plain decimal followed by a space (atof's exact fast path); anything else goes to the exact path
+        p = scanPlainDecimal(buf, p, end)
+        c = buf[p] as number
+        score = plainDecimal.value
+        if (c !== 32 || Number.isNaN(score)) break fast
         do c = buf[++p] as number
         while (c === 32)
         // run_id, then the line end (a \r, or fields after run_id, are skipped as the exact path does)
@@ -292,14 +273,17 @@ export class RunBuilder implements BlockHandler {
         p = c === 10 ? p + 1 : buf.indexOf(10, p) + 1
       }
 
-      // topic: consecutive lines usually share the qid, so compare bytes with the previous one first
-      let same = sameQid || qe - qs === prevLen
-      for (let k = 0; !sameQid && same && k < prevLen; k += 1) same = prevQid[k] === buf[qs + k]
-      if (!same) {
-        this.n = n
-        this.startSegment(buf, qs, qe)
-        prevQid = this.prevQid
-        prevLen = this.prevQidLen
+      // topic: consecutive lines usually share the qid, so compare bytes with the previous one first (the fast
+      // path has done so already when sameQid)
+      if (!sameQid) {
+        let same = qe - qs === prevLen
+        for (let k = 0; same && k < prevLen; k += 1) same = prevQid[k] === buf[qs + k]
+        if (!same) {
+          this.n = n
+          this.startSegment(buf, qs, qe)
+          prevQid = this.prevQid
+          prevLen = this.prevQidLen
+        }
       }
       scores[n] = score
       starts[n] = docStart

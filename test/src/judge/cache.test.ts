@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { build } from 'esbuild'
 import { judgeCache, judgeCacheKey, JUDGE_CACHE_FORMAT, type JudgeCacheEntry } from '../../../src/judge/cache.js'
 import { JudgeError } from '../../../src/judge/errors.js'
 import { ollamaJudge } from '../../../src/judge/ollama-judge.js'
 import type { JsonSchema, JudgeRequest } from '../../../src/judge/types.js'
+import { bundleModule } from '../../helpers/bundle.js'
 import { startFakeOllama } from '../../helpers/fake-ollama.js'
 import { chatReply, useFakeOllama } from './helpers.js'
 
@@ -151,15 +151,7 @@ describe('judgeCache with ollamaJudge', () => {
 
   it('loses nothing when 8 worker threads write the same and different entries at once', async () => {
     // Worker threads cannot import TypeScript, so they get the real cache module bundled by esbuild.
-    const bundle = join(dir, 'cache.bundle.mjs')
-    await build({
-      entryPoints: [fileURLToPath(new URL('../../../src/judge/cache.ts', import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: bundle,
-      logLevel: 'silent',
-    })
+    const bundle = await bundleModule(new URL('../../../src/judge/cache.ts', import.meta.url), dir, 'cache.bundle.mjs')
     const store = join(dir, 'store')
     const shared = ['0', '1', '2', '3']
     const rounds = 12

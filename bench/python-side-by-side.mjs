@@ -3,12 +3,11 @@
 // METEOR (Debian's python3-nltk 3.8 with WordNet 3.0 from wordnet-base 1:3.0-37, the versions the golden METEOR
 // values come from). Both sides run in a fresh process on the same 20,000-pair workload, warm-up excluded, median
 // of 3 passes, one after the other in this run; the first 500 scores are compared so that both sides compute the
-// same thing. sacrebleu 2.6.0 has its own side-by-side script (bench/sacrebleu-side-by-side.mjs, also reached with
-// `npm run bench -- --python`); rouge-score and trec_eval cannot be installed on this machine class (not packaged by
-// Debian, not on the local PyPI mirror), so `npm run bench` lists their timings recorded in another session only.
+// same thing. sacrebleu 2.6.0 and rouge-score 0.1.2 have their own side-by-side scripts (bench/sacrebleu-side-by-side.mjs,
+// bench/rouge-side-by-side.mjs); `npm run bench -- --python` runs all three.
 //
 //   apt-get install python3-nltk wordnet-base     # once (as root)
-//   npm run build && node bench/python-side-by-side.mjs [--pairs N]
+//   npm run build && node bench/python-side-by-side.mjs [--pairs N] [--json]
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,10 +21,15 @@ const python = '/usr/bin/python3'
 const wordnetDir = '/usr/share/wordnet'
 const pairsArg = process.argv.indexOf('--pairs')
 const limit = pairsArg > 0 ? Number(process.argv[pairsArg + 1]) : 20_000
+// --json: the row as one JSON line on stdout, the log on stderr (for bench/run.mjs --python)
+const json = process.argv.includes('--json')
+const log = json ? (...a) => console.error(...a) : (...a) => console.log(...a)
+const TARGET = 15
 
 const nltk = spawnSync(python, ['-c', 'import nltk; print(nltk.__version__)'], { encoding: 'utf8' })
 if (nltk.status !== 0 || !existsSync(join(wordnetDir, 'data.noun'))) {
-  console.log('not measured: needs Debian python3-nltk and wordnet-base (apt-get install python3-nltk wordnet-base)')
+  log('not measured: needs Debian python3-nltk and wordnet-base (apt-get install python3-nltk wordnet-base)')
+  if (json) console.log(JSON.stringify([]))
   process.exit(0)
 }
 
@@ -114,10 +118,15 @@ try {
   const py = runSide(python, ['-c', PY, dict, pairsFile])
   const js = runSide(process.execPath, ['--input-type=module', '-e', JS, pathToFileURL(dist).href, pairsFile])
   const mismatches = py.first.filter((v, i) => Math.abs(v - js.first[i]) > 1e-12).length
-  console.log(`METEOR, ${pairs.length} pairs (${workload}), same session, fresh processes, median of 3 warm passes`)
-  console.log(`  NLTK ${nltk.stdout.trim()} (Debian python3-nltk, ${python})  ${Math.round(py.rate).toLocaleString('en-US')} pairs/s`)
-  console.log(`  rag-matchers (dist, node ${process.version})       ${Math.round(js.rate).toLocaleString('en-US')} pairs/s`)
-  console.log(`  ratio ${(js.rate / py.rate).toFixed(1)}×; first 500 scores differing by more than 1e-12: ${mismatches}`)
+  const ratio = js.rate / py.rate
+  log(`METEOR, ${pairs.length} pairs (${workload}), same session, fresh processes, median of 3 warm passes`)
+  log(`  NLTK ${nltk.stdout.trim()} (Debian python3-nltk, ${python})  ${Math.round(py.rate).toLocaleString('en-US')} pairs/s`)
+  log(`  rag-matchers (dist, node ${process.version})       ${Math.round(js.rate).toLocaleString('en-US')} pairs/s`)
+  log(`  ratio ${ratio.toFixed(1)}× (${TARGET}× target: ${ratio >= TARGET ? 'met' : 'NOT met'}); first 500 scores differing by more than 1e-12: ${mismatches}`)
+  if (json)
+    console.log(
+      JSON.stringify([{ task: 'meteor', pairs: pairs.length, python: py.rate, ours: js.rate, ratio, target: TARGET, met: ratio >= TARGET, scoresCompared: 500, mismatches }]),
+    )
   if (mismatches > 0) process.exitCode = 1
 } finally {
   rmSync(dict, { recursive: true, force: true })

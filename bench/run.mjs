@@ -5,13 +5,15 @@
 //   npm run bench                 # generation, retrieval, matcher calls, embeddings
 //   npm run bench -- --trec       # also the whole-process trec CLI on the 250 MB / 350 MB workloads
 //   npm run bench -- --quick      # 2,000 generation pairs instead of 20,000
-//   npm run bench -- --python     # also same-session ratios against sacrebleu 2.6.0 (bench/sacrebleu-side-by-side.mjs,
-//                                 # Python from $SACREBLEU_PYTHON or python3; ~3 minutes)
+//   npm run bench -- --python     # also same-session ratios against the Python references: sacrebleu 2.6.0
+//                                 # (bench/sacrebleu-side-by-side.mjs, $SACREBLEU_PYTHON or python3), rouge-score 0.1.2
+//                                 # (bench/rouge-side-by-side.mjs, $ROUGE_PYTHON or python3) and NLTK METEOR
+//                                 # (bench/python-side-by-side.mjs, Debian python3-nltk); ~5 minutes
 //
 // Speed is measured here, never asserted in tests. Reference speeds of the Python tools on the same
 // 2-core machine are listed next to ours (from ../shared/golden/README.md and the issues) for orientation
 // only: they were timed in another session, so dividing ours by them is not a measured speed-up. The
-// --python rows are measured ratios: sacrebleu and ours run one after the other in this session.
+// --python rows are measured ratios: the Python reference and ours run one after the other in this session.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -199,25 +201,32 @@ if (args.has('--trec') && existsSync(join(here, 'trec-bench.mjs'))) {
   }
 }
 
-// ---------------------------------------------------------------- same session against sacrebleu 2.6.0
-if (args.has('--python')) {
-  const result = spawnSync(process.execPath, [join(here, 'sacrebleu-side-by-side.mjs'), '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+// ---------------------------------------------------------------- same session against the Python references
+/** Runs one side-by-side script with --json and records its rows (`tool`: the reference's name in the row). */
+function sideBySide(script, tool) {
+  const result = spawnSync(process.execPath, [join(here, script), '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     const measured = JSON.parse(result.stdout.trim().split('\n').pop())
-    if (measured.length === 0) record('vs Python', 'not measured: sacrebleu 2.6.0 not importable (see output above)', Number.NaN, '')
+    if (measured.length === 0) record('vs Python', `not measured: ${tool} not available (see output above)`, Number.NaN, '')
     for (const row of measured) {
       const f = (v) => Math.round(v).toLocaleString('en-US')
+      const theirs = row.python ?? row.sacrebleu
       record(
         'vs Python',
-        `${row.task} ÷ sacrebleu 2.6.0, same session (${row.pairs} pairs)`,
+        `${row.task} ÷ ${tool}, same session (${row.pairs} pairs)`,
         row.ratio,
         '×',
-        `sacrebleu ${f(row.sacrebleu)}, ours ${f(row.ours)} pairs/s; target ${row.target}×: ${row.met ? 'met' : 'NOT met'}`,
+        `${tool} ${f(theirs)}, ours ${f(row.ours)} pairs/s; target ${row.target}×: ${row.met ? 'met' : 'NOT met'}${row.mismatches > 0 ? `; ${row.mismatches} scores DIFFER` : ''}`,
       )
     }
   } catch {
-    record('vs Python', 'not measured (see output above)', Number.NaN, '')
+    record('vs Python', `not measured: ${tool} (see output above)`, Number.NaN, '')
   }
+}
+if (args.has('--python')) {
+  sideBySide('sacrebleu-side-by-side.mjs', 'sacrebleu 2.6.0')
+  sideBySide('rouge-side-by-side.mjs', 'rouge-score 0.1.2')
+  sideBySide('python-side-by-side.mjs', 'NLTK METEOR')
 }
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`
@@ -225,8 +234,8 @@ const fmt = (v) => (!Number.isFinite(v) ? 'n/a' : v < 100 ? v.toFixed(2) : Math.
 const width = Math.max(...rows.map((r) => r.name.length))
 console.log(`\nmachine: ${machine}\n`)
 // The reference column holds Python timings recorded in another session; they are not a same-run comparison,
-// so no ratio is computed from them. Measured ratios come from the side-by-side scripts (the 'vs Python' rows:
-// sacrebleu 2.6.0 with --python; bench/python-side-by-side.mjs for NLTK METEOR).
+// so no ratio is computed from them. Measured ratios come from the side-by-side scripts (the 'vs Python' rows,
+// with --python).
 console.log(
   `${'group'.padEnd(11)} ${'measure'.padEnd(width)} ${'ours'.padStart(12)}  unit        reference (Python rows: recorded in another session, not comparable; 'vs Python': same session)`,
 )

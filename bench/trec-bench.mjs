@@ -3,7 +3,9 @@
 //   msmarco  7,000 queries × 1,000 docs (≈250 MB run): trec_eval 7.1 s      target ≥ 8× faster, peak RSS < 1 GB
 //   wide   100,000 queries × 100 docs   (≈350 MB run): trec_eval 78 s
 // Usage: node bench/trec-bench.mjs [--cli dist/cli/main.js] [--runs 3] [--workloads msmarco,wide] [--json]
-// (--json: the rows for npm run bench as one JSON line on stdout, the log on stderr)
+//        [--trec-eval PATH]
+// (--json: the rows for npm run bench as one JSON line on stdout, the log on stderr; --trec-eval, or $TREC_EVAL: a
+// trec_eval binary to time side by side, alternating with ours run for run, its output compared with ours)
 // The CLI must be built (npm run build), or point --cli at a build, e.g. one made with
 //   npx tsup cli/main.ts --format esm --out-dir /tmp/trecbuild --no-config
 // Missing workload files are generated first (bench/.data/, git-ignored). Wall time and peak RSS come from
@@ -33,15 +35,25 @@ if (!existsSync(cli)) {
   process.exit(1)
 }
 const haveTime = existsSync('/usr/bin/time')
+const trecEval = option('trec-eval', process.env.TREC_EVAL)
+if (trecEval !== undefined && (!existsSync(trecEval) || !haveTime)) {
+  console.error(`--trec-eval ${trecEval}: ${haveTime ? 'no such file' : 'needs /usr/bin/time'}`)
+  process.exit(1)
+}
+
+/** One whole-process run of `argv` under /usr/bin/time: wall and CPU seconds, peak RSS in MB, its stdout. */
+function timed(argv) {
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', ...argv], { encoding: 'utf8', maxBuffer: 1 << 26 })
+  if (r.status !== 0) throw new Error(`${argv[0]} exit ${r.status}: ${r.stderr}`)
+  const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr)
+  if (!m) throw new Error(`cannot read /usr/bin/time output: ${r.stderr}`)
+  return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), rssMb: Number(m[4]) / 1024, stdout: r.stdout }
+}
 
 /** One whole-process run: wall seconds, CPU seconds, peak RSS in MB, and the summary it printed. */
 function once(qrels, run) {
   if (haveTime) {
-    const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', process.execPath, cli, 'trec', qrels, run, ...MEASURES], { encoding: 'utf8' })
-    if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`)
-    const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr)
-    if (!m) throw new Error(`cannot read /usr/bin/time output: ${r.stderr}`)
-    return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), rssMb: Number(m[4]) / 1024, stdout: r.stdout }
+    return timed([process.execPath, cli, 'trec', qrels, run, ...MEASURES])
   }
   // No /usr/bin/time: the child reports its own peak RSS; wall time is measured around the whole process.
   const child = `const { main } = await import(${JSON.stringify(pathToFileURL(cli).href)});
@@ -74,7 +86,12 @@ for (const name of workloads) {
     generate(name)
   }
   const results = []
-  for (let i = 0; i < runs; i += 1) results.push(once(qrels, run))
+  const theirs = []
+  // alternating, so that both sides see the same machine state
+  for (let i = 0; i < runs; i += 1) {
+    results.push(once(qrels, run))
+    if (trecEval !== undefined) theirs.push(timed([trecEval, ...MEASURES, qrels, run]))
+  }
   const best = Math.min(...results.map((r) => r.wall))
   const med = median(results.map((r) => r.wall))
   const cpu = median(results.map((r) => r.cpu))
@@ -87,6 +104,15 @@ for (const name of workloads) {
       `trec_eval 10.0 recorded in another session: ${TREC_EVAL_SECONDS[name]} s (${SPEEDUP_TARGET}× would be ≤ ${needed.toFixed(2)} s: ${met ? 'below' : 'NOT below'})`,
   )
   log(results[0].stdout.trimEnd().replace(/^/gm, '    '))
+  if (trecEval !== undefined) {
+    const tMed = median(theirs.map((r) => r.wall))
+    const same = theirs[0].stdout === results[0].stdout
+    log(
+      `${name.padEnd(8)} ${trecEval}: wall median ${tMed.toFixed(2)} s, cpu ${median(theirs.map((r) => r.cpu)).toFixed(2)} s, peak RSS ` +
+        `${Math.max(...theirs.map((r) => r.rssMb)).toFixed(0)} MB; same session ratio ${(tMed / med).toFixed(1)}×; output ${same ? 'identical' : 'DIFFERS'}`,
+    )
+    if (!same) allMet = false
+  }
   const label = `${name} ${name === 'msmarco' ? '7,000 × 1,000' : '100,000 × 100'}`
   rows.push({
     name: `${label}, wall (median of ${runs})`,
@@ -96,6 +122,15 @@ for (const name of workloads) {
   })
   rows.push({ name: `${label}, CPU (user + sys)`, value: cpu, unit: 's' })
   rows.push({ name: `${label}, peak RSS`, value: rss, unit: 'MB', reference: `limit ${RSS_LIMIT_MB} MB` })
+  if (trecEval !== undefined) {
+    const tMed = median(theirs.map((r) => r.wall))
+    rows.push({
+      name: `${label}, trec_eval ÷ ours, same session`,
+      value: tMed / med,
+      unit: '×',
+      reference: `trec_eval ${tMed.toFixed(2)} s (${trecEval}), ours ${med.toFixed(2)} s; output ${theirs[0].stdout === results[0].stdout ? 'identical' : 'DIFFERS'}`,
+    })
+  }
 }
 if (json) console.log(JSON.stringify(rows))
 process.exitCode = allMet ? 0 : 1

@@ -27,7 +27,6 @@ export async function runMetricCommand(name: SacrebleuMetric, help: string, opti
         const nBootstrap = confidenceOf(args)
         if (nBootstrap !== undefined && args.flags.has('sentenceLevel'))
           throw new CliUsageError('--confidence is not available with -sl (sacrebleu: statistical tests are unavailable in sentence-level mode)')
-        if (nBootstrap !== undefined && name === 'ter') throw new CliUsageError('--confidence is not available for TER here (only BLEU and chrF)')
         return { scorer: configureMetric(name, args, name === 'chrf'), force: args.flags.has('force'), nBootstrap }
       },
       evaluate: (config, input, common, out) => {

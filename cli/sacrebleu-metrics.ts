@@ -134,6 +134,7 @@ function terPrintable(score: TerScore | CorpusTerScore): PrintableScore {
     name: 'TER',
     value: score.score,
     signature: score.signature,
+    ...('bootstrap' in score && score.bootstrap ? { bootstrap: { mean: score.bootstrap.mean, ci: score.bootstrap.ci } } : {}),
     fullJson: { num_edits: score.numEdits, ref_length: score.refLength },
   }
 }
@@ -171,10 +172,7 @@ export function configureMetric(metric: SacrebleuMetric, args: ParsedArgs, lcMea
     metric,
     options,
     sentence: (h, refs) => terPrintable(sentenceTer(h, refs, options)),
-    corpus: (hyps, streams, nBootstrap) => {
-      if (nBootstrap !== undefined) throw new CliUsageError('--confidence is not available for TER here (only BLEU and chrF); drop ter from -m')
-      return terPrintable(corpusTer(hyps, streams, options))
-    },
+    corpus: (hyps, streams, nBootstrap) => terPrintable(corpusTer(hyps, streams, nBootstrap === undefined ? options : { ...options, nBootstrap })),
   }
 }
 

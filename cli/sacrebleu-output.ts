@@ -14,10 +14,16 @@ export function sacrebleuSignature(signature: string): string {
   return bar < 0 ? '' : signature.slice(bar + 1)
 }
 
+/** The interval sacrebleu prints: `Score.format` shows it only when `_mean > 0` (so not for a mean of 0, e.g. TER of a perfect system). */
+function shownBootstrap(score: PrintableScore): { mean: number; ci: number } | undefined {
+  return score.bootstrap !== undefined && score.bootstrap.mean > 0 ? score.bootstrap : undefined
+}
+
 /** sacrebleu `Score.format(width, score_only)`'s score part: the score and, bootstrapped, `(μ = MEAN ± CI)`. */
 function scorePart(score: PrintableScore, width: number): string {
   const value = pyFixed(score.value, width)
-  return score.bootstrap ? `${value} (μ = ${pyFixed(score.bootstrap.mean, width)} ± ${pyFixed(score.bootstrap.ci, width)})` : value
+  const b = shownBootstrap(score)
+  return b ? `${value} (μ = ${pyFixed(b.mean, width)} ± ${pyFixed(b.ci, width)})` : value
 }
 
 /**
@@ -36,10 +42,11 @@ export function textLine(score: PrintableScore, width: number, scoreOnly: boolea
 export function sacrebleuJsonObject(score: PrintableScore, width: number): { [key: string]: PyJson } {
   const rounded = (x: number) => Number(pyFixed(x, width))
   const out: { [key: string]: PyJson } = { name: score.name, score: rounded(score.value), signature: sacrebleuSignature(score.signature) }
-  if (score.bootstrap) {
-    out.confidence_mean = rounded(score.bootstrap.mean)
-    out.confidence_var = rounded(score.bootstrap.ci)
-    out.confidence = `μ = ${pyFixed(score.bootstrap.mean, width)} ± ${pyFixed(score.bootstrap.ci, width)}`
+  const b = shownBootstrap(score)
+  if (b) {
+    out.confidence_mean = rounded(b.mean)
+    out.confidence_var = rounded(b.ci)
+    out.confidence = `μ = ${pyFixed(b.mean, width)} ± ${pyFixed(b.ci, width)}`
   }
   if (score.verbose !== undefined) out.verbose_score = score.verbose
   Object.assign(out, signatureFields(score.signature))
@@ -60,8 +67,8 @@ export function fullJsonObject(score: PrintableScore): Record<string, unknown> {
 }
 
 /**
- * sacrebleu `print_single_results`: JSON is the one object (indent 1) or, for several metrics, a list of them;
- * text lines are right-aligned on their ` = ` so the scores line up (a score-only line is printed as it is).
+ * sacrebleu `print_single_results`: JSON is the one object (indent 1) or, for several metrics, their strings
+ * joined into a list; text lines are right-aligned on their first `=` so the scores line up.
  */
 export function singleSystemOutput(scores: readonly PrintableScore[], common: CommonSettings): string {
   if (common.json) {
@@ -69,22 +76,19 @@ export function singleSystemOutput(scores: readonly PrintableScore[], common: Co
     return `${JSON.stringify(objects.length === 1 ? objects[0] : objects, null, 1)}\n`
   }
   if (common.format === 'json') {
-    if (common.scoreOnly) {
-      // sacrebleu prints the score string; with several metrics json.loads reads each back as a float
-      if (scores.length === 1) return `${scorePart(scores[0]!, common.width)}\n`
-      return `${pyJsonDumps(
-        scores.map((s) => Number(pyFixed(s.value, common.width))),
-        1,
-      )}\n`
-    }
-    const objects = scores.map((s) => sacrebleuJsonObject(s, common.width))
-    return `${pyJsonDumps(objects.length === 1 ? objects[0]! : objects, 1)}\n`
+    // each metric's Score.format string (score-only: the score part, μ included); several are joined into a
+    // list as sacrebleu joins them, not re-serialised (so `-b --confidence` gives its non-JSON list too)
+    const parts = scores.map((s) => (common.scoreOnly ? scorePart(s, common.width) : pyJsonDumps(sacrebleuJsonObject(s, common.width), 1)))
+    return parts.length === 1 ? `${parts[0]!}\n` : `[\n${parts.join(',\n')}\n]\n`
   }
   const lines = scores.map((s) => textLine(s, common.width, common.scoreOnly))
-  if (lines.length === 1 || common.scoreOnly) return lines.map((l) => `${l}\n`).join('')
-  const lefts = lines.map((l) => l.indexOf('=') - 1)
-  const w = Math.max(...lefts)
-  return lines.map((l, i) => `${l.slice(0, lefts[i]).padStart(w)}${l.slice(lefts[i])}\n`).join('')
+  if (lines.length === 1) return `${lines[0]!}\n`
+  // aligned on the first '=' (the signature's, or a score-only line's `μ =`); lines without one are printed
+  // first, as sacrebleu prints them while it collects the others
+  const plain = lines.filter((l) => !l.includes('='))
+  const aligned = lines.filter((l) => l.includes('='))
+  const w = Math.max(0, ...aligned.map((l) => l.indexOf('=') - 1))
+  return [...plain, ...aligned.map((l) => `${l.slice(0, l.indexOf('=') - 1).padStart(w)}${l.slice(l.indexOf('=') - 1)}`)].map((l) => `${l}\n`).join('')
 }
 
 /** `-sl`: one text line per segment (sacrebleu ignores `-f` there), or with `--json` one compact object per line. */

@@ -8,8 +8,6 @@
 import { MetricInputError } from '../src/errors.js'
 import { pyRstrip } from '../src/text/python-string.js'
 import { pairedTest } from '../src/generation/significance/paired.js'
-import type { BleuOptions } from '../src/generation/bleu.js'
-import type { ChrfOptions } from '../src/generation/chrf.js'
 import { cliMessage, EXIT, reportFailure, writeOut, type CliIo } from './io.js'
 import { sacrebleuSignature, sentenceLevelOutput, singleSystemOutput } from './sacrebleu-output.js'
 import {
@@ -69,7 +67,7 @@ hypotheses come from -i (several files: one system each) or stdin (tab-separated
   -w, --width N             decimals (default 1)
   -b, --score-only          only the scores
   -sl, --sentence-level     one line per segment (one metric, one system)
-  -ci, --confidence         95% bootstrap interval for one system (BLEU, chrF)
+  -ci, --confidence         95% bootstrap interval for one system
   -cin, --confidence-n N    its resamples (default 1000)
   -pbs, --paired-bs         paired bootstrap resampling test, the first system is the baseline
   -par, --paired-ar         paired approximate randomization test (with --confidence: intervals too)
@@ -117,8 +115,6 @@ function configure(args: ParsedArgs): Settings {
   const nBootstrap = confidenceOf(args)
   if (common.sentenceLevel && metrics.length > 1) throw new CliUsageError('only one metric can be used with -sl')
   if (common.sentenceLevel && (nBootstrap !== undefined || paired)) throw new CliUsageError('statistical tests (--confidence, --paired-*) are not available with -sl')
-  if (paired && metrics.includes('ter')) throw new CliUsageError('the paired tests are available for BLEU and chrF only here; drop ter from -m')
-  if (nBootstrap !== undefined && !paired && metrics.includes('ter')) throw new CliUsageError('--confidence is available for BLEU and chrF only here; drop ter from -m')
   return { common, scorers: metrics.map((m) => configureMetric(m, args, false)), nBootstrap, paired, force: args.flags.has('force') }
 }
 
@@ -196,8 +192,8 @@ function evaluate(s: Settings, names: readonly string[], systems: readonly strin
       baseline: { name: names[0]!, hypotheses: systems[0]! },
       systems: systems.slice(1).map((hypotheses, k) => ({ name: names[k + 1]!, hypotheses })),
       references: input.referenceStreams,
-      metric: m.metric as 'bleu' | 'chrf',
-      metricOptions: m.options as BleuOptions | ChrfOptions,
+      metric: m.metric,
+      metricOptions: m.options,
       nSamples: s.paired.nSamples,
       ...(s.paired.test === 'ar' && s.nBootstrap !== undefined ? { nConfidence: s.nBootstrap } : {}),
     })

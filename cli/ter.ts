@@ -19,6 +19,8 @@ TER options (as sacrebleu's):
   --ter-no-punct            remove punctuation
   --ter-asian-support       split CJK characters and punctuation (with --ter-normalized)
   --ter-case-sensitive      case-sensitive (default: both sides lower-cased)
+  -ci, --confidence         95% bootstrap confidence interval (sacrebleu's μ = mean ± ci; seed SACREBLEU_SEED, default 12345)
+  -cin, --confidence-n N    bootstrap resamples (default 1000)
 
 ${COMMON_HELP}`
 

@@ -49,7 +49,7 @@ export { formatTrecEval, type TrecFormatOptions } from './retrieval/trec/format.
 // Generation
 export { sentenceBleu, corpusBleu, type BleuOptions, type CorpusBleuOptions, type BleuScore } from './generation/bleu.js'
 export { sentenceChrf, corpusChrf, type ChrfOptions, type CorpusChrfOptions, type ChrfScore } from './generation/chrf.js'
-export { sentenceTer, corpusTer, type TerOptions, type TerScore, type CorpusTerScore } from './generation/ter/ter.js'
+export { sentenceTer, corpusTer, type TerOptions, type CorpusTerOptions, type TerScore, type CorpusTerScore } from './generation/ter/ter.js'
 export { pairedBootstrap, pairedApproxRandomization, type PairedTestResult } from './generation/significance/paired.js'
 export { rougeScore, type RougeOptions, type RougeResult, type RougeScore, type RougeType } from './generation/rouge.js'
 export { meteorScore, type MeteorOptions } from './generation/meteor.js'

@@ -49,7 +49,7 @@ export {
 } from './significance/paired.js'
 
 // TER (sacrebleu)
-export { sentenceTer, corpusTer, type CorpusTerScore, type TerOptions, type TerScore } from './ter/ter.js'
+export { sentenceTer, corpusTer, type CorpusTerOptions, type CorpusTerScore, type TerOptions, type TerScore } from './ter/ter.js'
 
 // ROUGE and METEOR
 export {

@@ -137,7 +137,8 @@ describe('rag-matchers sacrebleu -m bleu chrf ter: golden sacrebleu 2.6.0 number
         expect(out.stdout).toContain(
           `"score": ${Number.isInteger(Number(pythonFixed(b.score, width))) ? `${Number(pythonFixed(b.score, width))}.0` : pythonFixed(b.score, width).replace(/0+$/, '')},`,
         )
-        expect(out.stdout.startsWith('[\n {\n  "name": "BLEU",\n')).toBe(true)
+        // sacrebleu joins each metric's indent-1 object into the list as it is (recorded in ter-significance.json → cli)
+        expect(out.stdout.startsWith('[\n{\n "name": "BLEU",\n')).toBe(true)
       }
     }
     const identical = fileCorpora.find((c) => c.id === 'identical5')!
@@ -365,7 +366,6 @@ describe('rag-matchers sacrebleu: usage errors', () => {
       [['-i', a, '--paired-bs'], 'the paired tests need several systems'],
       [['-i', a, b, '--confidence'], '--confidence is for one system'],
       [['-i', a, b, '--paired-bs', '--paired-ar'], '--paired-bs and --paired-ar cannot be used together'],
-      [['-i', a, b, '--paired-ar', '-m', 'ter'], 'the paired tests are available for BLEU and chrF only'],
       [['-i', a, a], `'${a}' is given twice as a system`],
       [['-i', a, '-e', 'latin-1'], 'only UTF-8 input is supported'],
       [['-i'], 'option -i needs at least one value'],

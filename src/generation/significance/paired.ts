@@ -12,13 +12,14 @@ import type { SignatureValue } from '../../signature.js'
 import { bleuSignificanceKernel, type BleuOptions } from '../bleu.js'
 import { chrfSignificanceKernel, type ChrfOptions } from '../chrf.js'
 import { checkCorpusArgs, type CorpusSegmentRefs } from '../sacrebleu-args.js'
+import { terSignificanceKernel, type TerOptions } from '../ter/ter.js'
 import { checkResamples, estimateCiNumpy, resampleScores, resolveSeed } from './bootstrap.js'
 import type { SignificanceKernel } from './kernel.js'
 import { defaultRng, type DrawMatrix } from './random.js'
 import { numpyMean } from './summation.js'
 
-/** The metric a paired test compares (sacrebleu's default BLEU / chrF settings unless `metricOptions` says otherwise). */
-export type PairedMetric = 'bleu' | 'chrf'
+/** The metric a paired test compares (sacrebleu's default BLEU / chrF / TER settings unless `metricOptions` says otherwise). */
+export type PairedMetric = 'bleu' | 'chrf' | 'ter'
 
 /** One system's output: a name for the report and one hypothesis per segment. */
 export interface PairedSystem {
@@ -35,8 +36,8 @@ export interface PairedBootstrapInput {
   /** Reference streams, as {@link corpusBleu}: `references[k][i]` = k-th reference of segment i (`null` = absent). */
   readonly references: ReadonlyArray<ReadonlyArray<string | null>>
   readonly metric: PairedMetric
-  /** BLEU or chrF options (corpus defaults, as sacrebleu's `BLEU()` / `CHRF()`). */
-  readonly metricOptions?: BleuOptions | ChrfOptions
+  /** BLEU, chrF or TER options (corpus defaults, as sacrebleu's `BLEU()` / `CHRF()` / `TER()`). */
+  readonly metricOptions?: BleuOptions | ChrfOptions | TerOptions
   /** Resamples (`bs`, default 1000) or trials (`ar`, default 10000). */
   readonly nSamples?: number
   /**
@@ -320,10 +321,15 @@ function checkInput(fn: string, input: PairedApproxRandomizationInput, test: 'bs
   const refCounts = new Set(segments.map((s) => s.refs.length))
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
   const metric = input.metric as unknown
-  if (metric !== 'bleu' && metric !== 'chrf') throw new MetricInputError(fn, 'input.metric', "'bleu' or 'chrf'", metric)
+  if (metric !== 'bleu' && metric !== 'chrf' && metric !== 'ter') throw new MetricInputError(fn, 'input.metric', "'bleu', 'chrf' or 'ter'", metric)
   let kernel: SignificanceKernel
   try {
-    kernel = metric === 'bleu' ? bleuSignificanceKernel(fn, input.metricOptions as BleuOptions) : chrfSignificanceKernel(fn, input.metricOptions as ChrfOptions)
+    kernel =
+      metric === 'bleu'
+        ? bleuSignificanceKernel(fn, input.metricOptions as BleuOptions)
+        : metric === 'chrf'
+          ? chrfSignificanceKernel(fn, input.metricOptions as ChrfOptions)
+          : terSignificanceKernel(fn, input.metricOptions as TerOptions)
   } catch (error) {
     if (error instanceof MetricInputError) throw new MetricInputError(fn, error.argument.replace(/^options/, 'input.metricOptions'), error.expected, error.received)
     throw error

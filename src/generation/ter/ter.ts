@@ -1,9 +1,11 @@
 import { MetricInputError } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
-import { buildSignature } from '../../signature.js'
+import { buildSignature, type SignatureValue } from '../../signature.js'
 import { pyIsSpaceCode, pyRstrip } from '../../text/python-string.js'
-import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs } from '../sacrebleu-args.js'
+import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, type CorpusSegmentRefs } from '../sacrebleu-args.js'
+import { bootstrapCorpus, checkResamples, resolveSeed, type BootstrapEstimate } from '../significance/bootstrap.js'
+import type { SignificanceKernel } from '../significance/kernel.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from '../token-table.js'
 import { EditMatrix } from './edit-distance.js'
 import { bestShift, MAX_SHIFT_CANDIDATES, performShift, ShiftScratch } from './shifts.js'
@@ -23,6 +25,23 @@ export interface TerOptions {
 
 /** The keys of {@link TerOptions}. */
 export const TER_OPTION_KEYS = keysOf<TerOptions>()('normalized', 'noPunct', 'asianSupport', 'caseSensitive')
+
+/** {@link corpusTer} options: the TER options plus sacrebleu's bootstrap confidence interval. */
+export interface CorpusTerOptions extends TerOptions {
+  /**
+   * Resample count (≥ 2) for a 95% bootstrap confidence interval, sacrebleu `corpus_score(..., n_bootstrap=N)`;
+   * the result then carries `bootstrap` and the signature `bs:N|seed:S`. Unset: no resampling.
+   */
+  readonly nBootstrap?: number
+  /**
+   * Seed of numpy's `default_rng` for the resamples (only with `nBootstrap`); `null` = unseeded.
+   * @default the `SACREBLEU_SEED` environment variable, else 12345
+   */
+  readonly seed?: number | null
+}
+
+/** The keys of {@link CorpusTerOptions}. */
+export const CORPUS_TER_OPTION_KEYS = keysOf<CorpusTerOptions>()(...TER_OPTION_KEYS, 'nBootstrap', 'seed')
 
 /** A sentence TER. */
 export interface TerScore {
@@ -48,6 +67,8 @@ export interface CorpusTerScore {
   readonly bestReference: number[]
   /** As {@link TerScore.signature}; `nrefs:var` when segments have different reference counts. */
   readonly signature: string
+  /** With `nBootstrap`: sacrebleu's `μ = mean ± ci` over the resamples. */
+  readonly bootstrap?: BootstrapEstimate
 }
 
 /** One segment's sufficient statistics and its closest reference. */
@@ -60,10 +81,10 @@ export interface TerSegmentStats {
 
 const DEFAULTS: TercomSettings = { normalized: false, noPunct: false, asianSupport: false, caseSensitive: false }
 
-function resolveTerOptions(fn: string, options: unknown): TercomSettings {
+function resolveTerOptions(fn: string, options: unknown, keys: readonly string[] = TER_OPTION_KEYS): TercomSettings {
   if (options === undefined || options === null) return DEFAULTS
   if (typeof options !== 'object' || Array.isArray(options)) throw new MetricInputError(fn, 'options', 'an options object', options)
-  checkOptionKeys(fn, options, TER_OPTION_KEYS)
+  checkOptionKeys(fn, options, keys)
   const o = options as TerOptions
   const out: Record<keyof TercomSettings, boolean> = { ...DEFAULTS }
   for (const key of TER_OPTION_KEYS) {
@@ -75,9 +96,10 @@ function resolveTerOptions(fn: string, options: unknown): TercomSettings {
   return out
 }
 
-function terSignature(s: TercomSettings, nrefs: number | 'var'): string {
+function terSignature(s: TercomSettings, nrefs: number | 'var', extra: ReadonlyArray<readonly [string, SignatureValue]> = []): string {
   return buildSignature('TER', [
     ['nrefs', nrefs],
+    ...extra,
     ['case', s.caseSensitive ? 'mixed' : 'lc'],
     ['tok', 'tercom'],
     ['norm', s.normalized],
@@ -86,9 +108,13 @@ function terSignature(s: TercomSettings, nrefs: number | 'var'): string {
   ])
 }
 
-/** sacrebleu's score rule: edits per reference word ×100; 100 for edits against empty references, 0 when both are empty. */
-function scoreOf(numEdits: number, refLength: number): number {
-  if (refLength > 0) return 100 * (numEdits / refLength)
+/**
+ * sacrebleu's score rule: edits per reference word ×100; 100 for edits against empty references, 0 when
+ * both are empty. `float32`: the sums are float32 (bootstrap resamples), so is their quotient, and numpy
+ * 1.24 then multiplies by 100 in double.
+ */
+function scoreOf(numEdits: number, refLength: number, float32 = false): number {
+  if (refLength > 0) return 100 * (float32 ? Math.fround(numEdits / refLength) : numEdits / refLength)
   return numEdits > 0 ? 100 : 0
 }
 
@@ -304,23 +330,32 @@ export function sentenceTer(candidate: string, references: string | readonly str
  * (the segment then averages over the ones it has, and the signature says `nrefs:var`), `''` is a
  * real, empty reference.
  *
- * Parity: equals sacrebleu 2.6.0 on the 10 golden corpora under 9 option combinations, signature included.
+ * With `nBootstrap: N` (and optionally `seed`), also sacrebleu's 95% bootstrap confidence interval:
+ * `bootstrap = { mean, ci, nBootstrap, seed }` and `bs:N|seed:S` in the signature, the resamples scored
+ * from float32 statistics as sacrebleu does.
+ *
+ * Parity: equals sacrebleu 2.6.0 on the 10 golden corpora under 9 option combinations, signature included;
+ * with `nBootstrap`, every resample score, mean and interval of the recorded sacrebleu 2.6.0 / numpy 1.24
+ * runs bit for bit (test/parity/fixtures/sacrebleu-extra/ter-significance.json).
  *
  * @param candidates one string per segment (non-empty array)
  * @param referenceStreams the reference streams (non-empty array of arrays of `string | null`)
- * @param options see {@link TerOptions}
+ * @param options see {@link CorpusTerOptions}
  * @throws MetricInputError for a non-string candidate, a stream of the wrong length, an entry that is
  *   neither a string nor null, a segment with no reference, or a bad option
  * @example
  * corpusTer(['the cat sat on the mat', 'a dog'], [['the cat sat on a mat', 'the dog']]).score // → 25
  */
-export function corpusTer(candidates: readonly string[], referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>, options?: TerOptions): CorpusTerScore {
+export function corpusTer(candidates: readonly string[], referenceStreams: ReadonlyArray<ReadonlyArray<string | null>>, options?: CorpusTerOptions): CorpusTerScore {
   const fn = 'corpusTer'
   const segments = checkCorpusArgs(fn, candidates, referenceStreams)
-  const s = resolveTerOptions(fn, options)
+  const s = resolveTerOptions(fn, options, CORPUS_TER_OPTION_KEYS)
+  const nBootstrap = options?.nBootstrap === undefined ? undefined : checkResamples(fn, 'options.nBootstrap', options.nBootstrap)
+  if (nBootstrap === undefined && options?.seed !== undefined) throw new MetricInputError(fn, 'options.seed', 'set only together with options.nBootstrap', options.seed)
   let numEdits = 0
   let refLength = 0
   const bestReference: number[] = []
+  const perSegment: number[][] = []
   const refCounts = new Set<number>()
   for (let i = 0; i < candidates.length; i++) {
     const seg = segments[i]!
@@ -329,9 +364,43 @@ export function corpusTer(candidates: readonly string[], referenceStreams: Reado
     numEdits += stats.numEdits
     refLength += stats.refLength
     bestReference.push(seg.streams[stats.bestReference]!)
+    if (nBootstrap !== undefined) perSegment.push([stats.numEdits, stats.refLength])
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
-  return { score: scoreOf(numEdits, refLength), numEdits, refLength, bestReference, signature: terSignature(s, nrefs) }
+  const score = scoreOf(numEdits, refLength)
+  if (nBootstrap === undefined) return { score, numEdits, refLength, bestReference, signature: terSignature(s, nrefs) }
+  const seed = resolveSeed(fn, options?.seed)
+  const run = bootstrapCorpus(perSegment, statsScore, nBootstrap, seed)
+  const bootstrap: BootstrapEstimate = { mean: run.mean, ci: run.ci, nBootstrap, seed }
+  const signature = terSignature(s, nrefs, [
+    ['bs', nBootstrap],
+    ['seed', seed ?? 'none'],
+  ])
+  return { score, numEdits, refLength, bestReference, signature, bootstrap }
+}
+
+/** The score of summed `[numEdits, refLength]` statistics. */
+function statsScore(sums: number[], float32: boolean): number {
+  return scoreOf(sums[0]!, sums[1]!, float32)
+}
+
+/**
+ * TER for the significance tests (significance/paired.ts): per-segment `[numEdits, refLength]`, the
+ * stats → score kernel and the signature under one resolution of `options`.
+ * @throws MetricInputError for a bad option
+ */
+export function terSignificanceKernel(fn: string, options: TerOptions | undefined): SignificanceKernel {
+  const s = resolveTerOptions(fn, options)
+  return {
+    name: 'TER',
+    segmentStats: (candidates: readonly string[], segments: readonly CorpusSegmentRefs[]) =>
+      candidates.map((candidate, i) => {
+        const stats = segmentStats(candidate, segments[i]!.refs, s)
+        return [stats.numEdits, stats.refLength]
+      }),
+    score: statsScore,
+    signature: (nrefs, extra) => terSignature(s, nrefs, extra),
+  }
 }
 
 /**

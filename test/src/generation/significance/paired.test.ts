@@ -63,7 +63,7 @@ describe('paired tests: input errors are MetricInputErrors', () => {
     ['a nameless system', { systems: [{ hypotheses: better.hypotheses }] }, /input.systems\[0\].name/],
     ['repeated names', { systems: [{ name: 'base', hypotheses: better.hypotheses }] }, /distinct names/],
     ['an unknown system key', { systems: [{ ...better, hyps: [] }] }, /input.systems\[0\].hyps/],
-    ['an unknown metric', { metric: 'ter' }, /`input.metric` to be 'bleu' or 'chrf'/],
+    ['an unknown metric', { metric: 'meteor' }, /`input.metric` to be 'bleu', 'chrf' or 'ter'/],
     ['a bad metric option', { metricOptions: { tokenize: 'xx' } }, /`input.metricOptions.tokenize`/],
     ['an unknown metric option', { metric: 'chrf', metricOptions: { charOrdr: 5 } }, /input.metricOptions.charOrdr/],
     ['references of the wrong length', { references: [['a', 'b']] }, /`input.references\[0\]` to be an array of 5 entries/],

@@ -7,12 +7,13 @@
 // exit 1) so that both sides compute the same thing.
 //
 // rouge-score is neither packaged by Debian nor on this machine class's PyPI mirror; it is pure Python, so a copy
-// of its package folder (`rouge_score/`, with its dependencies absl-py, nltk, numpy and six installed) on
-// PYTHONPATH is enough:
+// of its package folder (`rouge_score/`) on PYTHONPATH is enough, with its dependencies from Debian: NLTK 3.8 (the
+// version of the golden ROUGE values; its Porter stemmer is part of the timing), absl, numpy and six:
 //
-//   PYTHONPATH=<folder holding rouge_score/> node bench/rouge-side-by-side.mjs --python <venv>/bin/python
+//   apt-get install python3-nltk python3-absl python3-numpy python3-six     # once (as root)
+//   PYTHONPATH=<folder holding rouge_score/> node bench/rouge-side-by-side.mjs
 //
-// Options: --python PATH (default: $ROUGE_PYTHON, else python3 on PATH), --pairs N (default 20,000),
+// Options: --python PATH (default: $ROUGE_PYTHON, else /usr/bin/python3), --pairs N (default 20,000),
 // --json (the row as one JSON line on stdout, the log on stderr).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -32,7 +33,7 @@ const log = json ? (...a) => console.error(...a) : (...a) => console.log(...a)
 const TOLERANCE = 1e-12
 const TARGET = 15
 
-const python = option('--python') ?? process.env.ROUGE_PYTHON ?? 'python3'
+const python = option('--python') ?? process.env.ROUGE_PYTHON ?? '/usr/bin/python3'
 const limit = option('--pairs') === undefined ? 20_000 : Number(option('--pairs'))
 if (!Number.isInteger(limit) || limit < 1) {
   console.error('bench: --pairs needs a positive integer')

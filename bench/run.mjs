@@ -7,7 +7,7 @@
 //   npm run bench -- --quick      # 2,000 generation pairs instead of 20,000
 //   npm run bench -- --python     # also same-session ratios against the Python references: sacrebleu 2.6.0
 //                                 # (bench/sacrebleu-side-by-side.mjs, $SACREBLEU_PYTHON or python3), rouge-score 0.1.2
-//                                 # (bench/rouge-side-by-side.mjs, $ROUGE_PYTHON or python3) and NLTK METEOR
+//                                 # (bench/rouge-side-by-side.mjs, $ROUGE_PYTHON or Debian's python3) and NLTK METEOR
 //                                 # (bench/python-side-by-side.mjs, Debian python3-nltk); ~5 minutes
 //
 // Speed is measured here, never asserted in tests. Reference speeds of the Python tools on the same

@@ -74,8 +74,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const json = process.argv.includes('--json')
 const log = json ? (...a) => console.error(...a) : (...a) => console.log(...a)
 log(`rag-matchers trec benchmark: node ${process.version}, ${cli}, ${runs} runs each, timing via ${haveTime ? '/usr/bin/time' : 'process.resourceUsage'}`)
-// trec_eval is not installable here: its times were recorded in another session (shared/golden/README.md), so they
-// are shown next to ours with the time the target ratio would need, and no ratio is computed from them.
+// Without --trec-eval, trec_eval's times are those recorded in another session (shared/golden/README.md): they are
+// shown next to ours with the time the target ratio would need, and no ratio is computed from them.
 const rows = []
 let allMet = true
 for (const name of workloads) {

@@ -9,7 +9,7 @@ import { checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-l
 import { DenseNgrams, SpanInterner, ZeroedCounts } from './ngrams.js'
 import { isPyWhitespaceUnit, SpanBuffer, spanNgramText, type TokenSpans } from './tokenizers/spans.js'
 import { BLEU_TOKENIZER_NAMES, getBleuTokenizer, isBleuTokenizerName, type BleuTokenizer, type BleuTokenizerName } from './tokenizers/index.js'
-import { bootstrapCorpus, checkResamples, resolveSeed, type BootstrapEstimate } from './significance/bootstrap.js'
+import { bootstrapCorpus, bootstrapEntries, bootstrapOptions, type BootstrapEstimate } from './significance/bootstrap.js'
 import type { SignificanceKernel } from './significance/kernel.js'
 import type { SignatureValue } from '../signature.js'
 
@@ -202,9 +202,7 @@ export function corpusBleu(candidates: readonly string[], referenceStreams: Read
   const fn = 'corpusBleu'
   const segments = checkCorpusArgs(fn, candidates, referenceStreams)
   const r = resolveBleuOptions(fn, options, false, CORPUS_BLEU_OPTION_KEYS)
-  const nBootstrap = options?.nBootstrap === undefined ? undefined : checkResamples(fn, 'options.nBootstrap', options.nBootstrap)
-  const seed = nBootstrap === undefined ? undefined : resolveSeed(fn, options?.seed)
-  if (nBootstrap === undefined && options?.seed !== undefined) throw new MetricInputError(fn, 'options.seed', 'set only together with options.nBootstrap', options.seed)
+  const resampling = bootstrapOptions(fn, options)
   const perSegment: number[][] = []
   const unmatched = new UnmatchedNgrams(r.maxOrder)
   const sums = new Array<number>(2 + 2 * r.maxOrder).fill(0)
@@ -215,23 +213,16 @@ export function corpusBleu(candidates: readonly string[], referenceStreams: Read
     const hyp = preprocess(candidates[i]!, r, pooledSpans(0))
     const stats = segmentStats(hyp, preprocessRefs(refs, r), r.maxOrder, unmatched.allFull() ? undefined : unmatched)
     unmatched.flush(hyp)
-    if (nBootstrap !== undefined) perSegment.push(stats.slice())
+    if (resampling !== undefined) perSegment.push(stats.slice())
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
   const score = scoreFromStats(sums, r, nrefs, () => unmatched.flush(EMPTY_SPANS))
-  if (nBootstrap === undefined || seed === undefined) return score
+  if (resampling === undefined) return score
+  const { nBootstrap, seed } = resampling
   const run = bootstrapCorpus(perSegment, (s, f32) => computeBleuOf(s, r, f32), nBootstrap, seed)
   ;(score.details as LazyBleuDetails).bootstrap = { mean: run.mean, ci: run.ci, nBootstrap, seed }
   return { ...score, signature: buildBleuSignature(r, nrefs, bootstrapEntries(nBootstrap, seed)) }
-}
-
-/** sacrebleu's signature entries of a bootstrap (`bs:N|seed:S`, `seed:none` when unseeded). */
-function bootstrapEntries(nBootstrap: number, seed: number | null): Array<[string, SignatureValue]> {
-  return [
-    ['bs', nBootstrap],
-    ['seed', seed ?? 'none'],
-  ]
 }
 
 /** BLEU of summed statistics under resolved options (the significance kernel's scorer). */

@@ -8,7 +8,7 @@ import { pyIsSpaceCode, pySplit } from '../text/python-string.js'
 import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, lazySegments } from './sacrebleu-args.js'
 import { checkTextLength, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
 import { CodePointInterner, DenseNgrams, Interner, ZeroedCounts } from './ngrams.js'
-import { bootstrapCorpus, checkResamples, resolveSeed, type BootstrapEstimate } from './significance/bootstrap.js'
+import { bootstrapCorpus, bootstrapEntries, bootstrapOptions, type BootstrapEstimate } from './significance/bootstrap.js'
 import type { SignificanceKernel } from './significance/kernel.js'
 import type { SignatureValue } from '../signature.js'
 
@@ -172,9 +172,7 @@ export function corpusChrf(candidates: readonly string[], referenceStreams: Read
   const fn = 'corpusChrf'
   const segments = checkCorpusArgs(fn, candidates, referenceStreams)
   const r = resolveChrfOptions(fn, options, CORPUS_CHRF_OPTION_KEYS)
-  const nBootstrap = options?.nBootstrap === undefined ? undefined : checkResamples(fn, 'options.nBootstrap', options.nBootstrap)
-  const seed = nBootstrap === undefined ? undefined : resolveSeed(fn, options?.seed)
-  if (nBootstrap === undefined && options?.seed !== undefined) throw new MetricInputError(fn, 'options.seed', 'set only together with options.nBootstrap', options.seed)
+  const resampling = bootstrapOptions(fn, options)
   const perSegment: number[][] = []
   const sums = new Array<number>(3 * (r.charOrder + r.wordOrder)).fill(0)
   const bestReferences: number[] = []
@@ -184,19 +182,16 @@ export function corpusChrf(candidates: readonly string[], referenceStreams: Read
     refCounts.add(seg.refs.length)
     const { stats, best } = segmentStats(candidates[i]!, seg.refs, r)
     bestReferences.push(seg.streams[best]!)
-    if (nBootstrap !== undefined) perSegment.push(stats)
+    if (resampling !== undefined) perSegment.push(stats)
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
-  if (nBootstrap === undefined || seed === undefined) return scoreFromStats(sums, r, nrefs, { bestReferences })
+  if (resampling === undefined) return scoreFromStats(sums, r, nrefs, { bestReferences })
+  const { nBootstrap, seed } = resampling
   const run = bootstrapCorpus(perSegment, (s, f32) => fScore(s, r, f32).score, nBootstrap, seed)
   const bootstrap: BootstrapEstimate = { mean: run.mean, ci: run.ci, nBootstrap, seed }
   const score = scoreFromStats(sums, r, nrefs, { bestReferences, bootstrap })
-  const extra: Array<[string, SignatureValue]> = [
-    ['bs', nBootstrap],
-    ['seed', seed ?? 'none'],
-  ]
-  return { ...score, signature: chrfSignature(r, nrefs, extra) }
+  return { ...score, signature: chrfSignature(r, nrefs, bootstrapEntries(nBootstrap, seed)) }
 }
 
 /**

@@ -9,6 +9,7 @@
  *    inside the paired tests.
  */
 import { MetricInputError } from '../../errors.js'
+import type { SignatureValue } from '../../signature.js'
 import { defaultRng, type DrawMatrix } from './random.js'
 import { exactMean, numpyMean } from './summation.js'
 
@@ -54,6 +55,31 @@ export function resolveSeed(fn: string, seed: unknown): number | null {
     throw new MetricInputError(fn, 'SACREBLEU_SEED (environment variable)', "a non-negative integer or 'none'", env)
   }
   return Number(env)
+}
+
+/**
+ * A corpus metric's `nBootstrap` and `seed` options, checked (`seed` only goes with `nBootstrap`) and the seed
+ * resolved as {@link resolveSeed} does; undefined when the score is not resampled.
+ * @throws MetricInputError for a bad resample count or seed, or a seed without `nBootstrap`
+ */
+export function bootstrapOptions(
+  fn: string,
+  options: { readonly nBootstrap?: number; readonly seed?: number | null } | undefined,
+): { nBootstrap: number; seed: number | null } | undefined {
+  if (options?.nBootstrap === undefined) {
+    if (options?.seed !== undefined) throw new MetricInputError(fn, 'options.seed', 'set only together with options.nBootstrap', options.seed)
+    return undefined
+  }
+  const nBootstrap = checkResamples(fn, 'options.nBootstrap', options.nBootstrap)
+  return { nBootstrap, seed: resolveSeed(fn, options.seed) }
+}
+
+/** sacrebleu's signature entries of a bootstrap, right after `nrefs` (`bs:N|seed:S`, `seed:none` when unseeded). */
+export function bootstrapEntries(nBootstrap: number, seed: number | null): Array<[string, SignatureValue]> {
+  return [
+    ['bs', nBootstrap],
+    ['seed', seed ?? 'none'],
+  ]
 }
 
 /** Validates a resample count: an integer from `min` to {@link MAX_RESAMPLES}. */

@@ -4,7 +4,7 @@ import { checkOptionKeys } from '../../options.js'
 import { buildSignature, type SignatureValue } from '../../signature.js'
 import { pyIsSpaceCode, pyRstrip } from '../../text/python-string.js'
 import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, type CorpusSegmentRefs } from '../sacrebleu-args.js'
-import { bootstrapCorpus, checkResamples, resolveSeed, type BootstrapEstimate } from '../significance/bootstrap.js'
+import { bootstrapCorpus, bootstrapEntries, bootstrapOptions, type BootstrapEstimate } from '../significance/bootstrap.js'
 import type { SignificanceKernel } from '../significance/kernel.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from '../token-table.js'
 import { EditMatrix } from './edit-distance.js'
@@ -350,8 +350,7 @@ export function corpusTer(candidates: readonly string[], referenceStreams: Reado
   const fn = 'corpusTer'
   const segments = checkCorpusArgs(fn, candidates, referenceStreams)
   const s = resolveTerOptions(fn, options, CORPUS_TER_OPTION_KEYS)
-  const nBootstrap = options?.nBootstrap === undefined ? undefined : checkResamples(fn, 'options.nBootstrap', options.nBootstrap)
-  if (nBootstrap === undefined && options?.seed !== undefined) throw new MetricInputError(fn, 'options.seed', 'set only together with options.nBootstrap', options.seed)
+  const resampling = bootstrapOptions(fn, options)
   let numEdits = 0
   let refLength = 0
   const bestReference: number[] = []
@@ -364,19 +363,15 @@ export function corpusTer(candidates: readonly string[], referenceStreams: Reado
     numEdits += stats.numEdits
     refLength += stats.refLength
     bestReference.push(seg.streams[stats.bestReference]!)
-    if (nBootstrap !== undefined) perSegment.push([stats.numEdits, stats.refLength])
+    if (resampling !== undefined) perSegment.push([stats.numEdits, stats.refLength])
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
   const score = scoreOf(numEdits, refLength)
-  if (nBootstrap === undefined) return { score, numEdits, refLength, bestReference, signature: terSignature(s, nrefs) }
-  const seed = resolveSeed(fn, options?.seed)
+  if (resampling === undefined) return { score, numEdits, refLength, bestReference, signature: terSignature(s, nrefs) }
+  const { nBootstrap, seed } = resampling
   const run = bootstrapCorpus(perSegment, statsScore, nBootstrap, seed)
   const bootstrap: BootstrapEstimate = { mean: run.mean, ci: run.ci, nBootstrap, seed }
-  const signature = terSignature(s, nrefs, [
-    ['bs', nBootstrap],
-    ['seed', seed ?? 'none'],
-  ])
-  return { score, numEdits, refLength, bestReference, signature, bootstrap }
+  return { score, numEdits, refLength, bestReference, signature: terSignature(s, nrefs, bootstrapEntries(nBootstrap, seed)), bootstrap }
 }
 
 /** The score of summed `[numEdits, refLength]` statistics. */

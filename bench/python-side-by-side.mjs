@@ -13,17 +13,13 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { JS_TIMING, PY_TIMING, runSide, writePairs } from './side-by-side.mjs'
+import { JS_TIMING, PY_TIMING, runSide, sideBySideArgs, writePairs } from './side-by-side.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
 const python = '/usr/bin/python3'
 const wordnetDir = '/usr/share/wordnet'
-const pairsArg = process.argv.indexOf('--pairs')
-const limit = pairsArg > 0 ? Number(process.argv[pairsArg + 1]) : 20_000
-// --json: the row as one JSON line on stdout, the log on stderr (for bench/run.mjs --python)
-const json = process.argv.includes('--json')
-const log = json ? (...a) => console.error(...a) : (...a) => console.log(...a)
+const { json, log, limit } = sideBySideArgs()
 const TARGET = 15
 
 const nltk = spawnSync(python, ['-c', 'import nltk; print(nltk.__version__)'], { encoding: 'utf8' })

@@ -20,25 +20,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { JS_TIMING, PY_TIMING, runSide, writePairs } from './side-by-side.mjs'
+import { JS_TIMING, PY_TIMING, runSide, sideBySideArgs, writePairs } from './side-by-side.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const argv = process.argv.slice(2)
-const option = (name) => {
-  const i = argv.indexOf(name)
-  return i >= 0 ? argv[i + 1] : undefined
-}
-const json = argv.includes('--json')
-const log = json ? (...a) => console.error(...a) : (...a) => console.log(...a)
+const { option, json, log, limit } = sideBySideArgs()
 const TOLERANCE = 1e-12
 const TARGET = 15
 
 const python = option('--python') ?? process.env.ROUGE_PYTHON ?? '/usr/bin/python3'
-const limit = option('--pairs') === undefined ? 20_000 : Number(option('--pairs'))
-if (!Number.isInteger(limit) || limit < 1) {
-  console.error('bench: --pairs needs a positive integer')
-  process.exit(2)
-}
 
 // rouge-score has no __version__; its setup.py version is not installed with a bare copy, so the probe checks
 // the API this comparison uses and reports where the package was found

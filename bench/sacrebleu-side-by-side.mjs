@@ -21,17 +21,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { JS_TIMING, PY_TIMING, runSide, writePairs } from './side-by-side.mjs'
+import { JS_TIMING, PY_TIMING, runSide, sideBySideArgs, writePairs } from './side-by-side.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
-const argv = process.argv.slice(2)
-const option = (name) => {
-  const i = argv.indexOf(name)
-  return i >= 0 ? argv[i + 1] : undefined
-}
-const json = argv.includes('--json')
-const log = json ? (...a) => console.error(...a) : (...a) => console.log(...a)
+const { option, json, log, limit } = sideBySideArgs()
 
 const TASKS = ['corpus-bleu', 'sentence-bleu', 'corpus-chrf', 'sentence-chrf', 'sentence-ter', 'corpus-ter']
 const TER_PAIRS = 5_000
@@ -39,11 +33,6 @@ const TOLERANCE = 1e-9
 const TARGET = 15
 
 const python = option('--python') ?? process.env.SACREBLEU_PYTHON ?? 'python3'
-const limit = option('--pairs') === undefined ? 20_000 : Number(option('--pairs'))
-if (!Number.isInteger(limit) || limit < 1) {
-  console.error('bench: --pairs needs a positive integer')
-  process.exit(2)
-}
 const tasks =
   option('--tasks') === undefined
     ? TASKS

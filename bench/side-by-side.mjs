@@ -66,6 +66,25 @@ function timeCalls(fn, n) {
 }
 `
 
+/**
+ * The command line the side-by-side scripts share: `option(name)` reads `name VALUE`; `--json` sends the log to
+ * stderr (the rows go to stdout as one JSON line); `--pairs N` (default 20,000) limits the workload.
+ */
+export function sideBySideArgs(argv = process.argv.slice(2)) {
+  const option = (name) => {
+    const i = argv.indexOf(name)
+    return i >= 0 ? argv[i + 1] : undefined
+  }
+  const json = argv.includes('--json')
+  const log = json ? (...a) => console.error(...a) : (...a) => console.log(...a)
+  const limit = option('--pairs') === undefined ? 20_000 : Number(option('--pairs'))
+  if (!Number.isInteger(limit) || limit < 1) {
+    console.error('bench: --pairs needs a positive integer')
+    process.exit(2)
+  }
+  return { option, json, log, limit }
+}
+
 /** Runs one side in a fresh process; its last stdout line is its JSON result. */
 export function runSide(cmd, args) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26 })

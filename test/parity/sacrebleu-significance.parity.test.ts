@@ -6,10 +6,11 @@ import { corpusChrf, type CorpusChrfOptions } from '../../src/generation/chrf.js
 import { bootstrapCorpus } from '../../src/generation/significance/bootstrap.js'
 import { bleuSignificanceKernel } from '../../src/generation/bleu.js'
 import { chrfSignificanceKernel } from '../../src/generation/chrf.js'
-import { pairedApproxRandomization, pairedBootstrap, pairedTest, type PairedSystemResult } from '../../src/generation/significance/paired.js'
+import { pairedApproxRandomization, pairedBootstrap, pairedTest } from '../../src/generation/significance/paired.js'
 import { checkCorpusArgs } from '../../src/generation/sacrebleu-args.js'
 import { VERSION } from '../../src/version.js'
 import { loadFixture } from './fixtures/load.js'
+import { expectPairedRows, type PairedGoldenRow } from './paired-rows.js'
 
 interface BootstrapMetric {
   score: number
@@ -35,13 +36,6 @@ interface BootstrapCase {
   bleu: BootstrapMetric
   chrf: BootstrapMetric
 }
-interface GoldenRow {
-  system: string
-  score: number
-  p_value: number | null
-  mean: number | null
-  ci: number | null
-}
 interface PairedCase {
   id: string
   n_segments: number
@@ -53,7 +47,7 @@ interface PairedCase {
     n_samples: number
     n_ar_confidence: number
     signatures: { BLEU: string; chrF2: string }
-    results: { BLEU: GoldenRow[]; chrF2: GoldenRow[] }
+    results: { BLEU: PairedGoldenRow[]; chrF2: PairedGoldenRow[] }
   }>
 }
 
@@ -123,21 +117,6 @@ describe.each(golden.bootstrap_ci)('bootstrap CI $id ($n_segments segments, seed
   })
 })
 
-/** Compares our rows with sacrebleu's: p-values exact, mean/ci to `tolerance` (0 = bitwise). */
-function expectRows(ours: PairedSystemResult[], theirs: GoldenRow[], tolerance: number): void {
-  expect(ours.map((r) => r.system)).toEqual(theirs.map((r) => r.system))
-  ours.forEach((r, i) => {
-    const g = theirs[i]!
-    expect(Math.abs(r.score - g.score), `${r.system} score`).toBeLessThanOrEqual(1e-12)
-    if (g.p_value === null) expect(r.pValue).toBeNull()
-    else expect(r.pValue, `${r.system} p-value`).toBe(g.p_value)
-    for (const key of ['mean', 'ci'] as const) {
-      if (g[key] === null) expect(r[key], `${r.system} ${key}`).toBeNull()
-      else expect(Math.abs(r[key]! - g[key]), `${r.system} ${key}`).toBeLessThanOrEqual(tolerance)
-    }
-  })
-}
-
 describe.each(golden.paired)('paired tests $id ($n_segments segments, seed $seed)', (c) => {
   const [baseline, ...systems] = c.systems as [PairedCase['systems'][number], ...PairedCase['systems']]
   test.each(c.tests.map((t) => ({ ...t, label: `${t.test_type} ${t.n_samples}${t.n_ar_confidence > 0 ? ` + ${t.n_ar_confidence} confidence` : ''}` })))(
@@ -152,7 +131,7 @@ describe.each(golden.paired)('paired tests $id ($n_segments segments, seed $seed
           t.test_type === 'bs' ? pairedBootstrap(common) : pairedApproxRandomization({ ...common, ...(t.n_ar_confidence > 0 && { nConfidence: t.n_ar_confidence }) })
         expect(result.metric).toBe(key)
         expect(asSacrebleu(result.signature)).toBe(t.signatures[key])
-        expectRows(result.results, t.results[key], metric === 'chrf' ? 0 : TOL)
+        expectPairedRows(result.results, t.results[key], { score: 1e-12, meanCi: metric === 'chrf' ? 0 : TOL })
       }
     },
   )

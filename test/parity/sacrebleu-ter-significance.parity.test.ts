@@ -3,10 +3,11 @@
 // provenance: fixtures/sacrebleu-extra/ter-significance.PROVENANCE.md).
 import { checkCorpusArgs } from '../../src/generation/sacrebleu-args.js'
 import { bootstrapCorpus } from '../../src/generation/significance/bootstrap.js'
-import { pairedApproxRandomization, pairedBootstrap, type PairedSystemResult } from '../../src/generation/significance/paired.js'
+import { pairedApproxRandomization, pairedBootstrap } from '../../src/generation/significance/paired.js'
 import { corpusTer, terSignificanceKernel, type TerOptions } from '../../src/generation/ter/ter.js'
 import { VERSION } from '../../src/version.js'
 import { loadFixture } from './fixtures/load.js'
+import { expectPairedRows, type PairedGoldenRow } from './paired-rows.js'
 
 interface PyTerOptions {
   normalized?: boolean
@@ -30,20 +31,13 @@ interface BootstrapCase {
   signature: string
   bootstrap_scores: number[]
 }
-interface Row {
-  system: string
-  score: number
-  p_value: number | null
-  mean: number | null
-  ci: number | null
-}
 interface PairedCase {
   id: string
   seed: number
   options: PyTerOptions
   references: string[][]
   systems: Array<{ name: string; hypotheses: string[] }>
-  tests: Array<{ test_type: 'bs' | 'ar'; n_samples: number; n_ar_confidence: number; signature: string; results: Row[] }>
+  tests: Array<{ test_type: 'bs' | 'ar'; n_samples: number; n_ar_confidence: number; signature: string; results: PairedGoldenRow[] }>
 }
 
 const recorded = loadFixture<{ bootstrap: BootstrapCase[]; paired: PairedCase[] }>('sacrebleu-extra/ter-significance.json')
@@ -93,17 +87,6 @@ describe.each(recorded.bootstrap)('TER bootstrap $id', (c) => {
   })
 })
 
-function expectRows(ours: PairedSystemResult[], theirs: Row[]): void {
-  expect(ours.map((r) => r.system)).toEqual(theirs.map((r) => r.system))
-  ours.forEach((r, i) => {
-    const g = theirs[i]!
-    expect(r.score, `${r.system} score`).toBe(g.score)
-    expect(r.pValue, `${r.system} p-value`).toBe(g.p_value)
-    expect(r.mean, `${r.system} mean`).toBe(g.mean)
-    expect(r.ci, `${r.system} ci`).toBe(g.ci)
-  })
-}
-
 describe.each(recorded.paired)('TER paired tests $id', (c) => {
   const [baseline, ...systems] = c.systems as [PairedCase['systems'][number], ...PairedCase['systems']]
   test.each(c.tests.map((t) => ({ ...t, label: `${t.test_type} ${t.n_samples}${t.n_ar_confidence > 0 ? ` + ${t.n_ar_confidence} confidence` : ''}` })))(
@@ -114,7 +97,7 @@ describe.each(recorded.paired)('TER paired tests $id', (c) => {
         t.test_type === 'bs' ? pairedBootstrap(common) : pairedApproxRandomization({ ...common, ...(t.n_ar_confidence > 0 && { nConfidence: t.n_ar_confidence }) })
       expect(result.metric).toBe('TER')
       expect(asSacrebleu(result.signature)).toBe(t.signature)
-      expectRows(result.results, t.results)
+      expectPairedRows(result.results, t.results, { score: 0, meanCi: 0 })
     },
   )
 })

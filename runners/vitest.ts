@@ -10,16 +10,40 @@ import type { RagAsyncMatcherName, RagMatchers, RagSyncMatcherName } from '../ma
 
 expect.extend(allMatchers as never)
 
+/**
+ * Every matcher on `expect(value)`; the async ones return `Promise<void>` (await them). The received
+ * type is not seen here (see the declarations below), so both parameter lists are offered where an
+ * answer string and an eval set take different arguments.
+ */
+type RagVitestAssertion = Pick<RagMatchers<void, unknown>, RagSyncMatcherName | RagAsyncMatcherName>
+/** Only the sync matchers work as asymmetric matchers: an async one would be called synchronously and never match. */
+type RagVitestAsymmetric = Pick<RagMatchers<void, unknown>, RagSyncMatcherName>
+
+// Why these three declarations, and why none takes a type parameter:
+// - Vitest 4 declares `Assertion<T>`/`Matchers<T>`, Vitest 5 `Assertion<R, T>`/`Matchers<R, T>`. Merged
+//   declarations must repeat the type parameters by name, so only a declaration without any merges with
+//   both. It cannot see the received type, hence `RagMatchers<void, unknown>`.
+// - Vitest 4 re-exports `Assertion` from @vitest/expect, which Vitest itself augments too; TypeScript
+//   merges an augmentation of the re-export or not depending on the order it reads the files (a setup
+//   file listed before the tests lost every async matcher). Vitest 4's `Assertion` also extends the
+//   global `jest.Matchers<void, T>`, a declaration reached without the re-export: that one holds in
+//   every order. Vitest 5 has no `jest` namespace and declares `Assertion` in 'vitest' itself, where
+//   the augmentation below always merges. In Vitest 4 both apply, with identical member types.
+// - `Matchers` is left alone: Vitest's static `expect` extends it, which would offer the async
+//   matchers as asymmetric ones. `AsymmetricMatchersContaining` (`expect.x`, `expect.not.x`) gets the sync ones.
 declare module 'vitest' {
-  // Vitest 4 declares `Matchers<T = any>` (T is the received type); merging needs the same parameter
-  // list. Assertions return void, so the return type is fixed rather than tied to T. Vitest's static
-  // `expect` extends `Matchers` too, so only the sync matchers go there: an async matcher used as an
-  // asymmetric matcher would be called synchronously and silently never match. The async ones
-  // augment `Assertion`, which only `expect(value)` returns.
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
-  interface Matchers<T = any> extends Pick<RagMatchers<void, T>, RagSyncMatcherName> {}
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
-  interface Assertion<T = any> extends Pick<RagMatchers<void, T>, RagAsyncMatcherName> {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Assertion extends RagVitestAssertion {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AsymmetricMatchersContaining extends RagVitestAsymmetric {}
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace jest {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Matchers<R, T = {}> extends RagVitestAssertion {}
+  }
 }
 
 export { configure } from '../matchers/config.js'

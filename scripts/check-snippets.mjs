@@ -13,6 +13,10 @@
 //   <!-- snippet: file=vitest.config.ts -->         a project file (config, setup), written under that name;
 //                                                   `runner=jest` type-checks it with Jest's types
 //   <!-- snippet: test file=x.test.ts runner=vitest,jest -->   a test file, type-checked and run by each runner
+//   … pkg=module,commonjs                           on a file or test block: written into a `"type": "module"`
+//                                                   and a `"type": "commonjs"` project, and run in each (the
+//                                                   quick starts must work in both). Default: Vitest blocks in
+//                                                   an ESM project, Jest blocks in a CommonJS one
 //   <!-- snippet: skip reason="…" -->               not code (counted and listed, never silently)
 // docs/api.md is generated, so its blocks are fragments, and its signature lines
 // (`expect(received).toHaveNdcgAtK(k, min, options?)`) are checked with the optional marks dropped.
@@ -24,6 +28,9 @@ import { fileURLToPath } from 'node:url'
 
 const LANGS = { ts: 'ts', typescript: 'ts', js: 'js', javascript: 'js', mjs: 'js', cjs: 'js' }
 const RUNNERS = ['vitest', 'jest']
+const PKG_TYPES = ['module', 'commonjs']
+/** The project type a runner's blocks get without `pkg=`: ESM for Vitest (as Vitest projects are), CommonJS for Jest. */
+const DEFAULT_PKG = { vitest: 'module', jest: 'commonjs' }
 
 /** Parses `kind key=value key="quoted value"` from a snippet marker. */
 export function parseMarker(text) {
@@ -64,7 +71,11 @@ export function extractBlocks(markdown, source, defaultKind = 'module') {
     const runners = resolvedKind === 'test' || resolvedKind === 'file' ? (attrs.runner ?? 'vitest').split(',') : []
     const badRunner = runners.find((r) => !RUNNERS.includes(r))
     if (badRunner) throw new Error(`${source}:${startLine}: unknown runner "${badRunner}" (use ${RUNNERS.join(', ')})`)
-    blocks.push({ source, line: startLine + 1, lang: LANGS[lang], kind: resolvedKind, file: attrs.file, runners, reason: attrs.reason, code: body.join('\n') + '\n' })
+    const pkgs = attrs.pkg ? attrs.pkg.split(',') : undefined
+    if (pkgs && !runners.length) throw new Error(`${source}:${startLine}: pkg= applies to file and test blocks only`)
+    const badPkg = pkgs?.find((t) => !PKG_TYPES.includes(t))
+    if (badPkg) throw new Error(`${source}:${startLine}: unknown pkg "${badPkg}" (use ${PKG_TYPES.join(', ')})`)
+    blocks.push({ source, line: startLine + 1, lang: LANGS[lang], kind: resolvedKind, file: attrs.file, runners, pkgs, reason: attrs.reason, code: body.join('\n') + '\n' })
   }
   return blocks
 }
@@ -95,8 +106,9 @@ function main() {
   try {
     execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
     mkdirSync(project)
-    // One install, two projects under it: vitest/ is an ESM package (as Vitest projects are), jest/ and
-    // the root CommonJS (as most Jest projects are, so the README's `module.exports` config loads).
+    // One install, a project folder per runner and package type under it (vitest-module/, vitest-commonjs/,
+    // jest-module/, jest-commonjs/), each with its own package.json `type` and sharing the parent's
+    // node_modules. The root (snippets/, the module and fragment blocks) is CommonJS.
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'snippets', private: true }, null, 2))
     const dev = pkg.devDependencies
     // `ai` (the Vercel AI SDK) only so README's AI SDK judge type-checks against the real package
@@ -105,8 +117,12 @@ function main() {
       env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
     })
     if (install.status !== 0) throw new Error(`npm install in the snippet project failed:\n${install.stdout}${install.stderr}`)
-    for (const r of RUNNERS) cpSync(join(root, 'test/snippets/fixtures'), join(project, r), { recursive: true })
-    writeFileSync(join(project, 'vitest/package.json'), JSON.stringify({ name: 'snippets-vitest', private: true, type: 'module' }, null, 2))
+    const folders = RUNNERS.flatMap((runner) => PKG_TYPES.map((type) => ({ runner, type, dir: `${runner}-${type}` })))
+    for (const { runner, type, dir } of folders) {
+      cpSync(join(root, 'test/snippets/fixtures'), join(project, dir), { recursive: true })
+      writeFileSync(join(project, dir, 'package.json'), JSON.stringify({ name: `snippets-${runner}-${type}`, private: true, type }, null, 2))
+    }
+    const pkgsOf = (b, r) => b.pkgs ?? [DEFAULT_PKG[r]]
 
     // Write every block; `files` maps each written path to its block for error attribution.
     const files = new Map()
@@ -124,8 +140,8 @@ function main() {
         programs[program].push(rel)
       }
       if (b.kind === 'skip') return
-      if (b.kind === 'file') write(`${b.runners[0]}/${b.file}`, b.code, b.runners[0])
-      else if (b.kind === 'test') for (const r of b.runners) write(`${r}/${b.file}`, b.code, r)
+      if (b.kind === 'file') for (const t of pkgsOf(b, b.runners[0])) write(`${b.runners[0]}-${t}/${b.file}`, b.code, b.runners[0])
+      else if (b.kind === 'test') for (const r of b.runners) for (const t of pkgsOf(b, r)) write(`${r}-${t}/${b.file}`, b.code, r)
       else if (b.kind === 'module') write(`snippets/${slug}${ext}`, b.code, 'vitest')
       else {
         const code = b.source === 'docs/api.md' ? dropOptionalMarks(b.code) : b.code
@@ -149,8 +165,8 @@ function main() {
       },
       include,
     })
-    writeFileSync(join(project, 'tsconfig.vitest.json'), JSON.stringify(tsconfig([...programs.vitest, 'vitest/**/*.ts'], ['node']), null, 2))
-    writeFileSync(join(project, 'tsconfig.jest.json'), JSON.stringify(tsconfig([...programs.jest, 'jest/**/*.ts'], ['node', 'jest']), null, 2))
+    writeFileSync(join(project, 'tsconfig.vitest.json'), JSON.stringify(tsconfig([...programs.vitest, 'vitest-*/**/*.ts'], ['node']), null, 2))
+    writeFileSync(join(project, 'tsconfig.jest.json'), JSON.stringify(tsconfig([...programs.jest, 'jest-*/**/*.ts'], ['node', 'jest']), null, 2))
 
     // Type-check; fragments get `declare const name: any` for each free name, then are checked again.
     const typecheck = () => {
@@ -194,28 +210,31 @@ function main() {
     const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' }
     delete env.CI
     const runs = { vitest: 0, jest: 0 }
-    for (const r of RUNNERS) {
-      const tests = blocks.filter((b) => b.kind === 'test' && b.runners.includes(r))
+    const runsByType = { module: 0, commonjs: 0 }
+    for (const { runner: r, type, dir } of folders) {
+      const tests = blocks.filter((b) => b.kind === 'test' && b.runners.includes(r) && pkgsOf(b, r).includes(type))
       if (!tests.length) continue
       const paths = tests.map((b) => b.file)
       const args = r === 'vitest' ? ['run', ...paths] : ['--ci', '--runTestsByPath', ...paths]
-      const res = sh(join(project, 'node_modules/.bin', r), args, { env, cwd: join(project, r) })
-      runs[r] = tests.length
+      const res = sh(join(project, 'node_modules/.bin', r), args, { env, cwd: join(project, dir) })
+      runs[r] += tests.length
+      runsByType[type] += tests.length
       const summary = (res.stdout + res.stderr)
         .replace(ANSI, '')
         .split('\n')
         .filter((l) => /^\s*(Tests?( Files)?|Test Suites):/.test(l) || /^\s*Test(s| Files)\s+\d/.test(l))
-      console.log(`${r}: ${summary.map((l) => l.trim()).join('; ') || '(no summary line)'}`)
+      console.log(`${r} ("type": "${type}"): ${summary.map((l) => l.trim()).join('; ') || '(no summary line)'}`)
       if (res.status !== 0 || process.argv.includes('--verbose')) process.stdout.write(res.stdout + res.stderr)
       if (res.status !== 0) {
-        for (const b of tests) (b.errors ??= []).push(`${b.source}:${b.line}: failed under ${r} (output above)`)
+        for (const b of tests) (b.errors ??= []).push(`${b.source}:${b.line}: failed under ${r} in a "type": "${type}" project (output above)`)
       }
     }
 
     // One line per block, then the counts.
     const checked = blocks.filter((b) => b.kind !== 'skip')
     for (const b of blocks) {
-      const what = b.kind === 'test' ? `test ${b.file} (${b.runners.join(', ')})` : b.kind === 'file' ? `file ${b.file}` : b.kind
+      const types = b.pkgs ? `; ${b.pkgs.join(', ')}` : ''
+      const what = b.kind === 'test' ? `test ${b.file} (${b.runners.join(', ')}${types})` : b.kind === 'file' ? `file ${b.file}${types ? ` (${types.slice(2)})` : ''}` : b.kind
       if (b.kind === 'skip') console.log(`skip ${b.source}:${b.line} ${b.reason ?? ''}`)
       else if (b.errors) {
         failed++
@@ -225,7 +244,7 @@ function main() {
     }
     const bySource = docs.map((d) => `${d} ${blocks.filter((b) => b.source === d).length}`).join(', ')
     console.log(
-      `snippet blocks: ${blocks.length} found (${bySource}); ${checked.length} type-checked; ${runs.vitest} run under Vitest, ${runs.jest} under Jest; ${blocks.length - checked.length} skipped`,
+      `snippet blocks: ${blocks.length} found (${bySource}); ${checked.length} type-checked; ${runs.vitest} test runs under Vitest, ${runs.jest} under Jest (${runsByType.module} in "type": "module" projects, ${runsByType.commonjs} in "type": "commonjs"); ${blocks.length - checked.length} skipped`,
     )
     console.log(`snippets: ${checked.length - failed} passed, ${failed} failed`)
   } finally {

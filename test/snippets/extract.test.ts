@@ -11,6 +11,7 @@ interface Block {
   kind: string
   file?: string
   runners: string[]
+  pkgs?: string[]
   reason?: string
   code: string
 }
@@ -74,6 +75,15 @@ describe('extractBlocks', () => {
     expect(() => extract(marked('fragmnet'), 'X.md')).toThrow(/X\.md:2: unknown snippet kind "fragmnet"/)
     expect(() => extract(marked('test runner=vitest'), 'X.md')).toThrow(/needs file=NAME/)
     expect(() => extract(marked('test file=a.test.ts runner=mocha'), 'X.md')).toThrow(/unknown runner "mocha"/)
+    expect(() => extract(marked('test file=a.test.ts pkg=esm'), 'X.md')).toThrow(/unknown pkg "esm"/)
+    expect(() => extract(marked('fragment pkg=module'), 'X.md')).toThrow(/pkg= applies to file and test blocks only/)
+  })
+
+  it('reads pkg= (the package types a file or test block runs in); none means the runner default', () => {
+    const marked = (marker: string): string => md(`<!-- snippet: ${marker} -->`, `${fence}ts`, 'x', fence)
+    expect(extract(marked('test file=a.test.ts runner=vitest,jest pkg=module,commonjs'), 'X.md')[0]?.pkgs).toEqual(['module', 'commonjs'])
+    expect(extract(marked('file=jest.config.cjs runner=jest pkg=commonjs'), 'X.md')[0]?.pkgs).toEqual(['commonjs'])
+    expect(extract(marked('test file=a.test.ts'), 'X.md')[0]?.pkgs).toBeUndefined()
   })
 })
 
@@ -90,6 +100,26 @@ describe('README', () => {
   it('has test blocks for both runners and the runner configs they use', () => {
     const tests = blocks.filter((b) => b.kind === 'test')
     expect(new Set(tests.flatMap((b) => b.runners))).toEqual(new Set(['vitest', 'jest']))
-    expect(blocks.filter((b) => b.kind === 'file').map((b) => b.file)).toEqual(expect.arrayContaining(['vitest.config.ts', 'jest.config.js']))
+    expect(blocks.filter((b) => b.kind === 'file').map((b) => b.file)).toEqual(expect.arrayContaining(['vitest.config.mts', 'jest.config.cjs']))
+  })
+
+  it('runs the quick starts in "type": "module" and "type": "commonjs" projects alike', () => {
+    const quickStart = blocks.filter((b) => ['vitest.setup.ts', 'vitest.config.mts', 'jest.config.cjs', 'jest.setup.ts', 'retrieval.test.ts'].includes(b.file ?? ''))
+    expect(quickStart.map((b) => b.file).sort()).toEqual([
+      'jest.config.cjs',
+      'jest.setup.ts',
+      'retrieval.test.ts',
+      'retrieval.test.ts',
+      'vitest.config.mts',
+      'vitest.setup.ts',
+    ])
+    for (const b of quickStart) expect(b.pkgs).toEqual(['module', 'commonjs'])
+  })
+
+  it('keeps the two clone commands as its first sh block (.ci/run runs them) and the install command out of it', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const first = /^```sh\n([\s\S]*?)^```/m.exec(readme)?.[1]
+    expect(first?.trim().split('\n')).toEqual(['npm install && npm run example', 'npm test'])
+    expect(readme.indexOf('npm install -D rag-matchers')).toBeLessThan(readme.indexOf('```sh\n'))
   })
 })

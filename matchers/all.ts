@@ -6,6 +6,7 @@ import { embeddingDeclarations } from './embeddings.js'
 import { generationDeclarations } from './generation.js'
 import { judgeDeclarations } from './judge.js'
 import { numericDeclarations } from './numeric.js'
+import { withAwaitCheck } from './pending.js'
 import { withRecording } from './record.js'
 import { retrievalDeclarations } from './retrieval.js'
 
@@ -30,15 +31,19 @@ export type RegisteredMatcher = (this: MatcherContext, received: unknown, ...arg
 /** A declared matcher name. */
 export type DeclaredMatcherName = (typeof matcherDeclarations)[number]['name']
 
+/** Async matchers: awaited, and never advertised as asymmetric matchers (runners call those synchronously). */
+export const asyncMatcherNames: ReadonlySet<string> = new Set<string>(matcherDeclarations.filter((d) => d.async).map((d) => d.name))
+
 /**
  * Every matcher, ready for `expect.extend(allMatchers)`: each declaration's checks, then its
  * compute. `withRecording` hands each result's `meta`, with the declared metric scale, to the
- * rag-matchers reporters; it changes no result.
+ * rag-matchers reporters; it changes no result. `withAwaitCheck` lets the runner entries fail a
+ * test that calls an async matcher without awaiting it (pending.ts); without them it changes nothing.
  */
-export const allMatchers: Record<DeclaredMatcherName, RegisteredMatcher> = withRecording(
-  Object.fromEntries(matcherDeclarations.map((d) => [d.name, matcherOf(d)])) as Record<DeclaredMatcherName, RegisteredMatcher>,
-  Object.fromEntries(matcherDeclarations.map((d) => [d.name, declaredScale(d.metric)])),
+export const allMatchers: Record<DeclaredMatcherName, RegisteredMatcher> = withAwaitCheck(
+  withRecording(
+    Object.fromEntries(matcherDeclarations.map((d) => [d.name, matcherOf(d)])) as Record<DeclaredMatcherName, RegisteredMatcher>,
+    Object.fromEntries(matcherDeclarations.map((d) => [d.name, declaredScale(d.metric)])),
+  ),
+  asyncMatcherNames,
 )
-
-/** Async matchers: awaited, and never advertised as asymmetric matchers (runners call those synchronously). */
-export const asyncMatcherNames: ReadonlySet<string> = new Set<string>(matcherDeclarations.filter((d) => d.async).map((d) => d.name))

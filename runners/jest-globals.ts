@@ -2,12 +2,16 @@
  * For `import { expect } from '@jest/globals'` users: registers every matcher on that `expect`
  * and augments the `expect` package's `Matchers`.
  */
-import { beforeAll, describe, expect } from '@jest/globals'
+import { afterEach, beforeAll, describe, expect } from '@jest/globals'
 import { allMatchers } from '../matchers/all.js'
+import { checkPendingAssertions, enableAwaitCheck } from '../matchers/pending.js'
 import { bindDescribeEvalSet } from './describe-eval-set.js'
 import type { RagAsymmetricMatchers, RagMatchers } from '../matchers/types.js'
 
 expect.extend(allMatchers as never)
+// A test that calls an async matcher without `await` fails, naming the matcher and its line (matchers/pending.ts).
+enableAwaitCheck()
+afterEach(checkPendingAssertions)
 
 declare module 'expect' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type

@@ -3,6 +3,7 @@
  * and augments the `jest.Matchers` namespace (for `@types/jest` users).
  */
 import { allMatchers } from '../matchers/all.js'
+import { checkPendingAssertions, enableAwaitCheck } from '../matchers/pending.js'
 import type { RagAsymmetricMatchers, RagMatchers } from '../matchers/types.js'
 
 const jestExpect = (globalThis as { expect?: { extend?: (m: object) => void } }).expect
@@ -16,6 +17,14 @@ if (jestExpect === undefined || typeof jestExpect.extend !== 'function') {
 }
 
 jestExpect.extend(allMatchers)
+
+// A test that calls an async matcher without `await` fails, naming the matcher and its line
+// (matchers/pending.ts). `afterEach` is a global wherever the global `expect` is.
+const jestAfterEach = (globalThis as { afterEach?: (fn: () => Promise<void>) => void }).afterEach
+if (typeof jestAfterEach === 'function') {
+  enableAwaitCheck()
+  jestAfterEach(checkPendingAssertions)
+}
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

@@ -3,12 +3,16 @@
  * Vitest's `Matchers` with their types.
  */
 import 'vitest'
-import { beforeAll, describe, expect } from 'vitest'
+import { afterEach, beforeAll, describe, expect } from 'vitest'
 import { allMatchers } from '../matchers/all.js'
+import { checkPendingAssertions, enableAwaitCheck } from '../matchers/pending.js'
 import { bindDescribeEvalSet } from './describe-eval-set.js'
 import type { RagAsyncMatcherName, RagMatchers, RagSyncMatcherName } from '../matchers/types.js'
 
 expect.extend(allMatchers as never)
+// A test that calls an async matcher without `await` fails, naming the matcher and its line (matchers/pending.ts).
+enableAwaitCheck()
+afterEach(checkPendingAssertions)
 
 /**
  * Every matcher on `expect(value)`; the async ones return `Promise<void>` (await them). The received

@@ -1,6 +1,6 @@
-import { caseReferences, type EvalCase } from '../src/eval-case.js'
-import { caseLabel } from '../src/eval-case.js'
+import { caseLabel, caseName, caseReferences, isFailedCase, type EvalCase } from '../src/eval-case.js'
 import type { MatcherContext } from './context.js'
+import type { FailedCase } from './message.js'
 import { denseCases, errorText, matcherError } from './validate.js'
 
 /** One answer with its references, from a received eval set. */
@@ -8,6 +8,17 @@ export interface AnswerCase {
   readonly id: string
   readonly answer: string
   readonly references: readonly string[]
+  /** Position in the received set (failed cases left out of a partial read shift the rest). */
+  readonly index?: number
+  /** A case whose pipeline failed, kept as an empty answer (`failedCases: 'zero'`). */
+  readonly failed?: boolean
+}
+
+/** The answer cases that can be scored and the ones whose pipeline failed, from a received eval set. */
+export interface PartialAnswerSet {
+  readonly cases: AnswerCase[]
+  readonly failed: FailedCase[]
+  readonly total: number
 }
 
 export function isEvalSet(received: unknown): received is readonly EvalCase[] | { cases: readonly EvalCase[] } {
@@ -16,25 +27,44 @@ export function isEvalSet(received: unknown): received is readonly EvalCase[] | 
 
 /** Cases with `answer` and `reference`/`references`; a case whose pipeline failed is a matcher error naming it. */
 export function readAnswerSet(ctx: MatcherContext, matcher: string, args: string, received: unknown): AnswerCase[] {
-  const cases = (Array.isArray(received) ? received : (received as { cases: unknown[] }).cases) as unknown[]
-  if (cases.length === 0) matcherError(ctx, matcher, args, 'received eval set must contain at least one case', received)
-  return denseCases(ctx, matcher, args, cases).map((raw, i) => {
+  const { cases, failed } = readAnswerSetPartial(ctx, matcher, args, received)
+  const f = failed[0]
+  if (f !== undefined) matcherError(ctx, matcher, args, `${f.name} has no answer because its pipeline failed: ${f.error}`)
+  return cases
+}
+
+/**
+ * {@link readAnswerSet} for matchers with the `failedCases` option: the cases whose pipeline failed
+ * (`error` set, no `answer`) are returned apart instead of refused; every other case is checked.
+ */
+export function readAnswerSetPartial(ctx: MatcherContext, matcher: string, args: string, received: unknown, keepFailedAsEmpty = false): PartialAnswerSet {
+  const all = (Array.isArray(received) ? received : (received as { cases: unknown[] }).cases) as unknown[]
+  if (all.length === 0) matcherError(ctx, matcher, args, 'received eval set must contain at least one case', received)
+  const cases: AnswerCase[] = []
+  const failed: FailedCase[] = []
+  denseCases(ctx, matcher, args, all).forEach((raw, i) => {
     if (raw === null || typeof raw !== 'object') matcherError(ctx, matcher, args, `received[${i}] must be a case with \`answer\` and \`reference\``, raw)
     const c = raw as EvalCase
     const id = caseLabel(c, i)
-    if (c.error !== undefined && c.error !== null && typeof c.answer !== 'string') {
-      matcherError(ctx, matcher, args, `case ${id} has no answer because its pipeline failed: ${errorText(c.error)}`)
+    const name = caseName(c, i)
+    const where = name === `received[${i}]` ? name : `${name} (received[${i}])`
+    const field = (f: string) => (where === name ? `${where}.${f}` : `${where}: ${f}`)
+    const didFail = isFailedCase(c, 'answer')
+    if (didFail) {
+      failed.push({ index: i, name, id, error: errorText(c.error) })
+      if (!keepFailedAsEmpty) return
     }
-    if (typeof c.answer !== 'string') matcherError(ctx, matcher, args, `received[${i}].answer must be a string`, c.answer)
+    if (!didFail && typeof c.answer !== 'string') matcherError(ctx, matcher, args, `${field('answer')} must be a string`, c.answer)
     const references = caseReferences(c)
     if (references === undefined || references.length === 0) {
-      matcherError(ctx, matcher, args, `received[${i}] must have \`reference\` (a string) or \`references\` (a non-empty array of strings)`, c.references ?? c.reference)
+      matcherError(ctx, matcher, args, `${where} must have \`reference\` (a string) or \`references\` (a non-empty array of strings)`, c.references ?? c.reference)
     }
     references.forEach((r, j) => {
-      if (typeof r !== 'string') matcherError(ctx, matcher, args, `received[${i}].references[${j}] must be a string`, r)
+      if (typeof r !== 'string') matcherError(ctx, matcher, args, `${field(`references[${j}]`)} must be a string`, r)
     })
-    return { id, answer: c.answer, references }
+    cases.push(didFail ? { id, answer: '', references, index: i, failed: true } : { id, answer: c.answer as string, references, index: i })
   })
+  return { cases, failed, total: all.length }
 }
 
 /** The references argument of a per-answer matcher: a string or a non-empty array of strings. */
@@ -80,7 +110,7 @@ export function refuseBlankSetReferences(ctx: MatcherContext, matcher: string, a
       matcher,
       args,
       c.references,
-      (j) => (c.references.length === 1 ? `received[${i}].reference` : `received[${i}].references[${j}]`) + ` (case ${c.id})`,
+      (j) => (c.references.length === 1 ? `received[${c.index ?? i}].reference` : `received[${c.index ?? i}].references[${j}]`) + ` (case ${c.id})`,
     ),
   )
 }

@@ -6,8 +6,20 @@ import type { Score } from '../src/score.js'
 import { rougeScore, type RougeScore, type RougeType } from '../src/generation/rouge.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { terDeclaration } from './generation-ter.js'
-import { readAnswer, readAnswerSet, readReferences, isEvalSet, refuseBlankReferences, refuseBlankSetReferences, type AnswerCase } from './generation-received.js'
-import { formatNumber, list, quote, table, thresholdResult } from './message.js'
+import { readAnswer, readAnswerSetPartial, readReferences, isEvalSet, refuseBlankReferences, refuseBlankSetReferences, type AnswerCase } from './generation-received.js'
+import {
+  FAILED_CASES_OPTION,
+  failedCasesMode,
+  failedCasesSignature,
+  formatNumber,
+  list,
+  partialSetResult,
+  quote,
+  table,
+  thresholdResult,
+  withoutFailedCases,
+  type FailedCasesMode,
+} from './message.js'
 import type { ByReceived } from './received-types.js'
 import {
   atLeast,
@@ -39,6 +51,12 @@ export interface RougeMatcherOptions {
   readonly maxTokens?: number
 }
 
+/** The options of an answer-quality matcher on an eval set: its own, and what a failed case does. */
+export type SetOptions<O = object> = O & {
+  /** What a case whose pipeline failed does: `'fail'` (default) fails the assertion either way, `'zero'` scores it 0, `'skip'` leaves it out. */
+  readonly failedCases?: FailedCasesMode
+}
+
 /**
  * Typed signatures of the answer-quality matchers. The received value decides the form: an answer
  * string takes `(references, min)`, an eval set (cases with `answer` and `reference`) takes `(min)`
@@ -46,17 +64,17 @@ export interface RougeMatcherOptions {
  */
 export interface GenerationMatchers<R = unknown, T = unknown> {
   /** sacrebleu BLEU ≥ `min` on the 0–100 scale. Sentence BLEU for an answer; corpus BLEU for an eval set. */
-  toScoreBleuAbove: ByReceived<T, R, [references: References, min: number, options?: BleuOptions], [min: number, options?: BleuOptions]>
+  toScoreBleuAbove: ByReceived<T, R, [references: References, min: number, options?: BleuOptions], [min: number, options?: SetOptions<BleuOptions>]>
   /** sacrebleu chrF ≥ `min` on 0–100 (chrF++ with `{ wordOrder: 2 }`). Corpus chrF for an eval set. */
-  toScoreChrfAbove: ByReceived<T, R, [references: References, min: number, options?: ChrfOptions], [min: number, options?: ChrfOptions]>
+  toScoreChrfAbove: ByReceived<T, R, [references: References, min: number, options?: ChrfOptions], [min: number, options?: SetOptions<ChrfOptions>]>
   /** sacrebleu TER ≤ `max` on 0–100 (lower is better; `.not`: > max). Sentence TER for an answer; corpus TER for an eval set. */
   toScoreTerBelow: ByReceived<T, R, [references: References, max: number, options?: TerOptions], [max: number, options?: TerOptions]>
   /** rouge-score ROUGE (default ROUGE-L F with stemming) ≥ `min` on 0–1. Mean of per-answer scores for an eval set. */
-  toScoreRougeAbove: ByReceived<T, R, [references: References, min: number, options?: RougeMatcherOptions], [min: number, options?: RougeMatcherOptions]>
+  toScoreRougeAbove: ByReceived<T, R, [references: References, min: number, options?: RougeMatcherOptions], [min: number, options?: SetOptions<RougeMatcherOptions>]>
   /** Shorthand for `toScoreRougeAbove(references, min, { type: 'rougeL' })`. */
-  toScoreRougeLAbove: ByReceived<T, R, [references: References, min: number], [min: number]>
+  toScoreRougeLAbove: ByReceived<T, R, [references: References, min: number], [min: number, options?: SetOptions]>
   /** NLTK METEOR (exact, Porter stem, WordNet 3.0 synonyms) ≥ `min` on 0–1. Mean for an eval set. */
-  toScoreMeteorAbove: ByReceived<T, R, [references: References, min: number, options?: MeteorOptions], [min: number, options?: MeteorOptions]>
+  toScoreMeteorAbove: ByReceived<T, R, [references: References, min: number, options?: MeteorOptions], [min: number, options?: SetOptions<MeteorOptions>]>
 }
 
 const SCALE_100: readonly [number, number] = [0, 100]
@@ -100,35 +118,45 @@ interface CorpusSpec<O, S extends Score<unknown>> {
 function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: CorpusSpec<O, S>, received: unknown, args: unknown[]): MatcherResult {
   const { matcher } = spec
   if (isEvalSet(received)) {
-    const [min, options] = args as [unknown, O | undefined]
+    const [min, rawOptions] = args as [unknown, O | undefined]
+    const mode = failedCasesMode(rawOptions)
+    const options = withoutFailedCases(rawOptions)
     const threshold = requireHundredScale(ctx, matcher, 'min', min)
-    const cases = readAnswerSet(ctx, matcher, 'min', received)
+    // 'zero': a failed case counts as an empty answer, so its references still weigh in the corpus statistics
+    const { cases, failed, total } = readAnswerSetPartial(ctx, matcher, 'min', received, mode === 'zero')
     refuseBlankSetReferences(ctx, matcher, 'min', cases)
+    const scoredCases = cases.length > 0 ? cases : [{ id: '', answer: '', references: ['-'] }]
     const { corpus: score, segments } = spec.segments(
-      cases.map((c) => c.answer),
-      cases.map((c) => c.references),
+      scoredCases.map((c) => c.answer),
+      scoredCases.map((c) => c.references),
       options,
     )
-    return thresholdResult(ctx, {
+    const left = failed.length === 0 || mode === 'fail' ? '' : mode === 'skip' ? ` (${failed.length} failed left out)` : ` (${failed.length} failed as empty answers)`
+    return partialSetResult(ctx, {
       matcher,
       args: 'min',
-      label: `corpus ${score.metric} over ${cases.length} answers`,
+      label: `corpus ${score.metric} over ${cases.length} answers${left}`,
       // a corpus score is not the mean of sentence scores (what baselines track): its name says which
       metric: `${score.metric} (corpus)`,
       value: score.value,
       min: threshold,
       decimals: 2,
-      signature: score.signature,
+      signature: failedCasesSignature(score.signature, mode, failed.length),
       sections: () => [
         spec.breakdown(score),
         perCaseTable(
-          cases.map((c, i) => ({ id: c.id, value: (segments[i] as S).value })),
+          cases.map((c, i) => ({ id: c.id, value: (segments[i] as S).value, ...(c.failed === true ? { note: 'pipeline failed (empty answer)' } : {}) })),
           threshold,
           2,
           spec.perCaseHeading,
           ctx.isNot === true,
         ),
       ],
+      failed,
+      total,
+      mode,
+      what: 'answer',
+      scored: cases.length,
     })
   }
   const [references, min, options] = args as [unknown, unknown, O | undefined]
@@ -210,32 +238,35 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
   const { matcher } = spec
   if (isEvalSet(received)) {
     const [min, options] = args as [unknown, unknown]
-    const resolved = spec.resolve(ctx, 'min', options)
+    const mode = failedCasesMode(options)
+    const resolved = spec.resolve(ctx, 'min', withoutFailedCases(options))
     const threshold = requireThreshold(ctx, matcher, 'min', 'min', min)
-    const cases = readAnswerSet(ctx, matcher, 'min', received)
+    const { cases, failed, total } = readAnswerSetPartial(ctx, matcher, 'min', received)
     refuseBlankSetReferences(ctx, matcher, 'min', cases)
     const results = cases.map((c) => spec.score(c.answer, c.references, resolved))
-    const value = results.reduce((a, r) => a + r.value, 0) / results.length
-    const first = results[0] as (typeof results)[number]
-    const perCase = cases.map((c, i) => ({ id: c.id, value: (results[i] as (typeof results)[number]).value }))
-    return thresholdResult(ctx, {
+    // 'zero': each failed case adds a 0 to the mean
+    const n = cases.length + (mode === 'zero' ? failed.length : 0)
+    const value = n === 0 ? 0 : results.reduce((a, r) => a + r.value, 0) / n
+    // the label and signature when every case failed: those of any answer
+    const first = results[0] ?? spec.score('-', ['-'], resolved)
+    const perCase = cases.map((c, i) => ({ id: c.id, value: (results[i] as (typeof results)[number]).value, note: (results[i] as (typeof results)[number]).note }))
+    if (mode === 'zero') for (const f of failed) perCase.push({ id: f.id, value: 0, note: 'pipeline failed (scored 0)' })
+    const left = failed.length === 0 || mode === 'fail' ? '' : mode === 'skip' ? ` (${failed.length} failed left out)` : ` (${failed.length} failed scored 0)`
+    return partialSetResult(ctx, {
       matcher,
       args: 'min',
-      label: `mean ${first.label} over ${cases.length} answers`,
+      label: `mean ${first.label} over ${n} answers${left}`,
       metric: `mean ${first.label}`,
       value,
       min: threshold,
-      signature: first.score.signature,
-      sections: () => [
-        perCaseTable(
-          perCase.map((c, i) => ({ ...c, note: (results[i] as (typeof results)[number]).note })),
-          threshold,
-          4,
-          'per answer',
-          ctx.isNot === true,
-        ),
-      ],
-      perCase,
+      signature: failedCasesSignature(first.score.signature, mode, failed.length),
+      sections: () => [perCaseTable(perCase, threshold, 4, 'per answer', ctx.isNot === true)],
+      perCase: perCase.map(({ id, value: v }) => ({ id, value: v })),
+      failed,
+      total,
+      mode,
+      what: 'answer',
+      scored: n,
     })
   }
   const [references, min, options] = args as [unknown, unknown, unknown]
@@ -410,7 +441,7 @@ function answerMatcher<const N extends string>(
   const { min, options, ...rest } = d
   const opt = options === undefined ? {} : { options }
   const forms: FormSpec[] = [
-    { received: ANSWER_SET, when: isEvalSet, args: [min], ...opt },
+    { received: ANSWER_SET, when: isEvalSet, args: [min], options: { ...options, failedCases: FAILED_CASES_OPTION } },
     { received: ANSWER, args: [REFERENCES, min], ...opt },
   ]
   return declareMatcher({ ...rest, async: false, family: 'generation', forms })

@@ -1,5 +1,6 @@
-import { formatNumber } from '../src/text/format.js'
+import { formatNumber, MAX_ROWS } from '../src/text/format.js'
 import type { MatcherContext, MatcherResult } from './context.js'
+import type { OptionSpec } from './declare.js'
 import { matcherError } from './validate.js'
 
 export { formatNumber, list, MAX_ROWS, quote, table } from '../src/text/format.js'
@@ -123,4 +124,126 @@ export function thresholdResult(ctx: MatcherContext, o: ThresholdOutcome): Match
 /** What a non-finite value is, in words (a message never prints `NaN`). */
 function nonFinite(value: number): string {
   return Number.isNaN(value) ? 'is not a number (0/0 or an undefined score)' : `is ${value > 0 ? '' : 'negative '}infinite (an overflow)`
+}
+
+// ---------------------------------------------------------------- eval sets with failed cases
+
+/** What a set matcher does with cases whose pipeline failed (`failedCases` option). */
+export type FailedCasesMode = 'fail' | 'zero' | 'skip'
+
+/** A case of a received eval set whose pipeline failed: its name in messages and its error text. */
+export interface FailedCase {
+  /** Position in the received set. */
+  readonly index: number
+  /** `case q05` (its id), or `received[4]` when it has none. */
+  readonly name: string
+  /** Its id for reports: the id, else the position label. */
+  readonly id: string
+  readonly error: string
+}
+
+/** The `failedCases` option of every set matcher that scores per case. */
+export const FAILED_CASES_OPTION: OptionSpec = {
+  type: "'fail' | 'zero' | 'skip'",
+  default: "'fail'",
+  doc: "Eval sets only: what a case whose pipeline failed (`error` set, nothing to score) does. `'fail'`: the metric is computed over the other cases and shown, and the assertion fails, with or without `.not`, naming each failed case and its error. `'zero'`: the case scores 0 (counted as an empty output) and the threshold decides. `'skip'`: the case is left out of the score (still listed in the message). Shown in the signature as `failed:<choice>` when a case failed or the choice is not the default.",
+  check: (v: unknown) => v === 'fail' || v === 'zero' || v === 'skip',
+}
+
+/** The `failedCases` choice from an options object (already checked by the declaration). */
+export function failedCasesMode(options: unknown): FailedCasesMode {
+  const v = options !== null && typeof options === 'object' ? (options as { failedCases?: unknown }).failedCases : undefined
+  return v === 'zero' || v === 'skip' ? v : 'fail'
+}
+
+/** Options without `failedCases`, for a core function that checks its own option keys. */
+export function withoutFailedCases<O>(options: O): O {
+  if (options === null || typeof options !== 'object' || !('failedCases' in options)) return options
+  const { failedCases: _ignored, ...rest } = options as O & { failedCases?: unknown }
+  return rest as O
+}
+
+/**
+ * A set-level signature with `failed:<mode>` before `version` (which stays last) when a case failed or
+ * the choice is not the default: the number then depends on it. A set with no failure under the
+ * default keeps the signature it always had, so existing baselines still compare.
+ */
+export function failedCasesSignature(signature: string, mode: FailedCasesMode, failed: number): string {
+  if (failed === 0 && mode === 'fail') return signature
+  const at = signature.lastIndexOf('|version:')
+  const entry = `failed:${mode}`
+  return at < 0 ? `${signature}|${entry}` : `${signature.slice(0, at)}|${entry}${signature.slice(at)}`
+}
+
+/** `case q05 has no ranking because its pipeline failed: vector DB timeout (503)`, one line per failed case. */
+export function failedCasesSection(failed: readonly FailedCase[], total: number, what: string, mode: FailedCasesMode): string | undefined {
+  if (failed.length === 0) return undefined
+  const how = mode === 'fail' ? 'not scored' : mode === 'zero' ? 'scored 0' : 'left out of the score'
+  const lines = failed.slice(0, MAX_ROWS).map((f) => `  ${f.name} has no ${what} because its pipeline failed: ${f.error}`)
+  if (failed.length > MAX_ROWS) lines.push(`  … and ${failed.length - MAX_ROWS} more`)
+  return `failed cases: ${failed.length} of ${total} (${how}; failedCases: '${mode}')\n${lines.join('\n')}`
+}
+
+export interface PartialSetOutcome extends ThresholdOutcome {
+  readonly failed: readonly FailedCase[]
+  readonly total: number
+  readonly mode: FailedCasesMode
+  /** What a failed case has none of: `ranking`, `answer`. */
+  readonly what: string
+  /** Scored cases (the mean's denominator); 0 when every case failed and none is scored. */
+  readonly scored: number
+}
+
+/**
+ * The result of a set matcher when cases may have failed in the pipeline. No failure: the ordinary
+ * threshold result. `'zero'`/`'skip'`: the ordinary result, the failed cases listed first. `'fail'`
+ * (or nothing left to score): a failure in both directions (`pass` is `isNot`), never a Matcher error,
+ * whose headline says so and whose next line shows the metric over the cases that did not fail.
+ */
+export function partialSetResult(ctx: MatcherContext, o: PartialSetOutcome): MatcherResult {
+  const section = failedCasesSection(o.failed, o.total, o.what, o.mode)
+  if (o.failed.length === 0) return thresholdResult(ctx, o)
+  if (o.mode !== 'fail' && o.scored > 0) return thresholdResult(ctx, { ...o, sections: () => [section, ...o.sections()] })
+  const n = o.failed.length
+  const isNot = ctx.isNot === true
+  const why =
+    o.scored === 0
+      ? `every case (${n} of ${o.total}) failed in the pipeline, so nothing can be scored and the assertion fails`
+      : `${n} of ${o.total} ${o.total === 1 ? 'case' : 'cases'} failed in the pipeline (failedCases: 'fail'), so the assertion fails${isNot ? ' under .not too' : ''}`
+  if (o.scored > 0 && !Number.isFinite(o.value))
+    matcherError(ctx, o.matcher, o.args, `${o.label} ${nonFinite(o.value)}, so nothing can be asserted; check the input for overflowing values`)
+  const over =
+    o.scored > 0
+      ? `over the ${o.scored} that did not fail: ${thresholdHeadline(ctx, { label: o.label, value: o.value, min: o.min, ...(o.decimals === undefined ? {} : { decimals: o.decimals }) })}`
+      : undefined
+  const hint =
+    o.scored > 0
+      ? "pass { failedCases: 'skip' } to assert on the others only, or { failedCases: 'zero' } to score failed cases 0"
+      : 'fix the pipeline or retry (runEvalSet `retries`)'
+  return {
+    pass: isNot,
+    message: () =>
+      buildMessage(ctx, {
+        matcher: o.matcher,
+        args: o.args,
+        headline: why,
+        signature: o.signature,
+        sections: [[over, hint].filter(Boolean).join('\n'), section, ...(o.scored > 0 ? o.sections() : [])],
+      }),
+    ...(o.scored > 0
+      ? {
+          meta: {
+            matcher: o.matcher,
+            metric: o.metric ?? o.label,
+            value: o.value,
+            threshold: o.min,
+            comparator: isNot ? '<' : '>=',
+            // recorded as what the assertion did: failed, in either direction
+            pass: isNot,
+            signature: o.signature,
+            ...(o.perCase ? { perCase: o.perCase.map((c) => ({ id: c.id, value: c.value, pass: c.value >= o.min })) } : {}),
+          },
+        }
+      : {}),
+  }
 }

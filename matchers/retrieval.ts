@@ -11,29 +11,47 @@ import {
   type RetrievalOptions,
   type RetrievalScore,
 } from '../src/retrieval/index.js'
+import type { FailedCasesMode } from './message.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import { formatNumber, list, MAX_ROWS, table, thresholdResult } from './message.js'
+import {
+  failedCasesMode,
+  failedCasesSignature,
+  formatNumber,
+  list,
+  MAX_ROWS,
+  partialSetResult,
+  table,
+  thresholdResult,
+  withoutFailedCases,
+  FAILED_CASES_OPTION,
+} from './message.js'
 import { readRetrievalReceived } from './retrieval-received.js'
 import { atLeast, declareMatcher, isBoolean, oneOf, type ArgSpec, type FormSpec, type MatcherDeclaration, type OptionSpec } from './declare.js'
 import { isEvalSet } from './generation-received.js'
 import { matcherError, requirePositiveInteger, requireThreshold } from './validate.js'
 
+/** Options of the retrieval matchers for an eval set: the core's, and what a failed case does (refused for one query). */
+export type RetrievalSetOptions<O = RetrievalOptions> = O & {
+  /** What a case whose pipeline failed does: `'fail'` (default) fails the assertion either way, `'zero'` scores it 0, `'skip'` leaves it out. Eval sets only. */
+  readonly failedCases?: FailedCasesMode
+}
+
 /** Typed signatures of the retrieval matchers; thresholds are on 0–1 and mean ≥. */
 export interface RetrievalMatchers<R = unknown> {
   /** Precision@k (hits in top k / k) ≥ `min`; for an eval set, the mean over queries. */
-  toHavePrecisionAtK(k: number, min: number, options?: RetrievalOptions): R
+  toHavePrecisionAtK(k: number, min: number, options?: RetrievalSetOptions): R
   /** Recall@k (hits in top k / |relevant|) ≥ `min`; for an eval set, the mean over queries. */
-  toHaveRecallAtK(k: number, min: number, options?: RetrievalOptions): R
+  toHaveRecallAtK(k: number, min: number, options?: RetrievalSetOptions): R
   /** Reciprocal rank of the first relevant id ≥ `min`; for an eval set, MRR. */
-  toHaveMrrAbove(min: number, options?: RetrievalOptions): R
+  toHaveMrrAbove(min: number, options?: RetrievalSetOptions): R
   /** nDCG@k ≥ `min` (linear gain by default); for an eval set, the mean over queries. */
-  toHaveNdcgAtK(k: number, min: number, options?: NdcgOptions): R
+  toHaveNdcgAtK(k: number, min: number, options?: RetrievalSetOptions<NdcgOptions>): R
   /** Average precision cut at k (trec_eval `map_cut_k`) ≥ `min`; for an eval set, MAP@k. */
-  toHaveMapAtK(k: number, min: number, options?: RetrievalOptions): R
+  toHaveMapAtK(k: number, min: number, options?: RetrievalSetOptions): R
   /** A relevant id within the top k; for an eval set, in every query. */
-  toHitWithin(k: number, options?: RetrievalOptions): R
+  toHitWithin(k: number, options?: RetrievalSetOptions): R
   /** Hit rate@k ≥ `min`: for one query 0 or 1; for an eval set the share of queries with a hit. */
-  toHaveHitRateAtK(k: number, min: number, options?: RetrievalOptions): R
+  toHaveHitRateAtK(k: number, min: number, options?: RetrievalSetOptions): R
 }
 
 interface Spec {
@@ -49,6 +67,8 @@ function run(ctx: MatcherContext, spec: Spec, received: unknown, k: number | und
   requireThreshold(ctx, matcher, args, 'min', min)
   if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(ctx, matcher, args, 'options must be an object', options)
   const input = readRetrievalReceived(ctx, matcher, args, received)
+  const mode = failedCasesMode(options)
+  options = withoutFailedCases(options)
   // An assertion over an empty ground truth proves nothing: refused unless the user opts in.
   options = { ...options, allowEmptyRelevant: options.allowEmptyRelevant ?? false }
 
@@ -65,23 +85,39 @@ function run(ctx: MatcherContext, spec: Spec, received: unknown, k: number | und
     })
   }
 
-  const scores = input.cases.map((c, i) => computeCase(ctx, spec, c, `received[${i}] (${input.labels[i] as string})`, k, options))
-  const value = scores.reduce((s, x) => s + x.value, 0) / scores.length
-  const first = scores[0] as RetrievalScore
-  const perCase = scores.map((s, i) => ({ id: input.labels[i] as string, value: s.value, pass: s.value >= min, details: s.details }))
+  const scores = input.cases.map((c, i) => computeCase(ctx, spec, c, `received[${input.indices[i] as number}] (${input.labels[i] as string})`, k, options))
+  const scored = input.cases.length
+  // 'zero': a failed case counts as a query that found nothing
+  const zeros = mode === 'zero' ? input.failed.length : 0
+  const n = scored + zeros
+  const value = n === 0 ? 0 : scores.reduce((s, x) => s + x.value, 0) / n
+  const perCase = scores.map((s, i) => ({ id: input.labels[i] as string, value: s.value, pass: s.value >= min, details: s.details as RankingDetails | undefined }))
+  if (mode === 'zero') for (const f of input.failed) perCase.push({ id: f.id, value: 0, pass: 0 >= min, details: undefined })
+  const first = scores[0] ?? spec.compute(EMPTY_CASE, k, { ...options, allowEmptyRelevant: true })
   const metric = spec.matcher === 'toHaveMrrAbove' ? 'MRR' : `mean ${first.metric}`
-  return thresholdResult(ctx, {
+  const signature = failedCasesSignature(first.signature, mode, input.failed.length)
+  const skipped =
+    input.failed.length === 0 || mode === 'fail' ? '' : mode === 'skip' ? ` (${input.failed.length} failed left out)` : ` (${input.failed.length} failed scored 0)`
+  return partialSetResult(ctx, {
     matcher,
     args,
-    label: `${metric} over ${scores.length} ${scores.length === 1 ? 'query' : 'queries'}`,
+    label: `${metric} over ${n} ${n === 1 ? 'query' : 'queries'}${skipped}`,
     metric,
     value,
     min,
-    signature: first.signature,
+    signature,
     sections: () => [setBreakdown(perCase, min, k, ctx.isNot === true), orderNote(scores.filter((s) => s.details.scoresOutOfOrder).length, scores.length)],
     perCase,
+    failed: input.failed,
+    total: input.total,
+    mode,
+    what: 'ranking',
+    scored: n,
   })
 }
+
+/** A query with nothing retrieved, for the metric name and signature when every case failed. */
+const EMPTY_CASE: RetrievalCase = { retrieved: [], relevant: [] }
 
 /** One case of a set; a core input error names the case, since `retrieved[3]` alone does not say which query. */
 function computeCase(ctx: MatcherContext, spec: Spec, c: RetrievalCase, where: string, k: number | undefined, options: NdcgOptions): RetrievalScore {
@@ -122,7 +158,7 @@ function caseBreakdown(d: RankingDetails, k: number | undefined, wholeList: bool
 }
 
 function setBreakdown(
-  perCase: ReadonlyArray<{ id: string; value: number; pass: boolean; details: RankingDetails }>,
+  perCase: ReadonlyArray<{ id: string; value: number; pass: boolean; details: RankingDetails | undefined }>,
   min: number,
   k: number | undefined,
   isNot: boolean,
@@ -141,14 +177,16 @@ function setBreakdown(
   const rows = ordered.map((c) => [
     c.id,
     formatNumber(c.value, min),
-    c.details.missed.length > 0
-      ? `missed: ${list(
-          c.details.missed.map((m) => m.id),
-          5,
-        )}`
-      : k !== undefined && c.details.hits === 0
-        ? 'no hit'
-        : '',
+    c.details === undefined
+      ? 'pipeline failed (scored 0)'
+      : c.details.missed.length > 0
+        ? `missed: ${list(
+            c.details.missed.map((m) => m.id),
+            5,
+          )}`
+        : k !== undefined && c.details.hits === 0
+          ? 'no hit'
+          : '',
   ])
   return `queries below ${formatNumber(min)}: ${below} of ${perCase.length} (lowest first)\n${table(rows)}`
 }
@@ -162,32 +200,32 @@ const SPECS = {
   hitRate: { matcher: 'toHaveHitRateAtK', args: 'k, min', compute: (c, k, o) => hitRateAtK(c, k as number, o), k: true },
 } satisfies Record<string, Spec>
 
-export function toHavePrecisionAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalOptions): MatcherResult {
+export function toHavePrecisionAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalSetOptions): MatcherResult {
   return run(this, SPECS.precision, received, k, min, options ?? {})
 }
 
-export function toHaveRecallAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalOptions): MatcherResult {
+export function toHaveRecallAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalSetOptions): MatcherResult {
   return run(this, SPECS.recall, received, k, min, options ?? {})
 }
 
-export function toHaveMrrAbove(this: MatcherContext, received: unknown, min: number, options?: RetrievalOptions): MatcherResult {
+export function toHaveMrrAbove(this: MatcherContext, received: unknown, min: number, options?: RetrievalSetOptions): MatcherResult {
   return run(this, SPECS.mrr, received, undefined, min, options ?? {})
 }
 
-export function toHaveNdcgAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: NdcgOptions): MatcherResult {
+export function toHaveNdcgAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalSetOptions<NdcgOptions>): MatcherResult {
   return run(this, SPECS.ndcg, received, k, min, options ?? {})
 }
 
-export function toHaveMapAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalOptions): MatcherResult {
+export function toHaveMapAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalSetOptions): MatcherResult {
   return run(this, SPECS.map, received, k, min, options ?? {})
 }
 
-export function toHaveHitRateAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalOptions): MatcherResult {
+export function toHaveHitRateAtK(this: MatcherContext, received: unknown, k: number, min: number, options?: RetrievalSetOptions): MatcherResult {
   return run(this, SPECS.hitRate, received, k, min, options ?? {})
 }
 
 /** A hit in the top k: for one query hit rate 1; for a set, every query must hit (mean hit rate 1). */
-export function toHitWithin(this: MatcherContext, received: unknown, k: number, options?: RetrievalOptions): MatcherResult {
+export function toHitWithin(this: MatcherContext, received: unknown, k: number, options?: RetrievalSetOptions): MatcherResult {
   const spec: Spec = { ...SPECS.hitRate, matcher: 'toHitWithin', args: 'k' }
   return run(this, spec, received, k, 1, options ?? {})
 }
@@ -239,7 +277,7 @@ function retrievalMatcher<const N extends string>(
 ): MatcherDeclaration<N> {
   const { args, options, ...rest } = d
   const forms: FormSpec[] = [
-    { received: RECEIVED_SET, when: isEvalSet, args, options },
+    { received: RECEIVED_SET, when: isEvalSet, args, options: { ...options, failedCases: FAILED_CASES_OPTION } },
     { received: RECEIVED_CASE, args, options },
   ]
   return declareMatcher({ ...rest, async: false, family: 'retrieval', forms })

@@ -1,5 +1,7 @@
 import { MetricInputError } from '../src/errors.js'
-import { loadDataset } from '../src/eval-set/load-dataset.js'
+import { loadDataset, type CorpusSource } from '../src/eval-set/load-dataset.js'
+import { keysOf } from '../src/option-keys.js'
+import { checkOptionKeys } from '../src/options.js'
 import { runEvalSet, type EvalProgress, type EvalRun, type EvalRunCase, type EvalRunItem, type Pipeline } from '../src/eval-set/run-eval-set.js'
 
 // The hook this module registers is async; typing it so keeps Jest's stricter `TestFn` assignable.
@@ -27,13 +29,39 @@ export interface DescribeEvalSetOptions<I extends EvalRunItem> {
   readonly progress?: 'auto' | 'on' | 'off'
   readonly onProgress?: (progress: EvalProgress) => void
   /**
-   * Timeout of the `beforeAll` hook that runs the set. Default: enough for every case to hit its own
-   * timeout (`⌈n / concurrency⌉ · timeoutMs` + 30 s), or one hour when `dataset` is a function.
+   * Timeout of the `beforeAll` hook that runs the set. Default: enough for every attempt of every case
+   * to hit its own timeout (`⌈n / concurrency⌉ · (timeoutMs · (retries + 1) + backoff)` + 30 s), or
+   * one hour when `dataset` is a function.
    */
   readonly hookTimeoutMs?: number
   /** For Vitest without `globals: true`: `{ describe, beforeAll }` imported from 'vitest'. */
   readonly runner?: EvalSetRunner
+  /** More attempts for a case whose call failed (an integer ≥ 0), with exponential backoff; see runEvalSet. @default 0 */
+  readonly retries?: number
+  /** Wait before the first retry in ms, doubled before each further one. @default 500 */
+  readonly retryDelayMs?: number
+  /**
+   * Chunks `{ id, text }`, a JSON/JSONL file of them, or a function returning them: an item with
+   * `keyword` and no `relevant` gets `relevant` from the chunks containing the keyword; a keyword
+   * found in no chunk fails the block's run naming the item and the keyword. See runEvalSet.
+   */
+  readonly corpus?: CorpusSource
 }
+
+/** The keys of {@link DescribeEvalSetOptions}: what describeEvalSet accepts. */
+export const DESCRIBE_EVAL_SET_OPTION_KEYS = keysOf<DescribeEvalSetOptions<EvalRunItem>>()(
+  'dataset',
+  'pipeline',
+  'concurrency',
+  'timeoutMs',
+  'progress',
+  'onProgress',
+  'hookTimeoutMs',
+  'runner',
+  'retries',
+  'retryDelayMs',
+  'corpus',
+)
 
 const MAX_TIMEOUT = 2 ** 31 - 1
 
@@ -134,7 +162,27 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
   if (typeof name !== 'string' || name.length === 0) throw new MetricInputError(FN, 'name', 'a non-empty string', name)
   if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object `{ dataset, pipeline }`', options)
   if (typeof fn !== 'function') throw new MetricInputError(FN, 'fn', 'a function `(run) => { it(…) }`', fn)
-  const { dataset, pipeline, concurrency = 4, timeoutMs = 60_000, progress, onProgress, hookTimeoutMs, runner = globalRunner() } = options
+  checkOptionKeys(FN, options, DESCRIBE_EVAL_SET_OPTION_KEYS)
+  const {
+    dataset,
+    pipeline,
+    concurrency = 4,
+    timeoutMs = 60_000,
+    progress,
+    onProgress,
+    hookTimeoutMs,
+    runner = globalRunner(),
+    retries = 0,
+    retryDelayMs = 500,
+    corpus,
+  } = options
+  // checked here too (runEvalSet checks them again), so a wrong one fails at collection, not in beforeAll
+  if (!Number.isInteger(retries) || retries < 0) throw new MetricInputError(FN, 'options.retries', 'an integer ≥ 0', retries)
+  if (typeof retryDelayMs !== 'number' || !Number.isFinite(retryDelayMs) || retryDelayMs < 0)
+    throw new MetricInputError(FN, 'options.retryDelayMs', 'a finite number of milliseconds ≥ 0', retryDelayMs)
+  if (corpus !== undefined && !(Array.isArray(corpus) || typeof corpus === 'string' || typeof corpus === 'function')) {
+    throw new MetricInputError(FN, 'options.corpus', 'an array of chunks `{ id, text }`, a JSON/JSONL file path, or a function returning chunks', corpus)
+  }
   if (typeof pipeline !== 'function') throw new MetricInputError(FN, 'options.pipeline', 'a function `(question, item) => ({ retrieved, answer })`', pipeline)
   if (!(Array.isArray(dataset) || typeof dataset === 'string' || typeof dataset === 'function')) {
     throw new MetricInputError(FN, 'options.dataset', 'an array of items, a dataset file path, or a function returning items', dataset)
@@ -162,7 +210,9 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
   } else if (Array.isArray(dataset)) {
     items = dataset
   }
-  const perCase = Number.isFinite(timeoutMs) ? timeoutMs : MAX_TIMEOUT
+  // every attempt may hit its timeout, plus the backoff waits between them
+  const backoff = retryDelayMs * (2 ** retries - 1)
+  const perCase = Number.isFinite(timeoutMs) ? timeoutMs * (retries + 1) + backoff : MAX_TIMEOUT
   const derived = items !== undefined && Number.isInteger(concurrency) && concurrency > 0 ? Math.ceil(items.length / concurrency) * perCase + 30_000 : 60 * 60_000
   const timeout = Math.min(hookTimeoutMs ?? derived, MAX_TIMEOUT)
 
@@ -177,6 +227,9 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
           concurrency,
           timeoutMs,
           name,
+          retries,
+          retryDelayMs,
+          ...(corpus !== undefined ? { corpus } : {}),
           ...(progress !== undefined ? { progress } : {}),
           ...(onProgress !== undefined ? { onProgress } : {}),
         })

@@ -12,6 +12,8 @@ export interface EvalCase extends Partial<RetrievalCase> {
   readonly references?: readonly string[]
   readonly contexts?: readonly string[]
   readonly error?: unknown
+  /** How many times runEvalSet called the pipeline for this case (1 + the retries it used). */
+  readonly attempts?: number
 }
 
 /** The references of a case: `references` when given, else `[reference]`, else none. */
@@ -29,4 +31,23 @@ export function caseLabel(c: unknown, index: number): string {
     if (typeof question === 'string') return question
   }
   return `#${index + 1}`
+}
+
+/**
+ * How a message names a case: `case q05` by its id, or `received[4]` (its position in the received
+ * set) when it has none. Unlike {@link caseLabel} it never uses the question, which can be long.
+ */
+export function caseName(c: unknown, index: number): string {
+  if (c !== null && typeof c === 'object') {
+    const { id } = c as { id?: unknown }
+    if (typeof id === 'string' || typeof id === 'number') return `case ${String(id)}`
+  }
+  return `received[${index}]`
+}
+
+/** Whether a case's pipeline failed and left no `field` to score (`error` set, `field` absent). */
+export function isFailedCase(c: unknown, field: 'retrieved' | 'answer'): boolean {
+  if (c === null || typeof c !== 'object') return false
+  const r = c as Record<string, unknown>
+  return r.error !== undefined && r.error !== null && (field === 'answer' ? typeof r.answer !== 'string' : r.retrieved === undefined)
 }

@@ -560,3 +560,135 @@ export function withKeywordGroundTruth(dataset: readonly EvalItem[], chunks: Rea
     return { ...item, relevant: [...relevantBySubstring(chunks, item.keyword)] }
   })
 }
+
+/** One chunk of a retrieval corpus: the id a pipeline retrieves and the text a keyword is looked for in. */
+export interface CorpusChunk {
+  readonly id: Id
+  readonly text: string
+}
+
+/** A corpus for keyword ground truth: the chunks, a JSON/JSONL file of them, or a function returning them. */
+export type CorpusSource = readonly CorpusChunk[] | string | (() => readonly CorpusChunk[] | Promise<readonly CorpusChunk[]>)
+
+/** Checks chunks `{ id, text }` (ids non-empty strings or finite numbers, unique), naming the bad one. */
+export function checkCorpus(fn: string, chunks: unknown, where = 'corpus'): CorpusChunk[] {
+  if (!Array.isArray(chunks)) throw new MetricInputError(fn, where, 'an array of chunks `{ id, text }`, a JSON/JSONL file path, or a function returning chunks', chunks)
+  const seen = new Set<Id>()
+  chunks.forEach((chunk: unknown, i) => {
+    if (chunk === null || typeof chunk !== 'object' || Array.isArray(chunk)) throw new MetricInputError(fn, `${where}[${i}]`, 'a chunk `{ id, text }`', chunk)
+    const { id, text } = chunk as { id?: unknown; text?: unknown }
+    if (!((typeof id === 'string' && id.length > 0) || (typeof id === 'number' && Number.isFinite(id)))) {
+      throw new MetricInputError(fn, `${where}[${i}].id`, 'a non-empty string or a number', id)
+    }
+    if (typeof text !== 'string') throw new MetricInputError(fn, `${where}[${i}].text`, 'a string', text)
+    if (seen.has(id)) throw new MetricInputError(fn, `${where}[${i}].id`, 'unique within the corpus', id)
+    seen.add(id)
+  })
+  return chunks as CorpusChunk[]
+}
+
+/**
+ * Reads a corpus file (UTF-8): a JSON array of chunks `{ id, text }` or JSON Lines, one chunk per
+ * line (`.jsonl`/`.ndjson`; blank lines skipped). Extra fields are kept.
+ *
+ * @throws DatasetError naming the file and line of invalid JSON or a bad chunk; the usual fs errors for a missing file
+ * @example loadCorpus('eval/chunks.jsonl') // [{ id: 'c1', text: 'AES-256 at rest' }, …]
+ */
+export function loadCorpus(path: string): CorpusChunk[] {
+  const fn = 'loadCorpus'
+  if (typeof path !== 'string' || path.length === 0) throw new MetricInputError(fn, 'path', 'a non-empty file path', path)
+  const ext = extname(path).toLowerCase()
+  if (ext !== '.json' && ext !== '.jsonl' && ext !== '.ndjson') throw new MetricInputError(fn, 'path', 'a .json, .jsonl or .ndjson file of chunks `{ id, text }`', path)
+  const raw = readFileSync(path, 'utf8')
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw
+  if (ext === '.json') {
+    let data: unknown
+    try {
+      data = JSON.parse(text)
+    } catch (error) {
+      const pos = jsonSyntaxErrorOffset(text)
+      throw new DatasetError(
+        fn,
+        path,
+        pos === undefined ? undefined : lineAt(lineStarts(text), pos),
+        undefined,
+        'file',
+        `not valid JSON: ${(error as Error).message}`,
+        undefined,
+        false,
+      )
+    }
+    const positions = jsonArrayLocations(text) ?? []
+    try {
+      return checkCorpus(fn, data, 'chunks')
+    } catch (error) {
+      const index = Number(/^chunks\[(\d+)\]/.exec((error as MetricInputError).argument ?? '')?.[1] ?? Number.NaN)
+      if (error instanceof MetricInputError && !Number.isNaN(index)) {
+        throw new DatasetError(fn, path, positions[index]?.line, index, error.argument, error.expected, error.received)
+      }
+      throw error
+    }
+  }
+  const chunks: unknown[] = []
+  const lines: number[] = []
+  text.split('\n').forEach((rawLine, i) => {
+    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine
+    if (pyStrip(line).length === 0) return
+    try {
+      chunks.push(JSON.parse(line))
+    } catch (error) {
+      throw new DatasetError(fn, path, i + 1, undefined, 'line', `not valid JSON: ${(error as Error).message}`, undefined, false)
+    }
+    lines.push(i + 1)
+  })
+  try {
+    return checkCorpus(fn, chunks, 'chunks')
+  } catch (error) {
+    const index = Number(/^chunks\[(\d+)\]/.exec((error as MetricInputError).argument ?? '')?.[1] ?? Number.NaN)
+    if (error instanceof MetricInputError && !Number.isNaN(index)) {
+      throw new DatasetError(fn, path, lines[index], undefined, error.argument.replace(/^chunks\[\d+\]\.?/, '') || 'chunk', error.expected, error.received)
+    }
+    throw error
+  }
+}
+
+/**
+ * The corpus of a run: `corpus` itself (checked), the chunks of a file ({@link loadCorpus}), or what
+ * a function returns (awaited, checked).
+ */
+export async function resolveCorpus(fn: string, corpus: CorpusSource): Promise<CorpusChunk[]> {
+  if (typeof corpus === 'string') return loadCorpus(corpus)
+  if (typeof corpus === 'function') return checkCorpus(fn, await corpus(), 'the chunks options.corpus() returned')
+  return checkCorpus(fn, corpus, 'options.corpus')
+}
+
+/**
+ * {@link withKeywordGroundTruth} that fails loudly: an item with `keyword` and no `relevant` gets the
+ * ids of the chunks containing the keyword (case-insensitive), and a keyword found in no chunk is an
+ * error naming every such item and its keyword (it would otherwise score 0 on every retrieval metric
+ * for a typo such as `AES 256` against `AES-256`).
+ *
+ * @throws MetricInputError listing each item id whose keyword matches no chunk
+ */
+export function keywordGroundTruth<I extends { readonly id?: unknown; readonly keyword?: unknown; readonly relevant?: unknown }>(
+  fn: string,
+  dataset: readonly I[],
+  chunks: readonly CorpusChunk[],
+): I[] {
+  const unmatched: string[] = []
+  const out = dataset.map((item, i) => {
+    if (item.relevant !== undefined || typeof item.keyword !== 'string' || item.keyword.length === 0) return item
+    const relevant = relevantBySubstring(chunks, item.keyword)
+    if (relevant.size === 0) unmatched.push(`${item.id !== undefined ? `item ${JSON.stringify(String(item.id))}` : `dataset[${i}]`}: keyword ${JSON.stringify(item.keyword)}`)
+    return { ...item, relevant: [...relevant] }
+  })
+  if (unmatched.length > 0) {
+    const shown = unmatched.slice(0, 10).join('; ') + (unmatched.length > 10 ? `; … and ${unmatched.length - 10} more` : '')
+    const error = new MetricInputError(fn, 'keyword', 'found in at least one corpus chunk', undefined)
+    error.message =
+      `${fn}: ${unmatched.length} of ${dataset.length} items have a keyword found in no chunk of the corpus (${chunks.length} chunks; case-insensitive substring), ` +
+      `so they would have no relevant chunk and score 0 on every retrieval metric: ${shown}. Spell the keyword as the corpus does, or give the item \`relevant\``
+    throw error
+  }
+  return out
+}

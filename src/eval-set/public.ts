@@ -6,7 +6,19 @@
 export type { Score } from '../score.js'
 export type { EvalCase } from '../eval-case.js'
 export { MetricInputError } from '../errors.js'
-export { loadDataset, parseDataset, withKeywordGroundTruth, DatasetError, type Dataset, type DatasetFormat, type EvalItem, type ParseDatasetOptions } from './load-dataset.js'
+export {
+  loadDataset,
+  loadCorpus,
+  parseDataset,
+  withKeywordGroundTruth,
+  DatasetError,
+  type CorpusChunk,
+  type CorpusSource,
+  type Dataset,
+  type DatasetFormat,
+  type EvalItem,
+  type ParseDatasetOptions,
+} from './load-dataset.js'
 export {
   runEvalSet,
   type EvalCaseError,

@@ -7,6 +7,7 @@ import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import type { RetrievedItem } from '../retrieval/types.js'
+import { keywordGroundTruth, resolveCorpus, type CorpusSource } from './load-dataset.js'
 import { isCiEnvironment, progressPrinter, shouldShowProgress, type ProgressMode, type ProgressStream } from './progress.js'
 
 export { isCiEnvironment, type ProgressStream }
@@ -48,6 +49,8 @@ export type EvalRunCase<I extends EvalRunItem = EvalRunItem> = I &
   PipelineOutput & {
     readonly timing: { readonly ms: number }
     readonly error?: EvalCaseError
+    /** Calls made for this case: 1, plus the retries it needed (options.retries). */
+    readonly attempts: number
   }
 
 /** The result of {@link runEvalSet}: an object with `cases`, which every set matcher accepts. */
@@ -89,14 +92,42 @@ export interface RunEvalSetOptions {
   readonly name?: string
   /** @default process.stderr */
   readonly stream?: ProgressStream
+  /**
+   * How many more times a failed call is tried (an integer ≥ 0): a case is failed only when every
+   * attempt threw, rejected or timed out. A return value of the wrong shape is not retried (the same
+   * code would return it again). Each case records `attempts`. @default 0
+   */
+  readonly retries?: number
+  /** Wait before the first retry, in ms; doubled before each further one (exponential backoff). @default 500 */
+  readonly retryDelayMs?: number
+  /**
+   * Chunks `{ id, text }` (an array, a JSON/JSONL file path, or a function returning them) from which
+   * an item with `keyword` and no `relevant` gets `relevant`: the chunks whose text contains the
+   * keyword, case-insensitively (relevantBySubstring). A keyword found in no chunk fails the run
+   * before any pipeline call, naming the item and the keyword.
+   */
+  readonly corpus?: CorpusSource
 }
 
 /** The keys of {@link RunEvalSetOptions}: what runEvalSet accepts. */
-export const RUN_EVAL_SET_OPTION_KEYS = keysOf<RunEvalSetOptions>()('concurrency', 'timeoutMs', 'onProgress', 'progress', 'name', 'stream')
+export const RUN_EVAL_SET_OPTION_KEYS = keysOf<RunEvalSetOptions>()(
+  'concurrency',
+  'timeoutMs',
+  'onProgress',
+  'progress',
+  'name',
+  'stream',
+  'retries',
+  'retryDelayMs',
+  'corpus',
+)
 
 class PipelineTimeoutError extends Error {
   override readonly name = 'TimeoutError'
 }
+
+/** A return value of the wrong shape: the same code returns it again, so it is not retried. */
+class BadOutputError extends Error {}
 
 const FN = 'runEvalSet'
 
@@ -129,7 +160,15 @@ function checkOutput(output: unknown): PipelineOutput {
  *   or takes longer than `timeoutMs` (default 60 000) becomes a case with
  *   `error: { name, message }` (`name: 'TimeoutError'` for a timeout, whose `signal` is then
  *   aborted). Failed cases are never dropped: set matchers report them by id.
- * - Each case is `{ ...item, ...output, timing: { ms } }` (the item's `id` and `question` win), in
+ * - With `retries: n` a call that throws, rejects or times out is tried again up to n times, waiting
+ *   `retryDelayMs` (500), then twice that, and so on; a case fails only after its last attempt, and
+ *   every case records `attempts`.
+ * - With `corpus` (chunks `{ id, text }`, a JSON/JSONL file, or a function returning them), an item
+ *   with `keyword` and no `relevant` gets `relevant` from the chunks containing the keyword
+ *   (case-insensitive). A keyword in no chunk is a MetricInputError before any call, naming each such
+ *   item and keyword: it is a dataset mistake, not a pipeline failure, and left alone it would score
+ *   0 on every retrieval metric.
+ * - Each case is `{ ...item, ...output, timing: { ms }, attempts }` (the item's `id` and `question` win), in
  *   dataset order whatever the completion order.
  * - Progress (name, done/total, failures, elapsed, ETA) goes to `stream` (stderr) when `progress`
  *   is `'on'`, or `'auto'` and a person is watching and `CI` is not set (see progress.ts): one
@@ -139,7 +178,7 @@ function checkOutput(output: unknown): PipelineOutput {
  * not stall the run, and its eventual result is ignored.
  *
  * @throws MetricInputError for a dataset that is not a non-empty array of `{ question }` items, a
- *   pipeline that is not a function, or a bad option
+ *   pipeline that is not a function, a bad option, a bad corpus, or a keyword found in no corpus chunk
  * @example
  * const run = await runEvalSet(loadDataset('eval.json'), async (question) => {
  *   const hits = await search(question)
@@ -147,7 +186,8 @@ function checkOutput(output: unknown): PipelineOutput {
  * })
  * expect(run).toHaveRecallAtK(3, 0.8)
  */
-export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], pipeline: Pipeline<I>, options: RunEvalSetOptions = {}): Promise<EvalRun<I>> {
+export async function runEvalSet<I extends EvalRunItem>(items: readonly I[], pipeline: Pipeline<I>, options: RunEvalSetOptions = {}): Promise<EvalRun<I>> {
+  let dataset = items
   if (!Array.isArray(dataset) || dataset.length === 0) throw new MetricInputError(FN, 'dataset', 'a non-empty array of items `{ id, question, … }`', dataset)
   dataset.forEach((item, i) => {
     if (item === null || typeof item !== 'object') throw new MetricInputError(FN, `dataset[${i}]`, 'an item object `{ id, question, … }`', item)
@@ -156,7 +196,7 @@ export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], p
   if (typeof pipeline !== 'function') throw new MetricInputError(FN, 'pipeline', 'a function `(question, item) => ({ retrieved, answer })`', pipeline)
   if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object', options)
   checkOptionKeys(FN, options, RUN_EVAL_SET_OPTION_KEYS)
-  const { concurrency = 4, timeoutMs = 60_000, onProgress, progress, name, stream = process.stderr } = options
+  const { concurrency = 4, timeoutMs = 60_000, onProgress, progress, name, stream = process.stderr, retries = 0, retryDelayMs = 500, corpus } = options
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new MetricInputError(FN, 'options.concurrency', 'a positive integer', concurrency)
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0)
     throw new MetricInputError(FN, 'options.timeoutMs', 'a positive number of milliseconds (or Infinity)', timeoutMs)
@@ -167,6 +207,13 @@ export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], p
     throw new MetricInputError(FN, 'options.stream', 'a writable stream (an object with `write`)', stream)
   }
   if (name !== undefined && typeof name !== 'string') throw new MetricInputError(FN, 'options.name', 'a string', name)
+  if (!Number.isInteger(retries) || retries < 0) throw new MetricInputError(FN, 'options.retries', 'an integer ≥ 0', retries)
+  if (typeof retryDelayMs !== 'number' || !Number.isFinite(retryDelayMs) || retryDelayMs < 0)
+    throw new MetricInputError(FN, 'options.retryDelayMs', 'a finite number of milliseconds ≥ 0', retryDelayMs)
+  if (corpus !== undefined && !(Array.isArray(corpus) || typeof corpus === 'string' || typeof corpus === 'function')) {
+    throw new MetricInputError(FN, 'options.corpus', 'an array of chunks `{ id, text }`, a JSON/JSONL file path, or a function returning chunks', corpus)
+  }
+  if (corpus !== undefined) dataset = keywordGroundTruth(FN, dataset, await resolveCorpus(FN, corpus))
   const print = shouldShowProgress(progress, stream, process.env) ? progressPrinter(stream, name) : undefined
 
   const total = dataset.length
@@ -184,13 +231,10 @@ export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], p
     print?.(p)
   }
 
-  const runOne = async (index: number): Promise<void> => {
-    const item = dataset[index] as I
+  /** One call of the pipeline, limited to timeoutMs. */
+  const attempt = async (item: I, index: number): Promise<PipelineOutput> => {
     const controller = new AbortController()
-    const t0 = performance.now()
     let timer: ReturnType<typeof setTimeout> | undefined
-    let output: PipelineOutput | undefined
-    let error: EvalCaseError | undefined
     try {
       const call = Promise.resolve().then(() => pipeline(item.question, item, { signal: controller.signal, index }))
       const limited = Number.isFinite(timeoutMs)
@@ -210,11 +254,35 @@ export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], p
         : call
       // a late rejection of a timed-out call must not surface as an unhandled rejection
       call.catch(() => undefined)
-      output = checkOutput(await limited)
-    } catch (e) {
-      error = toCaseError(e)
+      const value = await limited
+      try {
+        return checkOutput(value)
+      } catch (e) {
+        throw Object.assign(new BadOutputError(), { cause: e })
+      }
     } finally {
       if (timer !== undefined) clearTimeout(timer)
+    }
+  }
+
+  const runOne = async (index: number): Promise<void> => {
+    const item = dataset[index] as I
+    const t0 = performance.now()
+    let output: PipelineOutput | undefined
+    let error: EvalCaseError | undefined
+    let attempts = 0
+    for (;;) {
+      attempts++
+      try {
+        output = await attempt(item, index)
+        error = undefined
+        break
+      } catch (e) {
+        error = toCaseError(e instanceof BadOutputError ? e.cause : e)
+        if (e instanceof BadOutputError || attempts > retries) break
+        // exponential backoff: retryDelayMs, 2·retryDelayMs, 4·retryDelayMs, …
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (attempts - 1)))
+      }
     }
     const ms = performance.now() - t0
     const merged: Record<string, unknown> = { ...item }
@@ -222,6 +290,7 @@ export async function runEvalSet<I extends EvalRunItem>(dataset: readonly I[], p
     if (item.id !== undefined) merged.id = item.id
     merged.question = item.question
     merged.timing = { ms }
+    merged.attempts = attempts
     if (error !== undefined) {
       merged.error = error
       failed++

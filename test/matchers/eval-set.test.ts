@@ -115,7 +115,8 @@ describeEvalSet(
       expect(failing.fails).toBe(1)
     })
     it('makes set matchers name the failed case', () => {
-      expect(() => expect(run).toHaveRecallAtK(3, 0)).toThrow('received[1] has no ranking because its pipeline failed: index unavailable')
+      expect(() => expect(run).toHaveRecallAtK(3, 0)).toThrow('case bleu has no ranking because its pipeline failed: index unavailable')
+      expect(failureOf(() => expect(run).not.toHaveRecallAtK(3, 0))).not.toContain('Matcher error')
     })
   },
 )

@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DatasetError, jsonSyntaxErrorOffset, loadDataset, parseDataset, withKeywordGroundTruth } from '../../../src/eval-set/load-dataset.js'
+import {
+  checkCorpus,
+  DatasetError,
+  jsonSyntaxErrorOffset,
+  keywordGroundTruth,
+  loadCorpus,
+  loadDataset,
+  parseDataset,
+  withKeywordGroundTruth,
+} from '../../../src/eval-set/load-dataset.js'
 import { MetricInputError } from '../../../src/errors.js'
 
 /** The thrown DatasetError, so a test can check every part of the location. */
@@ -178,5 +187,54 @@ describe('withKeywordGroundTruth', () => {
       chunks,
     )
     expect(out.map((i) => i.relevant)).toEqual([['c1'], ['c2', 'c3'], ['c9'], undefined, []])
+  })
+})
+
+describe('corpus for keyword ground truth', () => {
+  const chunks = [
+    { id: 'c1', text: 'Data at rest is encrypted with AES-256.' },
+    { id: 2, text: 'TLS 1.3 everywhere.' },
+  ]
+
+  it('keywordGroundTruth fills relevant like withKeywordGroundTruth, and lists every keyword found in no chunk', () => {
+    expect(keywordGroundTruth('runEvalSet', [{ id: 'a', keyword: 'aes-256' }, { id: 'b', keyword: 'tls', relevant: ['x'] }, { id: 'c' }], chunks)).toEqual([
+      { id: 'a', keyword: 'aes-256', relevant: ['c1'] },
+      { id: 'b', keyword: 'tls', relevant: ['x'] },
+      { id: 'c' },
+    ])
+    const error = (() => {
+      try {
+        keywordGroundTruth('runEvalSet', [{ id: 'q07', keyword: 'AES 256' }, { keyword: 'TLS 1.2' }, { id: 'ok', keyword: 'tls 1.3' }], chunks)
+      } catch (e) {
+        return e as Error
+      }
+      throw new Error('expected an error')
+    })()
+    expect(error).toBeInstanceOf(MetricInputError)
+    expect(error.message).toBe(
+      'runEvalSet: 2 of 3 items have a keyword found in no chunk of the corpus (2 chunks; case-insensitive substring), so they would have no relevant chunk and score 0 on every retrieval metric: item "q07": keyword "AES 256"; dataset[1]: keyword "TLS 1.2". Spell the keyword as the corpus does, or give the item `relevant`',
+    )
+  })
+
+  it('checkCorpus refuses a non-array, a chunk without a string text, an empty or duplicate id', () => {
+    expect(() => checkCorpus('f', 'nope')).toThrow('f: Expected `corpus` to be an array of chunks')
+    expect(() => checkCorpus('f', [{ id: 'a' }])).toThrow('Expected `corpus[0].text` to be a string')
+    expect(() => checkCorpus('f', [{ id: '', text: '' }])).toThrow('Expected `corpus[0].id` to be a non-empty string or a number')
+    expect(() => checkCorpus('f', [chunks[0], chunks[0]])).toThrow('Expected `corpus[1].id` to be unique within the corpus')
+  })
+
+  it('loadCorpus reads a JSON array or JSON Lines and names the file, line and field of a bad chunk', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rag-corpus-'))
+    try {
+      writeFileSync(join(dir, 'ok.json'), JSON.stringify(chunks, null, 2))
+      expect(loadCorpus(join(dir, 'ok.json'))).toEqual(chunks)
+      writeFileSync(join(dir, 'bad.json'), '[\n  { "id": "c1", "text": "x" },\n  { "id": "c2", "text": 3 }\n]\n')
+      expect(() => loadCorpus(join(dir, 'bad.json'))).toThrow(/bad\.json line 3 \(item \[1\]\): Expected `chunks\[1\]\.text` to be a string, got `3` \(number\)/)
+      writeFileSync(join(dir, 'broken.jsonl'), '{"id": "c1", "text": "x"}\n{"id": "c2",\n')
+      expect(() => loadCorpus(join(dir, 'broken.jsonl'))).toThrow(/broken\.jsonl line 2: not valid JSON/)
+      expect(() => loadCorpus(join(dir, 'chunks.csv'))).toThrow('a .json, .jsonl or .ndjson file')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

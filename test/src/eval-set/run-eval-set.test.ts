@@ -188,3 +188,42 @@ describe('isCiEnvironment', () => {
     expect(isCiEnvironment({ CI: '1' })).toBe(true)
   })
 })
+
+describe('runEvalSet retries', () => {
+  it('calls once per case by default (retries: 0) and records attempts: 1, failed or not', async () => {
+    let calls = 0
+    const run = await runEvalSet(
+      items(3),
+      (_q, item) => {
+        calls++
+        if (item.id === 'q1') throw new Error('down')
+        return { retrieved: ['d0'] }
+      },
+      { progress: 'off' },
+    )
+    expect(calls).toBe(3)
+    expect(run.cases.map((c) => c.attempts)).toEqual([1, 1, 1])
+    expect(run.errors).toBe(1)
+  })
+
+  it('reports progress once per case, after its last attempt', async () => {
+    const seen: EvalProgress[] = []
+    let calls = 0
+    await runEvalSet(
+      items(1),
+      () => {
+        if (++calls < 3) throw new Error('flaky')
+        return {}
+      },
+      { retries: 3, retryDelayMs: 0, progress: 'off', onProgress: (p) => seen.push(p) },
+    )
+    expect(calls).toBe(3)
+    expect(seen.map((p) => [p.done, p.failed])).toEqual([[1, 0]])
+  })
+
+  it('refuses retries that are not an integer ≥ 0 and a negative retryDelayMs', async () => {
+    await expect(runEvalSet(items(1), () => ({}), { retries: -1 })).rejects.toThrow(MetricInputError)
+    await expect(runEvalSet(items(1), () => ({}), { retries: Number.POSITIVE_INFINITY })).rejects.toThrow('Expected `options.retries` to be an integer ≥ 0')
+    await expect(runEvalSet(items(1), () => ({}), { retryDelayMs: Number.POSITIVE_INFINITY })).rejects.toThrow('Expected `options.retryDelayMs`')
+  })
+})

@@ -161,18 +161,26 @@ const IGNORE_ORDER: readonly IgnorableNumbers[] = ['years', 'dates', 'ordinals',
  * - equal values: weight = 4 + 2·shared + 2·sameUnit − 3·(conflict or disjoint) (always ≥ 1);
  * - different values: allowed only when there is no conflict and (shared ≥ 1 or sameUnit);
  *   weight = 2·shared + 2·sameUnit.
- * The pairing is the maximum-weight one-to-one matching (ties go to the pairs whose relative
- * positions in the two texts are closest, through a tie-break term below 1). So a number is matched
- * to the same value by default, but a better-supported alignment wins: "8 heads and 6 layers" vs
- * "6 heads and 8 layers" pairs heads with heads and reports two contradictions.
+ * Two numbers *state the same fact* when their values are equal, there is no conflict, and
+ * shared ≥ 1 or sameUnit. A reference number with such a partner anywhere in the candidate is
+ * never paired with a different value. The pairing is one-to-one and lexicographic: first the most
+ * same-fact pairs, then the largest total weight. So an exact value always wins over a contradiction
+ * ("Pro tickets within 8 business hours and Enterprise tickets within 1 hour" states the "1 hour"
+ * of "Enterprise tickets receive a first response within 1 hour", in either clause order), while a
+ * better-supported alignment still wins over an equal value that does not state the same fact:
+ * "8 heads and 6 layers" vs "6 heads and 8 layers" pairs heads with heads and reports two
+ * contradictions. The pairing does not depend on where numbers sit in either text: ties go by what
+ * the mentions look like (value, unit, context, text), never by their positions, so reordering the
+ * sentences, or clauses whose numbers are described by their own words, changes nothing.
  *
  * **Outcome** for each reference number:
- * - `matched`: paired with an equal value, or (`repeated`) unpaired but the candidate has an equal
- *   value with shared context or unit and no unit conflict ("encoder and decoder each have 6 layers");
- * - `contradicted`: paired with a different value (`context` lists the words that tie them);
+ * - `matched`: paired with an equal value, or (`repeated`) unpaired but the candidate has a number
+ *   that states the same fact ("encoder and decoder each have 6 layers");
+ * - `contradicted`: paired with a different value (`context` lists the words that tie them); only
+ *   a reference number that no candidate number states the same fact for;
  * - `omitted`: otherwise.
- * A candidate number is `added` when it is unpaired and does not repeat a reference fact by the same
- * rule. Added numbers are reported but never lower the score: the reference cannot judge them.
+ * A candidate number is `added` when it is unpaired and states no reference number's fact. Added
+ * numbers are reported but never lower the score: the reference cannot judge them.
  *
  * **Value** = stated / total = matched reference numbers / reference numbers, in [0, 1]; `1` when the
  * reference has no numbers (with `details.reason`). The check passes only at 1: nothing contradicted,
@@ -219,7 +227,12 @@ export function numericConsistency(candidate: string, reference: string, options
   const fr = refs.map(features)
   const fc = cands.map(features)
   const info: Array<Array<PairInfo | null>> = fr.map((r) => fc.map((c) => pairInfo(r, c, opts)))
-  const pairs = align(info, refs.length, cands.length)
+  // A reference number with a candidate number anywhere that states the same fact can only be
+  // matched: never contradicted, never omitted, wherever that number sits in the candidate.
+  const restated = info.map((row) => row.some(sameFact))
+  const refKeys = refs.map(orderKey)
+  const candKeys = cands.map(orderKey)
+  const pairs = align(info, restated, refKeys, candKeys)
 
   const matched: NumericMatch[] = []
   const contradicted: NumericContradiction[] = []
@@ -232,9 +245,10 @@ export function numericConsistency(candidate: string, reference: string, options
   }
   let stated = 0
   refs.forEach((r, i) => {
+    const row = info[i] as ReadonlyArray<PairInfo | null>
     const j = refPaired.get(i)
     if (j !== undefined) {
-      const p = info[i]?.[j] as PairInfo
+      const p = row[j] as PairInfo
       const c = cands[j] as NumberMention
       if (p.equal) {
         matched.push({ reference: r, candidate: c, via: 'aligned', context: p.shared })
@@ -244,9 +258,10 @@ export function numericConsistency(candidate: string, reference: string, options
       }
       return
     }
-    const k = bestRepeat(cands.map((_, jj) => info[i]?.[jj] ?? null))
+    // Its equal partners all went to other reference numbers stating the same value.
+    const k = restated[i] ? bestPartner(row, candKeys, sameFact) : -1
     if (k >= 0) {
-      const p = info[i]?.[k] as PairInfo
+      const p = row[k] as PairInfo
       matched.push({ reference: r, candidate: cands[k] as NumberMention, via: 'repeated', context: p.shared })
       stated += 1
     } else {
@@ -256,7 +271,11 @@ export function numericConsistency(candidate: string, reference: string, options
   const added: NumberMention[] = []
   cands.forEach((c, j) => {
     if (candPaired.has(j)) return
-    const k = bestRepeat(refs.map((_, ii) => info[ii]?.[j] ?? null))
+    const k = bestPartner(
+      info.map((row) => row[j] ?? null),
+      refKeys,
+      sameFact,
+    )
     if (k >= 0) {
       const p = info[k]?.[j] as PairInfo
       matched.push({ reference: refs[k] as NumberMention, candidate: c, via: 'repeated', context: p.shared })
@@ -375,27 +394,63 @@ function pairInfo(r: Features, c: Features, opts: Resolved): PairInfo | null {
   return { weight, equal, shared: fromR, sameUnit, conflict }
 }
 
-/** Index of the best equal-valued partner that restates the same fact, or -1. */
-function bestRepeat(row: ReadonlyArray<PairInfo | null>): number {
+/**
+ * The two state the same fact: equal values, no conflicting unit, and a shared context word or unit
+ * (the rule that already made an unpaired number a repeat). A reference number with such a partner
+ * is matched; one without can be contradicted or omitted.
+ */
+function sameFact(p: PairInfo | null): boolean {
+  return p !== null && p.equal && !p.conflict && (p.shared.length > 0 || p.sameUnit)
+}
+
+/**
+ * What a mention looks like to the pairing, without its position: everything the pair rules read,
+ * plus the text shown in messages. Two mentions with equal keys are interchangeable.
+ */
+function orderKey(m: NumberMention): string {
+  return JSON.stringify([m.canonical, m.kind, m.datePart ?? null, m.unit, m.precision, m.context, m.unitWords, m.raw])
+}
+
+/** Code-unit order, the same on every platform and locale. */
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/** Index of the heaviest partner that passes `ok` (ties: the smallest order key, then the first), or -1. */
+function bestPartner(row: ReadonlyArray<PairInfo | null>, keys: readonly string[], ok: (p: PairInfo | null) => boolean): number {
   let best = -1
-  let bestWeight = 0
   row.forEach((p, k) => {
-    if (!p || !p.equal || p.conflict || (p.shared.length === 0 && !p.sameUnit)) return
-    if (p.weight > bestWeight) {
+    if (!ok(p)) return
+    if (best < 0) {
       best = k
-      bestWeight = p.weight
+      return
     }
+    const q = row[best] as PairInfo
+    const w = (p as PairInfo).weight
+    if (w > q.weight || (w === q.weight && compareKeys(keys[k] as string, keys[best] as string) < 0)) best = k
   })
   return best
 }
 
-/** Maximum-weight one-to-one pairing, solved per connected component of allowed pairs. */
-function align(info: ReadonlyArray<ReadonlyArray<PairInfo | null>>, nr: number, nc: number): Array<[number, number]> {
+/**
+ * The one-to-one pairing, solved per connected component of allowed pairs. Lexicographic objective:
+ * first the most pairs that state the same fact, then the largest total pair weight. A reference
+ * number that has such a partner (`restated`) is never paired with a different value. Rows and columns are put in order-key order before solving, so the result does not depend
+ * on where the numbers sit in either text (only on what they look like).
+ */
+function align(
+  info: ReadonlyArray<ReadonlyArray<PairInfo | null>>,
+  restated: readonly boolean[],
+  refKeys: readonly string[],
+  candKeys: readonly string[],
+): Array<[number, number]> {
+  const nr = refKeys.length
+  const nc = candKeys.length
   if (nr === 0 || nc === 0) return []
-  // Ties are broken towards pairs at similar relative positions; the whole term stays below 1,
-  // the smallest difference between two integer weight totals.
-  const eps = 0.5 / (Math.min(nr, nc) + 1)
-  const tie = (i: number, j: number): number => eps * (1 - Math.abs((i + 0.5) / nr - (j + 0.5) / nc))
+  const allowed = (i: number, j: number): PairInfo | null => {
+    const p = info[i]?.[j] ?? null
+    return p !== null && (p.equal || !restated[i]) ? p : null
+  }
 
   // Union-find over references 0..nr-1 and candidates nr..nr+nc-1.
   const parent = Array.from({ length: nr + nc }, (_, k) => k)
@@ -407,7 +462,7 @@ function align(info: ReadonlyArray<ReadonlyArray<PairInfo | null>>, nr: number, 
     return k
   }
   for (let i = 0; i < nr; i++) {
-    for (let j = 0; j < nc; j++) if (info[i]?.[j]) parent[find(i)] = find(nr + j)
+    for (let j = 0; j < nc; j++) if (allowed(i, j)) parent[find(i)] = find(nr + j)
   }
   const groups = new Map<number, { rows: number[]; cols: number[] }>()
   for (let k = 0; k < nr + nc; k++) {
@@ -420,10 +475,17 @@ function align(info: ReadonlyArray<ReadonlyArray<PairInfo | null>>, nr: number, 
   const out: Array<[number, number]> = []
   for (const { rows, cols } of groups.values()) {
     if (rows.length === 0 || cols.length === 0) continue
+    rows.sort((a, b) => compareKeys(refKeys[a] as string, refKeys[b] as string) || a - b)
+    cols.sort((a, b) => compareKeys(candKeys[a] as string, candKeys[b] as string) || a - b)
+    let heaviest = 0
+    for (const i of rows) for (const j of cols) heaviest = Math.max(heaviest, allowed(i, j)?.weight ?? 0)
+    // One more equal pair outweighs any difference in the other weights (integers, at most
+    // `heaviest` per pair), so exact values are placed first and context decides the rest.
+    const bonus = heaviest * Math.min(rows.length, cols.length) + 1
     const weights = rows.map((i) =>
       cols.map((j) => {
-        const p = info[i]?.[j]
-        return p ? p.weight + tie(i, j) : 0
+        const p = allowed(i, j)
+        return p === null ? 0 : p.weight + (sameFact(p) ? bonus : 0)
       }),
     )
     for (const [a, b] of maxWeightMatching(weights)) out.push([rows[a] as number, cols[b] as number])

@@ -33,6 +33,25 @@ describe('.toStateNumbersOf', () => {
     expect(message).toContain('1 of 2 answers state their reference numbers')
     expect(message).toMatch(/bleu-en-de\s+contradicted: reference "28.4" but answer "41.0"/)
   })
+  describe('does not depend on word order (issue #26)', () => {
+    const sla = 'Enterprise tickets receive a first response within 1 hour.'
+    const proFirst = 'Pro tickets receive a first response within 8 business hours and Enterprise tickets within 1 hour.'
+    const enterpriseFirst = 'Enterprise tickets receive a first response within 1 hour and Pro tickets within 8 business hours.'
+    it('an exact value in another clause is stated, whatever the clause order', () => {
+      expect(proFirst).toStateNumbersOf(sla)
+      expect(enterpriseFirst).toStateNumbersOf(sla)
+    })
+    it('.not fails with a message that matches "1" and never contradicts it', () => {
+      for (const answer of [proFirst, enterpriseFirst]) {
+        const message = failureOf(() => expect(answer).not.toStateNumbersOf(sla))
+        expect(message).toContain('the answer states every reference number, expected it not to')
+        expect(message).toContain('reference numbers stated correctly: 1 of 1')
+        expect(message).toContain('matched: "1" = "1"')
+        expect(message).toContain('added by the answer (allowed): "8"')
+        expect(message).not.toContain('contradicted')
+      }
+    })
+  })
   it('misuse', () => {
     expect(() => expect(wrong).toStateNumbersOf(42 as never)).toThrow(/Matcher error: reference must be a string/)
     expect(() => expect(7).toStateNumbersOf(reference)).toThrow(/received value must be an answer string/)

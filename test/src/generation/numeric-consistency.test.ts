@@ -149,6 +149,27 @@ const ROWS: readonly Row[] = [
     candidate: 'The base model reached 27.3 BLEU.',
     omitted: ['28.4'],
   },
+  // An exact value wins over a contradiction, in either clause order (issue #26 item 9).
+  {
+    name: 'exact value in the second clause',
+    reference: 'Enterprise tickets receive a first response within 1 hour.',
+    candidate: 'Pro tickets receive a first response within 8 business hours and Enterprise tickets within 1 hour.',
+    added: ['8'],
+  },
+  {
+    name: 'exact value in the first clause',
+    reference: 'Enterprise tickets receive a first response within 1 hour.',
+    candidate: 'Enterprise tickets receive a first response within 1 hour and Pro tickets within 8 business hours.',
+    added: ['8'],
+  },
+  {
+    // The rule is per number, not per subject: Team's "4 hours" has an equal value with the same unit
+    // in the answer (Pro's), so it is stated (repeated), not contradicted by Team's "8 hours".
+    name: 'an equal value elsewhere wins over a contradiction even when its partner is taken',
+    reference: 'Pro tickets get a reply within 4 hours. Team tickets get a reply within 4 hours.',
+    candidate: 'Pro tickets get a reply within 4 hours and Team tickets within 8 hours.',
+    added: ['8'],
+  },
   // Names are not numbers.
   { name: 'WMT14 / GPT-4 / P100 are names', reference: 'We evaluate GPT-4 on WMT14 with 8 P100 GPUs.', candidate: 'We evaluate GPT-3 on WMT16 with 8 V100 GPUs.' },
   { name: 'decades are names', reference: 'Methods from the 1990s.', candidate: 'Methods from the 1980s.' },

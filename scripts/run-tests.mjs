@@ -70,11 +70,23 @@ function typeTests() {
     console.log(`  types/${name.padEnd(20)} ${r.ok ? 'ok  ' : 'FAIL'} ${seconds(performance.now() - started)}`)
     if (!r.ok) failed.push(name)
   }
-  return failed.length === 0 ? { ok: true, detail: `${projects.length} projects` } : { ok: false, detail: `failed: ${failed.join(', ')} (of ${projects.length} projects)` }
+  // The built package in consumer layouts × TypeScript 5.9/7 × Vitest 4/5 and Jest (scripts/type-matrix.mjs).
+  const matrix = spawnSync(process.execPath, ['scripts/type-matrix.mjs'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
+  process.stdout.write(matrix.stdout ?? '')
+  const matrixLine = /type-matrix: (\d+) passed, (\d+) failed/.exec(matrix.stdout ?? '')
+  if (matrix.status !== 0)
+    failed.push(`type-matrix (${matrixLine ? `${matrixLine[2]} of ${Number(matrixLine[1]) + Number(matrixLine[2])} cells failed` : `exit ${matrix.status}`})`)
+  const cells = matrixLine ? ` and ${Number(matrixLine[1]) + Number(matrixLine[2])} matrix cells` : ''
+  return failed.length === 0
+    ? { ok: true, detail: `${projects.length} projects${cells}` }
+    : { ok: false, detail: `failed: ${failed.join(', ')} (of ${projects.length} projects${cells})` }
 }
 
 const STAGES = {
-  build: () => run(bin('tsup'), []),
+  build: () => {
+    const built = run(bin('tsup'), [])
+    return built.ok ? run(process.execPath, ['scripts/finish-dist.mjs']) : built
+  },
   browser: provisionBrowser,
   vitest: () => run(bin('vitest'), ['run']),
   jest: () => run(bin('jest'), []),

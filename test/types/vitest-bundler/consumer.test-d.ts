@@ -16,15 +16,7 @@ const score: number = ndcgAtK(c, 3).value
 const recall: number = recallAtK(c, 3).value
 expect(score + recall).toBeGreaterThan(0)
 
-// The received type is checked where it can only be wrong.
-// @ts-expect-error a retrieval matcher on a number
-expect(42).toHaveRecallAtK(3, 0.5)
-// @ts-expect-error nor under .not
-expect(42).not.toHitWithin(3)
-// @ts-expect-error a string is not a ranking
-expect('d1').toHaveNdcgAtK(3, 0.5)
-// @ts-expect-error a generation matcher on a number
-expect(28.4).toScoreBleuAbove('28.4', 30)
+// Arguments and options are checked (the received type is not, under Vitest).
 // @ts-expect-error k is a number
 expect(c).toHaveNdcgAtK('3', 0.7)
 // @ts-expect-error min is required

@@ -2,12 +2,15 @@
  * `rag-matchers compare`: two systems on the same eval sets, from their rag-report.json files.
  *
  *   rag-matchers compare base.json new.json [--format text|md|json] [--test bootstrap|permutation|none]
- *                        [--alpha 0.05] [--tolerance 0.02] [--cases shared|equal] [--resamples N] [--seed N] [--check]
+ *                        [--alpha 0.05] [--tolerance 0.02] [--cases shared|equal] [--resamples N] [--seed N]
+ *                        [--max-regressed-cases N] [--check]
  *
  * Per eval set (matched by name) and metric row (matched by its label), the per-case values of both
  * reports are paired by case id and compared by `compareRuns`, the same implementation, pairing,
  * tests and status words as `toMatchMetricBaseline`. Set-level scores (corpus BLEU, which has no
- * per-case values) are listed with both values and cannot be tested. Exit codes: 0 done, 1 usage,
+ * per-case values) are listed with both values and cannot be tested. Under each table, the cases that
+ * regressed on their own (their value dropped by more than the tolerance), worst first; a metric
+ * without per-case values in both reports has none to list, and the output says so. Exit codes: 0 done, 1 usage,
  * 2 input (a file that is not a rag-report.json), 4 with `--check` when a comparison failed.
  */
 import { resolve } from 'node:path'
@@ -20,7 +23,7 @@ import { formatNumber, table } from '../src/text/format.js'
 import { EXIT, reportFailure, writeOut, type CliIo } from './io.js'
 
 export const COMPARE_USAGE =
-  'usage: rag-matchers compare <base rag-report.json> <new rag-report.json> [--format text|md|json] [--test bootstrap|permutation|none] [--alpha A] [--tolerance T] [--cases shared|equal] [--resamples N] [--seed N] [--check]'
+  'usage: rag-matchers compare <base rag-report.json> <new rag-report.json> [--format text|md|json] [--test bootstrap|permutation|none] [--alpha A] [--tolerance T] [--cases shared|equal] [--resamples N] [--seed N] [--max-regressed-cases N] [--check]'
 
 export interface CompareReportsOptions {
   readonly test?: SignificanceTest
@@ -31,6 +34,8 @@ export interface CompareReportsOptions {
   readonly cases?: CaseCoverage
   readonly resamples?: number
   readonly seed?: number
+  /** Fail a metric when more than this many of its cases regressed on their own (see compareRuns). */
+  readonly maxRegressedCases?: number
 }
 
 /** A metric row that cannot be paired (a set-level score, or a metric in one report only). */
@@ -149,6 +154,7 @@ export function compareReports(base: RagReport, next: RagReport, options: Compar
       ...(options.tolerance !== undefined ? { tolerance: options.tolerance } : {}),
       ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.maxRegressedCases !== undefined ? { maxRegressedCases: options.maxRegressedCases } : {}),
     })
     evalSets.push({ name, comparison, labels, unpaired })
   }
@@ -202,6 +208,27 @@ function powerText(s: EvalSetComparison): string | undefined {
   return `the ${s.comparison.options.test} test cannot reach p < ${s.comparison.options.alpha} on these cases (smallest attainable p ${formatNumber(p.minAttainableP, undefined, 4)}); add cases or use --test bootstrap or --test none`
 }
 
+/** Per-case regressions shown per metric in text and Markdown (JSON has them all). */
+const CASES_SHOWN = 5
+
+function regressedHeading(s: EvalSetComparison, m: MetricComparison): string {
+  const d = s.labels[m.metric]?.decimals ?? 4
+  const by = m.tolerance > 0 ? ` by more than the tolerance ${formatNumber(m.tolerance, undefined, d)}` : ''
+  const gate = m.tooManyRegressedCases ? `, more than --max-regressed-cases ${s.comparison.options.maxRegressedCases}` : ''
+  return `cases that regressed in ${m.metric} (${m.regressedCases.length} of ${m.n} dropped${by}${gate}), worst first`
+}
+
+function regressedRow(s: EvalSetComparison, m: MetricComparison, c: MetricComparison['regressedCases'][number]): string[] {
+  const d = s.labels[m.metric]?.decimals ?? 4
+  return [c.id, m.metric, `${formatValue(c.baseline, d)} → ${formatValue(c.current, d)}`, `(${formatSigned(c.delta, d)})`]
+}
+
+/** Metrics whose per-case regressions cannot be listed: no per-case values in both reports. */
+function unlisted(s: EvalSetComparison): string | undefined {
+  const names = s.unpaired.map((u) => u.metric)
+  return names.length > 0 ? `per-case regressions not listed for ${names.join(', ')}: no per-case values in both reports` : undefined
+}
+
 function verdictOf(c: ReportsComparison): string {
   return c.failed ? 'FAIL: the new system is worse on some metric (or the comparison cannot be made)' : 'no regression'
 }
@@ -219,6 +246,17 @@ export function formatText(c: ReportsComparison): string {
   for (const s of c.evalSets) {
     out.push(`Eval set "${s.name}" · ${coverageText(s.comparison)}${s.comparison.failed ? ' · FAIL' : ''}`)
     out.push(table([HEADER, ...rowsOf(s)], { max: Number.MAX_SAFE_INTEGER }))
+    for (const m of s.comparison.metrics.filter((x) => x.regressedCases.length > 0)) {
+      out.push(
+        `  ${regressedHeading(s, m)}:`,
+        table(
+          m.regressedCases.map((c) => regressedRow(s, m, c)),
+          { indent: '    ', max: CASES_SHOWN },
+        ),
+      )
+    }
+    const skipped = unlisted(s)
+    if (skipped) out.push(`  ${skipped}`)
     const power = powerText(s)
     if (power) out.push(`  ${power}`)
     out.push('')
@@ -239,6 +277,18 @@ export function formatMarkdown(c: ReportsComparison): string {
     out.push(`### Eval set "${mdCell(s.name)}" · ${coverageText(s.comparison)}${s.comparison.failed ? ' · FAIL' : ''}`, '')
     out.push(`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => ' --- ').join('|')}|`)
     for (const r of rowsOf(s)) out.push(`| ${r.map(mdCell).join(' | ')} |`)
+    const regressed = s.comparison.metrics.filter((x) => x.regressedCases.length > 0)
+    if (regressed.length > 0) out.push('', '**Regressed cases**', '')
+    for (const m of regressed) {
+      const shown = m.regressedCases.slice(0, CASES_SHOWN).map((c) => {
+        const [id, , values, delta] = regressedRow(s, m, c)
+        return `\`${mdCell(id as string).replace(/`/g, "'")}\` ${values} ${delta}`
+      })
+      const more = m.regressedCases.length > CASES_SHOWN ? `, … and ${m.regressedCases.length - CASES_SHOWN} more` : ''
+      out.push(`- ${mdCell(regressedHeading(s, m))}: ${shown.join(', ')}${more}`)
+    }
+    const skipped = unlisted(s)
+    if (skipped) out.push('', `> ${mdCell(skipped)}`)
     const power = powerText(s)
     if (power) out.push('', `> ${mdCell(power)}`)
     out.push('')
@@ -278,6 +328,9 @@ export function formatJson(c: ReportsComparison, files: { base: string; next: st
         n: m.n,
         test: m.test ?? null,
         worst: m.perCase.slice(0, 5),
+        // every case that dropped by more than the tolerance, worst first
+        regressedCases: m.regressedCases,
+        tooManyRegressedCases: m.tooManyRegressedCases,
       })),
       unpaired: s.unpaired,
     })),
@@ -328,6 +381,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const n = parseNumber(flag, value(), checks[flag] as (n: number) => boolean)
       if (typeof n === 'string') return usage(flag === '--seed' ? `--seed needs an integer` : n)
       options[flag.slice(2) as 'alpha' | 'tolerance' | 'resamples' | 'seed'] = n
+    } else if (flag === '--max-regressed-cases') {
+      const v = value()
+      const n = Number(v)
+      if (v === undefined || v === '' || !Number.isInteger(n) || n < 0) return usage(`--max-regressed-cases needs an integer ≥ 0, got ${JSON.stringify(v ?? null)}`)
+      options.maxRegressedCases = n
     } else if (flag === '--check') {
       check = true
     } else if (flag.startsWith('-') && flag !== '-') {

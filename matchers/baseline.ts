@@ -27,7 +27,7 @@ export interface BaselineWriteInfo {
   readonly name: string
   readonly metrics: readonly string[]
   readonly cases: number
-  /** `'new'`: the entry or some of its metrics did not exist; `'update'`: rewritten under `-u`. */
+  /** `'new'`: the entry or some of its metrics did not exist; `'update'`: rewritten under `RAG_MATCHERS_UPDATE_BASELINES`. */
   readonly reason: 'new' | 'update'
 }
 
@@ -45,11 +45,17 @@ export interface MetricBaselineOptions {
   readonly test?: SignificanceTest
   /**
    * `'equal'`: the run's case ids must be the baseline's (added or removed cases fail, listed, until
-   * `-u`); `'shared'`: compare only the cases in both (still fails when none are shared). @default 'equal'
+   * the baseline is updated); `'shared'`: compare only the cases in both (still fails when none are shared). @default 'equal'
    */
   readonly cases?: CaseCoverage
   /** Also fail on `dropped (not significant)` (a drop beyond the tolerance the test cannot tell from noise). @default false */
   readonly failOnDrop?: boolean
+  /**
+   * Per-case gate: fail when more than this many cases regressed on any metric (a case regresses when
+   * its own value drops by more than the tolerance), even when the mean's drop is not significant or
+   * the mean held. `0`: no case may regress. Absent: off (the regressed cases are still listed).
+   */
+  readonly maxRegressedCases?: number
   /** @default 10_000 */
   readonly resamples?: number
   /** @default 42 */
@@ -66,8 +72,9 @@ export interface MetricBaselineOptions {
 export interface EvalSetMatchers<R = unknown> {
   /**
    * Per-case metric values of the received run hold against the stored baseline `name`
-   * (`__rag_baselines__/<test file>.json`): fails on a significant drop beyond `tolerance`, on
-   * changed signatures, and (in CI) on a missing baseline. See `toMatchMetricBaseline`.
+   * (`__rag_baselines__/<test file>.json`): fails on a significant drop beyond `tolerance`, on more
+   * regressed cases than `maxRegressedCases`, on changed signatures, and (in CI) on a missing
+   * baseline. Rewritten only under `RAG_MATCHERS_UPDATE_BASELINES=1`. See `toMatchMetricBaseline`.
    */
   toMatchMetricBaseline(name: string, options: MetricBaselineOptions): R
 }
@@ -81,6 +88,27 @@ const MATCHER = 'toMatchMetricBaseline'
 /** Rows of dropped cases shown per regressed metric (a message may list several metrics). */
 const WORST_CASES = 5
 const ARGS = 'name, options'
+/** The switch that rewrites existing baselines (`-u` does not). */
+export const UPDATE_BASELINES_ENV = 'RAG_MATCHERS_UPDATE_BASELINES'
+/** Entries of `meta.extra.regressedCases` kept per metric (the record keeps ≤ 4000 characters of extra). */
+const META_CASES_PER_METRIC = 10
+
+/**
+ * `RAG_MATCHERS_UPDATE_BASELINES`: unset or empty → `'off'`; `1` or `true` → `'on'` (refused in CI);
+ * `force` → `'force'` (also in CI). Any other value is a Matcher error naming the variable.
+ */
+function updateSwitch(ctx: MatcherContext): 'off' | 'on' | 'force' {
+  const raw = process.env[UPDATE_BASELINES_ENV]
+  if (raw === undefined || raw === '') return 'off'
+  if (raw === '1' || raw === 'true') return 'on'
+  if (raw === 'force') return 'force'
+  return matcherError(
+    ctx,
+    MATCHER,
+    ARGS,
+    `the environment variable ${UPDATE_BASELINES_ENV} must be unset or empty (compare), 1 or true (rewrite the baselines; refused in CI) or force (rewrite, also in CI); got ${JSON.stringify(raw)}`,
+  )
+}
 
 function decimalsFor(metric: string): number {
   return metricScale(metric) === 100 ? 2 : 4
@@ -122,7 +150,10 @@ interface Resolved {
   readonly seed: number
   readonly cases: CaseCoverage
   readonly failOnDrop: boolean
+  readonly maxRegressedCases: number | undefined
 }
+
+const isCaseCount = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0
 
 function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): Resolved {
   if (typeof name !== 'string' || name.length === 0) matcherError(ctx, MATCHER, ARGS, 'name must be a non-empty string naming the baseline entry', name)
@@ -145,6 +176,9 @@ function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): R
   if (cases !== 'equal' && cases !== 'shared') matcherError(ctx, MATCHER, ARGS, "options.cases must be 'equal' or 'shared'", cases)
   const failOnDrop = o.failOnDrop ?? false
   if (typeof failOnDrop !== 'boolean') matcherError(ctx, MATCHER, ARGS, 'options.failOnDrop must be a boolean', failOnDrop)
+  const maxRegressedCases = o.maxRegressedCases
+  if (maxRegressedCases !== undefined && !isCaseCount(maxRegressedCases))
+    matcherError(ctx, MATCHER, ARGS, 'options.maxRegressedCases must be an integer ≥ 0', maxRegressedCases)
   const resamples = o.resamples ?? 10_000
   if (!Number.isInteger(resamples) || resamples < 1) matcherError(ctx, MATCHER, ARGS, 'options.resamples must be a positive integer', resamples)
   const seed = o.seed ?? 42
@@ -153,7 +187,7 @@ function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): R
     if (o[key] !== undefined && (typeof o[key] !== 'string' || o[key].length === 0)) matcherError(ctx, MATCHER, ARGS, `options.${key} must be a non-empty path`, o[key])
   }
   if (o.onWrite !== undefined && typeof o.onWrite !== 'function') matcherError(ctx, MATCHER, ARGS, 'options.onWrite must be a function', o.onWrite)
-  return { metrics: [...new Set(o.metrics)], tolerance, alpha, test, resamples, seed, cases, failOnDrop }
+  return { metrics: [...new Set(o.metrics)], tolerance, alpha, test, resamples, seed, cases, failOnDrop, maxRegressedCases }
 }
 
 function pick(run: BaselineEntry, metrics: readonly string[]): BaselineEntry {
@@ -181,7 +215,21 @@ function display(file: string): string {
   return rel.length > 0 && !rel.startsWith('..') ? rel : file
 }
 
-const UPDATE_HINT = 'If the change is intended, update the baseline: run the tests with -u (vitest -u / jest -u) and commit the file.'
+/** A path as a shell argument. */
+function shellArg(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`
+}
+
+/** How to rewrite the baseline on purpose (the commands name the test file). */
+function updateHint(testFile: string, why = 'If the change is intended'): string {
+  const t = shellArg(display(testFile))
+  return [
+    `${why}, update the baseline on purpose and commit the file:`,
+    `  ${UPDATE_BASELINES_ENV}=1 npx vitest run ${t}`,
+    `  ${UPDATE_BASELINES_ENV}=1 npx jest ${t}`,
+    '(-u updates snapshots only; it never rewrites a metric baseline.)',
+  ].join('\n')
+}
 
 function failedCasesSection(cases: readonly EvalCase[]): string | undefined {
   const failed = cases.map((c, i) => ({ c, i })).filter(({ c }) => c.error !== undefined && c.error !== null)
@@ -225,11 +273,16 @@ function droppedCases(m: MetricComparison, max = WORST_CASES): MetricComparison[
   return worse.slice(0, max)
 }
 
-function worstCases(m: MetricComparison): string | undefined {
-  const dropped = m.perCase.filter((c) => (m.higherIsBetter ? c.delta < 0 : c.delta > 0))
-  if (dropped.length === 0) return undefined
-  const rows = dropped.map((c) => [c.id, `${fmt(m.metric, c.baseline)} → ${fmt(m.metric, c.current)}`, `(${signed(m.metric, c.delta)})`])
-  return `cases that dropped most in ${measureLabel(m.metric)} (${dropped.length} of ${m.n} dropped):\n${table(rows, { max: WORST_CASES })}`
+/** Per metric, the cases that regressed on their own (dropped by more than the tolerance), worst first, bounded. */
+function regressedCasesSection(comparison: RunComparison): string | undefined {
+  const parts = comparison.metrics
+    .filter((m) => m.regressedCases.length > 0)
+    .map((m) => {
+      const rows = m.regressedCases.map((c) => [c.id, m.metric, `${fmt(m.metric, c.baseline)} → ${fmt(m.metric, c.current)}`, `(${signed(m.metric, c.delta)})`])
+      const by = m.tolerance > 0 ? ` by more than the tolerance ${fmt(m.metric, m.tolerance)}` : ''
+      return `cases that regressed in ${measureLabel(m.metric)} (${m.regressedCases.length} of ${m.n} dropped${by}), worst first:\n${table(rows, { max: WORST_CASES })}`
+    })
+  return parts.length > 0 ? parts.join('\n') : undefined
 }
 
 function coverageLine(comparison: RunComparison): string {
@@ -280,8 +333,11 @@ function testName(test: SignificanceTest): string {
  *   `name`, one value per case and metric plus each metric's signature.
  * - Missing entry (or metric): written, and the assertion passes, with a note on `console.info`.
  *   In CI (`CI` set) or with `--ci` (snapshot update state `'none'`), a missing baseline FAILS instead.
- * - `-u` (snapshot update state `'all'`, which Vitest and Jest both expose as
- *   `this.snapshotState._updateSnapshot`) rewrites the entry's metrics and passes.
+ * - `RAG_MATCHERS_UPDATE_BASELINES=1` (or `true`) rewrites the entry's metrics and passes; in CI it
+ *   fails instead (a rewrite there is thrown away, and a forgotten variable would switch the gate off)
+ *   unless the value is `force`. Any other non-empty value is a Matcher error. `-u` (snapshot update
+ *   state `'all'`, `this.snapshotState._updateSnapshot`) never rewrites an existing baseline, so
+ *   updating an unrelated snapshot cannot accept a metric regression; it still writes missing ones.
  * - Otherwise each metric is compared with {@link compareRuns}, and the check fails when:
  *   - a metric `regressed` (drop beyond `tolerance·scale` with one-sided `p < alpha`), listing old/new
  *     means, delta, interval, p-value, status and the cases that dropped most;
@@ -294,7 +350,11 @@ function testName(test: SignificanceTest): string {
  *   - the test cannot fail: its smallest attainable p on the run's cases is not below `alpha` (the
  *     sign-flip test on 4 or fewer cases), unless `test: 'none'` chose a tolerance-only gate;
  *   - `dropped (not significant)` with `failOnDrop: true`. By default it passes (it is shown in the
- *     message and the reports): failing on drops the test cannot tell from noise makes a gate flaky.
+ *     message and the reports): failing on drops the test cannot tell from noise makes a gate flaky;
+ *   - `maxRegressedCases: n` and more than `n` cases of a metric regressed on their own (their value
+ *     dropped by more than the tolerance), whatever the mean did.
+ * - Every comparing message lists, per metric, the cases that regressed on their own (worst first,
+ *   5 shown); `meta.extra.regressedCases` carries them for the reports.
  * - A run with failed cases fails (a baseline needs every case). `.not` is not supported.
  *
  * Entries are merged, never pruned: other entries and other metrics of the same entry are kept.
@@ -310,6 +370,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   const ctx = this as BaselineMatcherContext
   if (ctx.isNot) matcherError(ctx, MATCHER, ARGS, '.not.toMatchMetricBaseline is not supported: a baseline either holds or regressed')
   const o = resolveOptions(ctx, name, options)
+  const updateBaselines = updateSwitch(ctx)
   const opts = options
   const cases = readCases(ctx, received)
   const testFile = opts.file ?? ctx.testPath
@@ -348,7 +409,8 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     throw error
   }
   const caseCount = cases.length
-  const update = ctx.snapshotState?._updateSnapshot
+  // the runner's snapshot update state: 'all' is -u, 'none' is --ci; -u never rewrites a baseline
+  const snapshotUpdate = ctx.snapshotState?._updateSnapshot
   const ci = isCiEnvironment()
   const announce = (metrics: readonly string[], reason: BaselineWriteInfo['reason']) => {
     const info: BaselineWriteInfo = { file, name, metrics, cases: caseCount, reason }
@@ -356,10 +418,27 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     else console.info(`rag-matchers: ${reason === 'update' ? 'updated' : 'wrote'} baseline "${name}" (${metrics.join(', ')} × ${caseCount} cases) in ${display(file)}`)
   }
 
-  if (update === 'all') {
+  if (updateBaselines !== 'off') {
+    if (ci && updateBaselines !== 'force') {
+      return {
+        pass: false,
+        message: message(`Baseline "${name}" was not rewritten: ${UPDATE_BASELINES_ENV} is set, and CI is set.`, [
+          [
+            'In CI a rewritten baseline is usually thrown away with the job, and a variable left in a CI',
+            'configuration would turn the gate off for every later run. Update the baseline locally and commit',
+            `it; to rewrite it in CI on purpose (a job that commits the result), set ${UPDATE_BASELINES_ENV}=force.`,
+          ].join('\n'),
+        ]),
+        meta: meta(false, { file, refused: 'update in CI' }),
+      }
+    }
     writeBaselineEntry(file, name, current, { merge: true })
     announce(o.metrics, 'update')
-    return { pass: true, message: message(`Baseline "${name}" was rewritten (-u).`, []), meta: meta(true, { file, written: o.metrics }) }
+    return {
+      pass: true,
+      message: message(`Baseline "${name}" was rewritten (${UPDATE_BASELINES_ENV}).`, []),
+      meta: meta(true, { file, written: o.metrics }),
+    }
   }
 
   let stored: BaselineEntry | undefined
@@ -371,12 +450,14 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   }
   const missing = o.metrics.filter((m) => stored?.metrics[m] === undefined)
   if (missing.length > 0) {
-    if (ci || update === 'none') {
+    if (ci || snapshotUpdate === 'none') {
       const why = ci ? 'CI is set' : 'the runner does not write snapshots (--ci)'
       const what = stored === undefined ? `No baseline "${name}"` : `Baseline "${name}" has no values for ${missing.join(', ')}`
       return {
         pass: false,
-        message: message(`${what}, and baselines are not written here because ${why}.`, [`Run the tests locally (or with -u) to write it, then commit ${display(file)}.`]),
+        message: message(`${what}, and baselines are not written here because ${why}.`, [
+          `Run the tests locally to write it, then commit ${display(file)}. (${UPDATE_BASELINES_ENV}=1 writes it under --ci too; in CI it takes ${UPDATE_BASELINES_ENV}=force.)`,
+        ]),
         meta: meta(false, { file, missing }),
       }
     }
@@ -396,6 +477,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     seed: o.seed,
     cases: o.cases,
     failOnDrop: o.failOnDrop,
+    ...(o.maxRegressedCases !== undefined ? { maxRegressedCases: o.maxRegressedCases } : {}),
   })
   const settings =
     o.test === 'none'
@@ -416,6 +498,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
       pValue: m.pValue,
       tolerance: m.tolerance,
       n: m.n,
+      regressedCases: m.regressedCases.length,
       ...(m.higherIsBetter ? {} : { higherIsBetter: false }),
       // the worst cases of a drop, for the Markdown summary (bounded: the record keeps ≤ 4000 characters of extra)
       ...(m.status === 'regressed' || m.status === 'dropped (not significant)'
@@ -425,11 +508,32 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     coverage: { mode: comparison.coverage.mode, added: comparison.coverage.added.length, removed: comparison.coverage.removed.length, compared: comparison.coverage.compared },
     onlyInBaseline: comparison.onlyInBaseline.length,
     onlyInCurrent: comparison.onlyInCurrent.length,
+    ...(o.maxRegressedCases !== undefined ? { maxRegressedCases: o.maxRegressedCases } : {}),
   }
+  // the cases that regressed on their own, per metric worst first (metric: the measure, as in `metrics`)
+  const regressedCases = comparison.metrics.flatMap((m) =>
+    m.regressedCases
+      .slice(0, META_CASES_PER_METRIC)
+      .map((c) => ({ case: c.id.slice(0, 40), metric: measureName(m.metric), key: m.metric, baseline: c.baseline, current: c.current, delta: c.delta })),
+  )
+  const totalRegressedCases = comparison.metrics.reduce((s, m) => s + m.regressedCases.length, 0)
   // the reporters keep at most RECORD_LIMITS.extra (4000) characters of extra and drop a larger one whole:
-  // give up the worst cases before the per-metric table
-  const extra =
-    JSON.stringify(fullExtra).length <= 3_900 ? fullExtra : { ...fullExtra, metrics: fullExtra.metrics.map(({ worst: _worst, ...rest }: { worst?: unknown }) => rest) }
+  // give up regressed cases from the end, then the worst cases, before the per-metric table
+  const withCases = (kept: number, metrics: ReadonlyArray<Record<string, unknown>> = fullExtra.metrics) => ({
+    ...fullExtra,
+    metrics,
+    regressedCases: regressedCases.slice(0, kept),
+    ...(totalRegressedCases > kept ? { regressedCasesOmitted: totalRegressedCases - kept } : {}),
+  })
+  const fits = (e: unknown) => JSON.stringify(e).length <= 3_900
+  let kept = regressedCases.length
+  while (kept > 0 && !fits(withCases(kept))) kept -= 1
+  const extra = fits(withCases(kept))
+    ? withCases(kept)
+    : withCases(
+        0,
+        fullExtra.metrics.map(({ worst: _worst, ...rest }: { worst?: unknown }) => rest),
+      )
   const failures = comparison.metrics.filter((m) => m.failed).length
 
   if (comparison.incomparable.length > 0) {
@@ -440,7 +544,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
         `Baseline "${name}" cannot be compared: ${comparison.incomparable.map(measureLabel).join(', ')} ${comparison.incomparable.length === 1 ? 'was' : 'were'} computed with different settings${revision ? ' or another implementation revision' : ''} than the baseline.`,
         [
           signatureSection(comparison),
-          `Values computed with other settings${revision ? ' or by a revised implementation' : ''} are not comparable. If the change is intended, update the baseline with -u (vitest -u / jest -u).`,
+          `Values computed with other settings${revision ? ' or by a revised implementation' : ''} are not comparable.\n${updateHint(testFile)}`,
           coverageLine(comparison),
         ],
       ),
@@ -459,9 +563,10 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
       message: message(headline, [
         coverageSection(comparison),
         comparison.metrics.some((m) => m.n > 0) ? `on the ${c.compared} shared cases:\n${summaryTable(comparison)}` : undefined,
+        regressedCasesSection(comparison),
         c.mode === 'equal'
-          ? "If the eval set changed on purpose, update the baseline with -u (vitest -u / jest -u) and commit the file; to compare only the cases in both, pass { cases: 'shared' }."
-          : 'Update the baseline with -u (vitest -u / jest -u) and commit the file.',
+          ? `${updateHint(testFile, 'If the eval set changed on purpose')}\nTo compare only the cases in both, pass { cases: 'shared' }.`
+          : updateHint(testFile, 'If the eval set changed on purpose'),
       ]),
       meta: meta(false, extra, Math.max(1, failures)),
     }
@@ -476,6 +581,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
         `Baseline "${name}": the ${testName(o.test)} cannot fail on ${fewest} ${fewest === 1 ? 'case' : 'cases'}: its smallest attainable p is ${formatP(p.minAttainableP)}, not below alpha ${o.alpha}.`,
         [
           summaryTable(comparison),
+          regressedCasesSection(comparison),
           [
             'A gate that cannot fail passes every drop. Either:',
             p.casesNeeded !== undefined
@@ -499,19 +605,28 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   const pass = failed.length === 0
   const describe = (m: MetricComparison) =>
     `${measureLabel(m.metric)} ${fmt(m.metric, m.baselineMean)} → ${fmt(m.metric, m.currentMean)} (${signed(m.metric, m.delta)}${o.test === 'none' ? '' : `, p = ${formatP(m.pValue)}`})`
+  const nCases = (n: number) => `${n} ${n === 1 ? 'case' : 'cases'}`
+  const why = (m: MetricComparison) =>
+    `${m.regressed ? describe(m) : `${describe(m)} ${statusWord(m)}`}${m.tooManyRegressedCases ? `, ${nCases(m.regressedCases.length)} regressed (more than maxRegressedCases: ${o.maxRegressedCases})` : ''}`
+  const lone = comparison.metrics.reduce((s, m) => s + m.regressedCases.length, 0)
+  const loneNote = lone > 0 ? ` ${lone === 1 ? '1 case regressed on its own' : `${lone} per-case regressions`} (listed below).` : ''
   const headline = pass
     ? dropped.length > 0
-      ? `Baseline "${name}" holds, but ${dropped.map(describe).join('; ')} dropped beyond the tolerance without being significant (${settings}).`
-      : `Baseline "${name}" holds: no metric dropped significantly (${settings}).`
-    : `Baseline "${name}": ${failed.length} of ${comparison.metrics.length} metrics ${failed.every((m) => m.regressed) ? 'regressed' : 'failed'}: ${failed.map((m) => (m.regressed ? describe(m) : `${describe(m)} ${statusWord(m)}`)).join('; ')}`
+      ? `Baseline "${name}" holds, but ${dropped.map(describe).join('; ')} dropped beyond the tolerance without being significant (${settings}).${loneNote}`
+      : `Baseline "${name}" holds: no metric dropped significantly (${settings}).${loneNote}`
+    : `Baseline "${name}": ${failed.length} of ${comparison.metrics.length} metrics ${failed.every((m) => m.regressed) ? 'regressed' : 'failed'}: ${failed.map(why).join('; ')}`
+  const strictness = [
+    o.failOnDrop ? 'failOnDrop: a drop beyond the tolerance fails even when not significant' : undefined,
+    o.maxRegressedCases !== undefined ? `maxRegressedCases ${o.maxRegressedCases}: more cases than that dropping by more than the tolerance fail a metric` : undefined,
+  ].filter(Boolean)
   return {
     pass,
     message: message(headline, [
       summaryTable(comparison),
-      ...failed.map(worstCases),
+      regressedCasesSection(comparison),
       coverageLine(comparison),
       coverageSection(comparison),
-      pass ? undefined : `${settings}${o.failOnDrop ? '; failOnDrop: a drop beyond the tolerance fails even when not significant' : ''}.\n${UPDATE_HINT}`,
+      pass ? undefined : `${settings}${strictness.map((t) => `; ${t}`).join('')}.\n${updateHint(testFile)}`,
     ]),
     meta: meta(pass, extra, failed.length),
   }
@@ -525,7 +640,7 @@ export const baselineDeclarations = [
     async: false,
     family: 'eval-set',
     summary:
-      'Per-case metric values of the run hold against the stored baseline `name` (`__rag_baselines__/<test file>.json`): fails on a significant drop beyond `tolerance`, on changed settings or metric revisions, on added or removed cases, on a test too weak to reach `alpha`, and (in CI) on a missing baseline; `-u` rewrites it. `.not` is refused.',
+      'Per-case metric values of the run hold against the stored baseline `name` (`__rag_baselines__/<test file>.json`): fails on a significant drop beyond `tolerance`, on more regressed cases than `maxRegressedCases`, on changed settings or metric revisions, on added or removed cases, on a test too weak to reach `alpha`, and (in CI) on a missing baseline. Every message lists the cases that regressed. `RAG_MATCHERS_UPDATE_BASELINES=1` rewrites it (refused in CI unless `force`); `-u` does not. `.not` is refused.',
     forms: [
       {
         received: 'an eval run: `{ cases }` (runEvalSet, describeEvalSet) or an array of cases',
@@ -553,6 +668,11 @@ export const baselineDeclarations = [
             doc: "`'equal'`: the case ids must be the baseline's (added/removed cases fail); `'shared'`: compare the shared cases only (none shared fails).",
           },
           failOnDrop: { type: 'a boolean', default: 'false', doc: 'Also fail on `dropped (not significant)`.' },
+          maxRegressedCases: {
+            type: 'an integer ≥ 0',
+            doc: 'Per-case gate: fail when more than this many cases regressed on any metric (a case regresses when its own value drops by more than the tolerance), even when the mean held or its drop is not significant. Absent: off; the regressed cases are listed either way.',
+            check: isCaseCount,
+          },
           resamples: { type: 'a positive integer', default: '10000', doc: 'Resamples of the test.' },
           seed: { type: 'an integer', default: '42', doc: 'Seed of the resampling.' },
           file: { type: 'a path', doc: 'The test file the baseline belongs to, when the runner gives none.' },

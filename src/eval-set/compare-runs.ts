@@ -50,6 +50,11 @@ export interface CompareRunsOptions {
   readonly higherIsBetter?: Readonly<Record<string, boolean>>
   /** Also fail on `dropped (not significant)`: a drop beyond the tolerance that the test cannot tell from noise. @default false */
   readonly failOnDrop?: boolean
+  /**
+   * Per-case gate: a metric also fails when more than this many of its cases regressed on their own
+   * (see {@link MetricComparison.regressedCases}), whatever its mean did. Absent: no per-case gate.
+   */
+  readonly maxRegressedCases?: number
 }
 
 /** The keys of {@link CompareRunsOptions}. */
@@ -64,6 +69,7 @@ export const COMPARE_RUNS_OPTION_KEYS = keysOf<CompareRunsOptions>()(
   'cases',
   'higherIsBetter',
   'failOnDrop',
+  'maxRegressedCases',
 )
 
 export interface CaseDelta {
@@ -95,7 +101,10 @@ export interface MetricComparison {
   readonly metric: string
   readonly status: ComparisonStatus
   readonly regressed: boolean
-  /** This metric fails the comparison: regressed, `dropped (not significant)` under `failOnDrop`, no common cases, or incomparable. */
+  /**
+   * This metric fails the comparison: regressed, `dropped (not significant)` under `failOnDrop`, more
+   * regressed cases than `maxRegressedCases`, no common cases, or incomparable.
+   */
   readonly failed: boolean
   /** `false` for a metric where lower is better; deltas are still `current − baseline`. */
   readonly higherIsBetter: boolean
@@ -116,6 +125,13 @@ export interface MetricComparison {
   readonly n: number
   /** Per-case deltas, largest drop (in the good direction) first, ties by id. */
   readonly perCase: readonly CaseDelta[]
+  /**
+   * The cases that regressed on their own: their value moved in the bad direction by more than
+   * `tolerance` (any drop when it is 0; 1e-9 of the scale absorbs rounding), worst first, ties by id.
+   */
+  readonly regressedCases: readonly CaseDelta[]
+  /** `maxRegressedCases` was given and more cases than that regressed (the metric then fails). */
+  readonly tooManyRegressedCases: boolean
   readonly onlyInBaseline: readonly string[]
   readonly onlyInCurrent: readonly string[]
   readonly baselineSignature?: string
@@ -168,6 +184,8 @@ export interface RunComparison {
     readonly confidence: number
     readonly cases: CaseCoverage
     readonly failOnDrop: boolean
+    /** Absent when no per-case gate was asked for. */
+    readonly maxRegressedCases?: number
   }
 }
 
@@ -223,6 +241,8 @@ const NOT_COMPARED = {
   minAttainableP: Number.NaN,
   n: 0,
   perCase: [],
+  regressedCases: [],
+  tooManyRegressedCases: false,
 }
 
 /** The status word of a compared metric from its change `d` in the good direction (see {@link ComparisonStatus}). */
@@ -251,7 +271,9 @@ export function comparisonStatus(d: number, tolerance: number, pValue: number, a
  *    ({@link signFlipTest}, exact over all 2^n sign vectors when 2^n ≤ B), or `'none'` (tolerance only);
  *    both tests use mulberry32(seed), so a given seed always gives the same p-value and interval;
  * 5. the status word ({@link ComparisonStatus}); `regressed` when the drop exceeds `tolerance·scale`
- *    AND `p < alpha`. `dropped (not significant)` passes unless `failOnDrop`;
+ *    AND `p < alpha`. `dropped (not significant)` passes unless `failOnDrop`. Whatever the mean did,
+ *    `regressedCases` lists the cases whose own value dropped by more than `tolerance·scale`; with
+ *    `maxRegressedCases`, more of them than that fails the metric (`tooManyRegressedCases`);
  * 6. power: when the test's smallest attainable p on n cases ({@link smallestAttainableP}) is not
  *    below `alpha`, the test cannot fail on any data, so the comparison fails (`power.underpowered`)
  *    until there are more cases, another test, or `test: 'none'` (a tolerance-only gate, chosen explicitly).
@@ -280,6 +302,10 @@ export function compareRuns(baseline: MetricRun, current: MetricRun, options: Co
   }
   if (cases !== 'equal' && cases !== 'shared') throw new MetricInputError(FN, 'options.cases', "'equal' or 'shared'", cases)
   if (typeof failOnDrop !== 'boolean') throw new MetricInputError(FN, 'options.failOnDrop', 'a boolean', failOnDrop)
+  const { maxRegressedCases } = options
+  if (maxRegressedCases !== undefined && !(typeof maxRegressedCases === 'number' && Number.isInteger(maxRegressedCases) && maxRegressedCases >= 0)) {
+    throw new MetricInputError(FN, 'options.maxRegressedCases', 'an integer ≥ 0', maxRegressedCases)
+  }
   if (typeof options.tolerance !== 'number' && options.tolerance !== undefined && (options.tolerance === null || typeof options.tolerance !== 'object')) {
     throw new MetricInputError(FN, 'options.tolerance', 'a number ≥ 0 or a record of metric → number', options.tolerance)
   }
@@ -373,11 +399,15 @@ export function compareRuns(baseline: MetricRun, current: MetricRun, options: Co
     const rawCi: readonly [number, number] = sign === 1 ? ci : [-ci[1] + 0, -ci[0] + 0]
     const status = comparisonStatus(meanDelta, tolerance, pValue, alpha, test)
     const regressed = status === 'regressed'
+    const ranked = perCase.map((p, i) => ({ p, o: oriented[i] as number })).sort((x, y) => x.o - y.o || byCodeUnit(x.p.id, y.p.id))
+    const slack = tolerance + 1e-9 * scale
+    const regressedCases = ranked.filter((x) => x.o < -slack).map((x) => x.p)
+    const tooManyRegressedCases = maxRegressedCases !== undefined && regressedCases.length > maxRegressedCases
     metrics.push({
       metric,
       status,
       regressed,
-      failed: regressed || (failOnDrop && status === 'dropped (not significant)'),
+      failed: regressed || (failOnDrop && status === 'dropped (not significant)') || tooManyRegressedCases,
       higherIsBetter,
       baselineMean: baseSum / common.length,
       currentMean: curSum / common.length,
@@ -387,10 +417,9 @@ export function compareRuns(baseline: MetricRun, current: MetricRun, options: Co
       minAttainableP,
       tolerance,
       n: common.length,
-      perCase: perCase
-        .map((p, i) => ({ p, o: oriented[i] as number }))
-        .sort((x, y) => x.o - y.o || byCodeUnit(x.p.id, y.p.id))
-        .map((x) => x.p),
+      perCase: ranked.map((x) => x.p),
+      regressedCases,
+      tooManyRegressedCases,
       onlyInBaseline,
       onlyInCurrent,
       ...signatures,
@@ -427,6 +456,6 @@ export function compareRuns(baseline: MetricRun, current: MetricRun, options: Co
     },
     power,
     failed: metrics.some((m) => m.failed) || !coverageOk || power.underpowered,
-    options: { alpha, resamples, seed, test, confidence, cases, failOnDrop },
+    options: { alpha, resamples, seed, test, confidence, cases, failOnDrop, ...(maxRegressedCases !== undefined ? { maxRegressedCases } : {}) },
   }
 }

@@ -124,6 +124,48 @@ describe('rag-matchers compare', () => {
     expect(out).toContain('verdict: FAIL')
   })
 
+  it('lists the cases that regressed on their own, worst first and bounded, in text, Markdown and JSON (issue #26)', async () => {
+    // one of 20 cases loses its hit: the mean drop is not significant, the case is named
+    const oneLost = { ...ones, q05: 0 }
+    const base = writeReport('base', [setAssertion('R@3', ones)])
+    const next = writeReport('new', [setAssertion('R@3', oneLost)])
+    const text = (await runCli(['compare', base, next])).stdout
+    expect(text).toMatch(/mean R@3 +1\.0000 +0\.9500 +−0\.0500 +0\.\d{4} +20 +dropped \(not significant\)\n/)
+    expect(text).toContain(
+      '  cases that regressed in mean R@3 (1 of 20 dropped by more than the tolerance 0.0200), worst first:\n    q05  mean R@3  1.0000 → 0.0000  (−1.0000)\n',
+    )
+    expect(text).toContain('verdict: no regression')
+    // --max-regressed-cases 0 makes it a failure
+    const strict = await runCli(['compare', base, next, '--max-regressed-cases', '0', '--check'])
+    expect(strict.code).toBe(EXIT.evaluation)
+    expect(strict.stdout).toContain('(1 of 20 dropped by more than the tolerance 0.0200, more than --max-regressed-cases 0)')
+    expect((await runCli(['compare', base, next, '--max-regressed-cases=1', '--check'])).code).toBe(EXIT.ok)
+    // bounded in text, all in JSON
+    const halvedReport = writeReport('halved', [setAssertion('R@3', halved)])
+    const many = (await runCli(['compare', base, halvedReport])).stdout
+    expect(many).toContain('(10 of 20 dropped by more than the tolerance 0.0200), worst first:\n    q00  mean R@3  1.0000 → 0.0000  (−1.0000)\n')
+    expect(many).toContain('    q08  mean R@3  1.0000 → 0.0000  (−1.0000)\n    … and 5 more\n')
+    const md = (await runCli(['compare', base, halvedReport, '--format', 'md'])).stdout
+    expect(md).toContain(
+      '**Regressed cases**\n\n- cases that regressed in mean R@3 (10 of 20 dropped by more than the tolerance 0.0200), worst first: `q00` 1.0000 → 0.0000 (−1.0000), `q02` 1.0000 → 0.0000 (−1.0000), `q04` 1.0000 → 0.0000 (−1.0000), `q06` 1.0000 → 0.0000 (−1.0000), `q08` 1.0000 → 0.0000 (−1.0000), … and 5 more',
+    )
+    const json = JSON.parse((await runCli(['compare', base, halvedReport, '--format', 'json'])).stdout)
+    expect(json.evalSets[0].metrics[0].regressedCases).toHaveLength(10)
+    expect(json.evalSets[0].metrics[0].regressedCases[0]).toEqual({ id: 'q00', baseline: 1, current: 0, delta: -1 })
+    expect(json.evalSets[0].metrics[0].tooManyRegressedCases).toBe(false)
+    // no per-case regressions in an unchanged run; a bad flag value is a usage error
+    expect((await runCli(['compare', base, base])).stdout).not.toContain('cases that regressed')
+    const bad = await runCli(['compare', base, base, '--max-regressed-cases', '-1'])
+    expect([bad.code, bad.stderr]).toEqual([EXIT.usage, expect.stringContaining('--max-regressed-cases needs an integer ≥ 0, got "-1"')])
+  })
+
+  it('says when per-case regressions cannot be listed (no per-case values in both reports)', async () => {
+    const corpus = (value: number) =>
+      setAssertion('BLEU', {}, { matcher: 'toScoreBleuAbove', metric: 'BLEU (corpus)', value, perCase: undefined, setSize: 20, scale: 100, threshold: 30, index: 2 })
+    const out = (await runCli(['compare', writeReport('base', [setAssertion('R@3', ones), corpus(40)]), writeReport('new', [setAssertion('R@3', ones), corpus(30)])])).stdout
+    expect(out).toContain('  per-case regressions not listed for BLEU (corpus): no per-case values in both reports\n')
+  })
+
   it('refuses bad arguments (exit 1) and files that are not reports (exit 2)', async () => {
     const base = writeReport('base', [setAssertion('R@3', ones)])
     expect((await runCli(['compare', base])).code).toBe(EXIT.usage)

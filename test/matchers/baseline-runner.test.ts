@@ -59,7 +59,8 @@ function runChild(dir: string, args: string[], env: Record<string, string>, upda
   const clean: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) {
     // the parent runner's own variables would confuse the child runner
-    if (v === undefined || k === 'CI' || k.startsWith('VITEST') || k.startsWith('JEST') || k === 'NODE_OPTIONS' || k === 'TEST') continue
+    if (v === undefined || k === 'CI' || k === 'RAG_MATCHERS_UPDATE_BASELINES' || k.startsWith('VITEST') || k.startsWith('JEST') || k === 'NODE_OPTIONS' || k === 'TEST')
+      continue
     clean[k] = v
   }
   const r = spawnSync(process.execPath, [...args, ...(update ? ['-u'] : [])], {
@@ -78,7 +79,7 @@ describe(`the real ${underJest ? 'jest' : 'vitest'} CLI`, () => {
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('writes on the first run, fails a regression, rewrites with -u, and refuses to write in CI', () => {
+  it('writes on the first run, fails a regression (also under -u), rewrites with RAG_MATCHERS_UPDATE_BASELINES=1, and refuses to write in CI', () => {
     const args = writeProject(dir)
     const file = join(dir, '__rag_baselines__', 'qa.test.ts.json')
 
@@ -90,10 +91,25 @@ describe(`the real ${underJest ? 'jest' : 'vitest'} CLI`, () => {
     const regressed = runChild(dir, args, { RAG_FIXTURE_REGRESS: '1' })
     expect(regressed.status).not.toBe(0)
     expect(regressed.output).toContain('Baseline "qa": 2 of 2 metrics regressed')
+    expect(regressed.output).toContain(`RAG_MATCHERS_UPDATE_BASELINES=1 npx ${underJest ? 'jest' : 'vitest run'} qa.test.ts`)
+    expect(regressed.output).toMatch(
+      /cases that regressed in mean recall@1 \(recall@1\) \(10 of 20 dropped by more than the tolerance 0\.0200\), worst first:\n\s+q0\s+recall@1\s+1\.0000 → 0\.0000/,
+    )
     expect(readFileSync(file, 'utf8')).toBe(written)
 
-    const updated = runChild(dir, args, { RAG_FIXTURE_REGRESS: '1' }, true)
+    // -u updates snapshots, never a metric baseline (issue #26)
+    const snapshotsOnly = runChild(dir, args, { RAG_FIXTURE_REGRESS: '1' }, true)
+    expect(snapshotsOnly.status).not.toBe(0)
+    expect(snapshotsOnly.output).toContain('(-u updates snapshots only; it never rewrites a metric baseline.)')
+    expect(readFileSync(file, 'utf8')).toBe(written)
+
+    const updated = runChild(dir, args, { RAG_FIXTURE_REGRESS: '1', RAG_MATCHERS_UPDATE_BASELINES: '1' })
     expect([updated.status, updated.output]).toEqual([0, expect.stringContaining(`BASELINE-WRITE update ${file}`)])
+    expect(readFileSync(file, 'utf8')).toContain('"q0": 0')
+
+    const refused = runChild(dir, args, { CI: 'true', RAG_MATCHERS_UPDATE_BASELINES: '1' })
+    expect(refused.status).not.toBe(0)
+    expect(refused.output).toContain('Baseline "qa" was not rewritten: RAG_MATCHERS_UPDATE_BASELINES is set, and CI is set.')
     expect(readFileSync(file, 'utf8')).toContain('"q0": 0')
 
     const ci = runChild(dir, args, { CI: 'true', RAG_FIXTURE_ENTRY: 'fresh' })

@@ -18,23 +18,24 @@ interface RunnerState {
 const runnerState = () => (expect as unknown as { getState(): RunnerState }).getState()
 
 /**
- * Runs `fn` as if under `CI=<ci>` and the runner's snapshot update state `update` ('all' is -u,
- * 'none' is --ci), restoring both afterwards. The state is the runner's own object, so the matcher
- * reads it exactly as it does in a real `-u` run.
+ * Runs `fn` as if under `CI=<ci>`, `RAG_MATCHERS_UPDATE_BASELINES=<baselines>` and the runner's snapshot
+ * update state `update` ('all' is -u, 'none' is --ci), restoring all three afterwards. The state is the
+ * runner's own object, so the matcher reads it exactly as it does in a real `-u` run.
  */
-function withRunner<T>(state: { ci?: string; update: UpdateState }, fn: () => T): T {
+function withRunner<T>(state: { ci?: string; update: UpdateState; baselines?: string }, fn: () => T): T {
   const snapshotState = runnerState().snapshotState!
   const savedUpdate = snapshotState._updateSnapshot
-  const savedCi = process.env.CI
+  const saved = { CI: process.env.CI, RAG_MATCHERS_UPDATE_BASELINES: process.env.RAG_MATCHERS_UPDATE_BASELINES }
+  const set = (key: keyof typeof saved, value: string | undefined) => (value === undefined ? delete process.env[key] : (process.env[key] = value))
   snapshotState._updateSnapshot = state.update
-  if (state.ci === undefined) delete process.env.CI
-  else process.env.CI = state.ci
+  set('CI', state.ci)
+  set('RAG_MATCHERS_UPDATE_BASELINES', state.baselines)
   try {
     return fn()
   } finally {
     snapshotState._updateSnapshot = savedUpdate
-    if (savedCi === undefined) delete process.env.CI
-    else process.env.CI = savedCi
+    set('CI', saved.CI)
+    set('RAG_MATCHERS_UPDATE_BASELINES', saved.RAG_MATCHERS_UPDATE_BASELINES)
   }
 }
 const local = { update: 'new' as const }
@@ -126,12 +127,13 @@ describe('.toMatchMetricBaseline', () => {
     )
     expect(message).toMatch(/\n {2}measure\s+baseline\s+current\s+delta\s+95% CI\s+p\s+tolerance\s+status\n/)
     expect(message).toMatch(/mean recall@1 \(recall@1\)\s+1\.0000\s+0\.5000\s+-0\.5000\s+\[-0\.\d{4}, -0\.\d{4}\]\s+1\.0e-4\s+0\.0200\s+regressed\n/)
-    expect(message).toContain('cases that dropped most in mean recall@1 (recall@1) (10 of 20 dropped):')
+    expect(message).toContain('cases that regressed in mean recall@1 (recall@1) (10 of 20 dropped by more than the tolerance 0.0200), worst first:')
     expect(message).toContain("cases: 0 added, 0 removed, 20 compared (cases: 'equal')")
-    expect(message).toMatch(/ {2}q00\s+1\.0000 → 0\.0000\s+\(-1\.0000\)/)
-    expect(message).toContain('  q08  1.0000 → 0.0000  (-1.0000)\n  … and 5 more')
+    expect(message).toMatch(/ {2}q00\s+recall@1\s+1\.0000 → 0\.0000\s+\(-1\.0000\)/)
+    expect(message).toContain('  q08  recall@1  1.0000 → 0.0000  (-1.0000)\n  … and 5 more')
+    expect(message).toContain('  q08  mrr  1.0000 → 0.5000  (-0.5000)\n  … and 5 more')
     expect(message).toContain('paired bootstrap, 10000 resamples, seed 42')
-    expect(message).toContain('If the change is intended, update the baseline: run the tests with -u')
+    expect(message).toContain('If the change is intended, update the baseline on purpose and commit the file:\n  RAG_MATCHERS_UPDATE_BASELINES=1 npx vitest run ')
     expect(message).toContain(`baseline file: ${baselineFile()}`)
     // the permutation test agrees
     expect(withRunner(local, () => failureOf(() => expect(worse).toMatchMetricBaseline('qa', opts({ test: 'permutation' }))))).toContain('sign-flip permutation test')
@@ -143,7 +145,8 @@ describe('.toMatchMetricBaseline', () => {
     expect(message).toContain('Baseline "qa": the run\'s cases are not the baseline\'s (2 added, 1 removed, 20 compared), so its mean is not comparable.')
     expect(message).toContain('cases in the baseline but not in this run (1): retired')
     expect(message).toContain('cases in this run but not in the baseline (2): new-1, new-2')
-    expect(message).toContain("update the baseline with -u (vitest -u / jest -u) and commit the file; to compare only the cases in both, pass { cases: 'shared' }")
+    expect(message).toContain('If the eval set changed on purpose, update the baseline on purpose and commit the file:\n  RAG_MATCHERS_UPDATE_BASELINES=1 npx vitest run ')
+    expect(message).toContain("To compare only the cases in both, pass { cases: 'shared' }.")
     // bounded: 30 new ids list 10 and a count
     const many = Array.from({ length: 30 }, (_, i) => ({ id: `extra-${String(i).padStart(2, '0')}` }))
     const long = withRunner(local, () => failureOf(() => expect(evalRun([], [{ id: 'retired' }, ...many])).toMatchMetricBaseline('qa', opts())))
@@ -194,7 +197,11 @@ describe('.toMatchMetricBaseline', () => {
     expect(message).not.toContain('version: 0.0.9 in the baseline')
     expect(message).toContain('    baseline signature: R|k:1|empty:zero|dup:literal|order:given|version:0.0.9')
     expect(message).toContain('    current signature:  R|k:1|empty:zero|dup:first|order:given|rev:1')
-    expect(message).toContain('update the baseline with -u (vitest -u / jest -u)')
+    expect(message).toContain('RAG_MATCHERS_UPDATE_BASELINES=1 npx jest ')
+    // -u does not accept it
+    expect(withRunner({ update: 'all' }, () => failureOf(() => expect(evalRun()).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1'] }))))).toContain(
+      'cannot be compared',
+    )
   })
 
   it('compares a baseline written by another package version without -u, even in CI (issue #14)', () => {
@@ -221,8 +228,8 @@ describe('.toMatchMetricBaseline', () => {
       failureOf(() => expect(evalRun([0, 2, 3, 4, 6, 8, 10, 11, 12, 14, 16, 18])).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1', 'mrr', 'bleu'] }))),
     )
     expect(worse).toContain('Baseline "qa": 2 of 3 metrics regressed: MRR (mrr) 0.9500 → 0.7000')
-    // -u rewrites it in the current format
-    withRunner({ update: 'all' }, () => expect(evalRun([3, 11])).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1', 'mrr', 'bleu'] })))
+    // RAG_MATCHERS_UPDATE_BASELINES rewrites it in the current format
+    withRunner({ update: 'new', baselines: '1' }, () => expect(evalRun([3, 11])).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1', 'mrr', 'bleu'] })))
     const rewritten = readBaselineFile(baselineFile())!
     expect(rewritten.version).toBe(2)
     expect(rewritten.entries.qa!.metrics.bleu).toMatchObject({ measure: 'mean sentence BLEU', signature: 'BLEU|nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|rev:1' })
@@ -278,7 +285,8 @@ describe('.toMatchMetricBaseline', () => {
   it('fails instead of writing in CI, and under --ci', () => {
     const message = withRunner({ ci: 'true', update: 'new' }, () => failureOf(() => expect(evalRun()).toMatchMetricBaseline('qa', opts())))
     expect(message).toContain('No baseline "qa", and baselines are not written here because CI is set.')
-    expect(message).toContain('Run the tests locally (or with -u) to write it, then commit')
+    expect(message).toContain('Run the tests locally to write it, then commit')
+    expect(message).toContain('(RAG_MATCHERS_UPDATE_BASELINES=1 writes it under --ci too; in CI it takes RAG_MATCHERS_UPDATE_BASELINES=force.)')
     expect(existsSync(baselineFile())).toBe(false)
     const ci = withRunner({ update: 'none' }, () => failureOf(() => expect(evalRun()).toMatchMetricBaseline('qa', opts())))
     expect(ci).toContain('because the runner does not write snapshots (--ci)')
@@ -291,7 +299,7 @@ describe('.toMatchMetricBaseline', () => {
     expect(Object.keys(readBaselineFile(baselineFile())!.entries.qa!.metrics).sort()).toEqual(['mrr', 'recall@1'])
   })
 
-  it('rewrites the baseline under -u, also in CI, keeping other entries', () => {
+  it('rewrites the baseline under RAG_MATCHERS_UPDATE_BASELINES (not -u; in CI only with force), keeping other entries', () => {
     withRunner(local, () => {
       expect(evalRun()).toMatchMetricBaseline('qa', opts())
       expect(evalRun()).toMatchMetricBaseline('other', opts({ metrics: ['bleu'] }))
@@ -299,7 +307,13 @@ describe('.toMatchMetricBaseline', () => {
     const worse = evalRun([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     withRunner(local, () => failureOf(() => expect(worse).toMatchMetricBaseline('qa', opts())))
     writes = []
-    withRunner({ ci: 'true', update: 'all' }, () => expect(worse).toMatchMetricBaseline('qa', opts()))
+    // -u (also in CI) does not accept the regression
+    withRunner({ ci: 'true', update: 'all' }, () => failureOf(() => expect(worse).toMatchMetricBaseline('qa', opts())))
+    withRunner({ update: 'all' }, () => failureOf(() => expect(worse).toMatchMetricBaseline('qa', opts())))
+    // the switch is refused in CI
+    withRunner({ ci: 'true', update: 'all', baselines: 'true' }, () => failureOf(() => expect(worse).toMatchMetricBaseline('qa', opts())))
+    expect(writes).toEqual([])
+    withRunner({ ci: 'true', update: 'all', baselines: 'force' }, () => expect(worse).toMatchMetricBaseline('qa', opts()))
     expect(writes.map((w) => [w.name, w.reason])).toEqual([['qa', 'update']])
     withRunner({ ci: 'true', update: 'none' }, () => expect(worse).toMatchMetricBaseline('qa', opts()))
     const file = readBaselineFile(baselineFile())!
@@ -397,7 +411,7 @@ describe('.toMatchMetricBaseline with a lower-is-better metric (TER)', () => {
     // lower TER is an improvement: passes
     withRunner({ ci: 'true', update: 'none' }, () => expect(terRun(good)).toMatchMetricBaseline('ter', terOpts()))
     // rewrite the baseline at the good answers, then the worse answers regress
-    withRunner({ update: 'all' }, () => expect(terRun(good)).toMatchMetricBaseline('ter', terOpts()))
+    withRunner({ update: 'new', baselines: '1' }, () => expect(terRun(good)).toMatchMetricBaseline('ter', terOpts()))
     const message = stripAnsi(failureOf(() => withRunner({ ci: 'true', update: 'none' }, () => expect(terRun(worse)).toMatchMetricBaseline('ter', terOpts()))))
     expect(message).toContain('regressed')
     expect(message).toContain('lower is better')

@@ -241,6 +241,46 @@ describe('compareRuns', () => {
     expect(compareRuns(run(base), run(cur), { seed: 9, test: 'permutation' })).toEqual(compareRuns(run(base), run(cur), { seed: 9, test: 'permutation' }))
   })
 
+  it('lists the cases that regressed on their own, worst first, beyond the tolerance only (issue #26)', () => {
+    // 10 cases: q05 loses its hit (1 → 0), q01 drops by exactly the tolerance (0.02), q02 by a little more
+    const base = series(10, () => 1)
+    const cur = { ...base, q05: 0, q01: 0.98, q02: 0.97 }
+    const m = compareRuns(run(base), run(cur)).metrics[0]!
+    expect(m.status).toBe('dropped (not significant)')
+    expect(m.regressedCases).toEqual([
+      { id: 'q05', baseline: 1, current: 0, delta: -1 },
+      { id: 'q02', baseline: 1, current: 0.97, delta: cur.q02 - 1 },
+    ])
+    expect([m.tooManyRegressedCases, m.failed]).toEqual([false, false])
+    // tolerance 0: any drop
+    expect(compareRuns(run(base), run(cur), { tolerance: 0 }).metrics[0]!.regressedCases.map((c) => c.id)).toEqual(['q05', 'q02', 'q01'])
+    // a lower-is-better metric: a rise is the regression
+    const lower = compareRuns(run(series(10, () => 0.2)), run({ ...series(10, () => 0.2), q03: 0.6, q04: 0.1 }), { higherIsBetter: { 'recall@3': false } }).metrics[0]!
+    expect(lower.regressedCases.map((c) => [c.id, c.delta])).toEqual([['q03', 0.6 - 0.2]])
+    // on the 0–100 scale the tolerance is 2 points
+    const bleu = compareRuns(run({ a: 50, b: 50 }, 'BLEU|rev:1', 'bleu'), run({ a: 48.5, b: 47 }, 'BLEU|rev:1', 'bleu'), { test: 'none' }).metrics[0]!
+    expect(bleu.regressedCases.map((c) => c.id)).toEqual(['b'])
+    // nothing regressed, nothing listed
+    expect(compareRuns(run(base), run(base)).metrics[0]!.regressedCases).toEqual([])
+  })
+
+  it('fails a metric with more regressed cases than maxRegressedCases, whatever its mean did (issue #26)', () => {
+    const base = series(10, (i) => (i < 3 ? 0 : 1))
+    // the mean improves (0.7 → 0.9) but q04 lost its hit
+    const cur = { ...series(10, () => 1), q04: 0 }
+    const loose = compareRuns(run(base), run(cur))
+    expect([loose.metrics[0]!.status, loose.failed, loose.options.maxRegressedCases]).toEqual(['improved', false, undefined])
+    expect(loose.options).not.toHaveProperty('maxRegressedCases')
+    const strict = compareRuns(run(base), run(cur), { maxRegressedCases: 0 })
+    expect([strict.metrics[0]!.status, strict.metrics[0]!.tooManyRegressedCases, strict.metrics[0]!.failed, strict.failed]).toEqual(['improved', true, true, true])
+    expect(strict.regressed).toEqual([])
+    expect(strict.options.maxRegressedCases).toBe(0)
+    expect(compareRuns(run(base), run(cur), { maxRegressedCases: 1 }).failed).toBe(false)
+    for (const bad of [-1, 0.5, '1', null]) {
+      expect(() => compareRuns(run(base), run(cur), { maxRegressedCases: bad as never })).toThrow('Expected `options.maxRegressedCases` to be an integer ≥ 0')
+    }
+  })
+
   it('validates its arguments', () => {
     expect(() => compareRuns({} as MetricRun, run({}))).toThrow(MetricInputError)
     expect(() => compareRuns(run({ a: Number.NaN }), run({}))).toThrow('Expected `baseline.metrics["recall@3"].values["a"]` to be a finite number')

@@ -208,7 +208,7 @@ export function partialSetResult(ctx: MatcherContext, o: PartialSetOutcome): Mat
   const isNot = ctx.isNot === true
   const why =
     o.scored === 0
-      ? `every case (${n} of ${o.total}) failed in the pipeline, so nothing can be scored and the assertion fails`
+      ? `every case (${n} of ${o.total}) failed in the pipeline and nothing can be scored, so the assertion fails`
       : `${n} of ${o.total} ${o.total === 1 ? 'case' : 'cases'} failed in the pipeline (failedCases: 'fail'), so the assertion fails${isNot ? ' under .not too' : ''}`
   if (o.scored > 0 && !Number.isFinite(o.value))
     matcherError(ctx, o.matcher, o.args, `${o.label} ${nonFinite(o.value)}, so nothing can be asserted; check the input for overflowing values`)

@@ -141,7 +141,7 @@ describe('failedCases on inline sets', () => {
   it("a set whose every case failed fails both ways, whatever the choice except 'zero'", () => {
     for (const mode of ['fail', 'skip'] as const) {
       expect(assertionFailureOf(() => expect([failed]).toHaveRecallAtK(1, 0.5, { failedCases: mode }))).toContain('every case (1 of 1) failed in the pipeline')
-      expect(assertionFailureOf(() => expect([failed]).not.toHaveRecallAtK(1, 0.5, { failedCases: mode }))).toContain('so nothing can be scored and the assertion fails')
+      expect(assertionFailureOf(() => expect([failed]).not.toHaveRecallAtK(1, 0.5, { failedCases: mode }))).toContain('and nothing can be scored, so the assertion fails')
     }
     expect(() => expect([failed]).not.toHaveRecallAtK(1, 0.5, { failedCases: 'zero' })).not.toThrow()
   })

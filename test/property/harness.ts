@@ -21,7 +21,14 @@ import { mulberry32 as prng } from '../../src/eval-set/statistics.js'
 export type MatcherName = keyof typeof allMatchers
 
 export type Outcome =
-  | { readonly kind: 'pass' | 'fail'; readonly value: unknown; readonly metricPass: boolean; readonly headline: string; readonly uncomputable: boolean }
+  | {
+      readonly kind: 'pass' | 'fail'
+      readonly value: unknown
+      readonly metricPass: boolean
+      readonly headline: string
+      readonly message: string
+      readonly uncomputable: boolean
+    }
   | { readonly kind: 'matcher-error'; readonly message: string }
 
 function contextOf(isNot: boolean): MatcherContext {
@@ -55,7 +62,7 @@ function classify(name: string, isNot: boolean, result: MatcherResult): Outcome 
   // "… could not be computed, so the assertion fails." / "… is undefined for these data, so the assertion fails."
   const uncomputable = /so the assertion fails/.test(headline)
   const assertionPasses = isNot ? !result.pass : result.pass
-  return { kind: assertionPasses ? 'pass' : 'fail', value: result.meta?.value, metricPass: result.pass, headline, uncomputable }
+  return { kind: assertionPasses ? 'pass' : 'fail', value: result.meta?.value, metricPass: result.pass, headline, message, uncomputable }
 }
 
 function caught(name: string, isNot: boolean, error: unknown): Outcome {

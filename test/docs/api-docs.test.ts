@@ -22,6 +22,6 @@ describe('docs/api.md', () => {
     expect(text.match(/\*\*A failure message\*\*/g)?.length).toBe(matcherDeclarations.length)
   })
   it('is linked from README', () => {
-    expect(readFileSync(join(process.cwd(), 'README.md'), 'utf8')).toContain('(docs/api.md)')
+    expect(readFileSync(join(process.cwd(), 'README.md'), 'utf8')).toContain('(https://github.com/example/rag-matchers/blob/main/docs/api.md)')
   })
 })

@@ -14,10 +14,10 @@
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { RESULTS_DIR_ENV, TASK_META_KEY, toRecord, type RecordedAssertion } from '../src/report/record.js'
+import { RESULTS_DIR_ENV, TASK_META_KEY, toErrorRecord, toRecord, type RecordedAssertion } from '../src/report/record.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 
-export { RECORD_LIMITS, RESULTS_DIR_ENV, TASK_META_KEY, toRecord, type RecordedAssertion } from '../src/report/record.js'
+export { RECORD_LIMITS, RESULTS_DIR_ENV, TASK_META_KEY, toErrorRecord, toRecord, type RecordedAssertion } from '../src/report/record.js'
 
 type AnyMatcher = (this: MatcherContext, received: unknown, ...args: never[]) => MatcherResult | Promise<MatcherResult>
 
@@ -29,7 +29,9 @@ type AnyMatcher = (this: MatcherContext, received: unknown, ...args: never[]) =>
  * Only direct assertions are recorded: runners give those a `promise` field in the matcher state
  * (`''`, `'resolves'` or `'rejects'`); an asymmetric matcher (`expect.toHaveNdcgAtK(…)` inside
  * `toEqual`) gets no such field, and may be called any number of times, so it is not recorded.
- * A matcher that throws (misuse) records nothing. Recording never throws into the test.
+ * A matcher that throws (a Matcher error: wrong arguments, a case with bad ground truth; or a rejected
+ * promise) is recorded as an assertion with status `error` and the error's message, and the error is
+ * rethrown unchanged: the report counts it as failed. Recording never throws into the test.
  *
  * @example
  * export const allMatchers = withRecording({ toHitWithin: retrieval.toHitWithin })
@@ -38,13 +40,26 @@ export function withRecording<T extends Record<string, AnyMatcher>>(matchers: T,
   const out: Record<string, AnyMatcher> = {}
   for (const [name, fn] of Object.entries(matchers)) {
     const wrapped = function (this: MatcherContext, received: unknown, ...args: never[]): MatcherResult | Promise<MatcherResult> {
-      const result = fn.call(this, received, ...args)
-      if (!isDirectAssertion(this)) return result
+      const direct = isDirectAssertion(this)
+      let result: MatcherResult | Promise<MatcherResult>
+      try {
+        result = fn.call(this, received, ...args)
+      } catch (error) {
+        if (direct) safeRecordError(this, name, received, error, scales[name])
+        throw error
+      }
+      if (!direct) return result
       if (isPromiseLike(result)) {
-        return result.then((r) => {
-          safeRecord(this, name, received, r, scales[name])
-          return r
-        })
+        return result.then(
+          (r) => {
+            safeRecord(this, name, received, r, scales[name])
+            return r
+          },
+          (error: unknown) => {
+            safeRecordError(this, name, received, error, scales[name])
+            throw error
+          },
+        )
       }
       safeRecord(this, name, received, result, scales[name])
       return result
@@ -68,6 +83,15 @@ function safeRecord(ctx: MatcherContext, name: string, received: unknown, result
     const meta = result?.meta
     if (meta === undefined || meta === null) return
     const record = toRecord(ctx, name, received, result.pass, meta)
+    deliver(ctx, scale === undefined ? record : { ...record, scale })
+  } catch {
+    // A reporter aid must never fail or change a test.
+  }
+}
+
+function safeRecordError(ctx: MatcherContext, name: string, received: unknown, error: unknown, scale: number | undefined): void {
+  try {
+    const record = toErrorRecord(ctx, name, received, error)
     deliver(ctx, scale === undefined ? record : { ...record, scale })
   } catch {
     // A reporter aid must never fail or change a test.

@@ -14,8 +14,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RESULTS_DIR_ENV, type RecordedAssertion } from '../src/report/record.js'
-import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from '../src/report/model.js'
+import { errorMessage, RESULTS_DIR_ENV, type RecordedAssertion } from '../src/report/record.js'
+import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion, type RunFailure, type RunOutcome } from '../src/report/model.js'
 import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from '../src/report/output.js'
 import { recordInteractiveRun } from '../src/eval-set/progress.js'
 
@@ -25,7 +25,18 @@ export type { RagReporterOptions } from '../src/report/output.js'
 export interface JestAggregatedResultLike {
   readonly testResults: ReadonlyArray<{
     readonly testFilePath: string
-    readonly testResults: ReadonlyArray<{ readonly fullName: string; readonly title: string; readonly ancestorTitles: readonly string[] }>
+    readonly testResults: ReadonlyArray<{
+      readonly fullName: string
+      readonly title: string
+      readonly ancestorTitles: readonly string[]
+      readonly status?: string
+      readonly failureMessages?: readonly string[]
+    }>
+    readonly numFailingTests?: number
+    /** Set when the file failed to run (a syntax error, a throw at the top level). */
+    readonly testExecError?: { readonly message?: string } | null
+    /** Errors of the file outside its tests (a failed hook), when Jest reports them apart. */
+    readonly failureMessage?: string | null
   }>
 }
 
@@ -111,6 +122,43 @@ export function collectJestAssertions(records: readonly RecordedAssertion[], res
   return out
 }
 
+/**
+ * What the run reported beyond the rag-matchers assertions: failed tests in which no rag-matchers assertion
+ * failed or errored (a plain `expect`, a describeEvalSet pipeline error in `beforeAll`), and files that failed
+ * to run. A file that reports failing tests but none by name (`numFailingTests` only) counts as a file error.
+ *
+ * @example
+ * const run = collectJestRun(results, assertions, rootDir)
+ */
+export function collectJestRun(results: JestAggregatedResultLike, assertions: readonly ReportAssertion[], root: string): RunOutcome {
+  const failedRag = new Set(assertions.filter((a) => !a.outcome).map((a) => `${a.file}\u0000${a.fullName}`))
+  let tests = 0
+  let failedTests = 0
+  const failedOutside: RunFailure[] = []
+  const fileErrors: RunFailure[] = []
+  for (const file of results.testResults) {
+    const path = projectPath(root, file.testFilePath)
+    let failedHere = 0
+    for (const t of file.testResults) {
+      if (t.status === 'pending' || t.status === 'skipped' || t.status === 'todo' || t.status === 'disabled') continue
+      tests += 1
+      if (t.status !== 'failed') continue
+      failedHere += 1
+      const fullName = [...t.ancestorTitles, t.title].join(' > ')
+      if (failedRag.has(`${path}\u0000${fullName}`)) continue
+      const message = t.failureMessages?.[0]
+      failedOutside.push({ file: path, test: fullName, ...(message !== undefined ? { error: errorMessage(message) } : {}) })
+    }
+    failedTests += failedHere
+    if (file.testExecError !== undefined && file.testExecError !== null) {
+      fileErrors.push({ file: path, error: errorMessage(file.testExecError.message ?? file.failureMessage ?? 'the file failed to run') })
+    } else if ((file.numFailingTests ?? 0) > failedHere) {
+      fileErrors.push({ file: path, error: errorMessage(file.failureMessage ?? `${(file.numFailingTests ?? 0) - failedHere} failing tests without a result`) })
+    }
+  }
+  return { tests, failedTests, failedOutside, fileErrors }
+}
+
 /** The Jest reporter (default export of `rag-matchers/jest-reporter`). */
 export default class RagMatchersJestReporter {
   private readonly options: RagReporterOptions
@@ -143,7 +191,8 @@ export default class RagMatchersJestReporter {
 
   onRunComplete(_contexts: unknown, results: JestAggregatedResultLike): void {
     const assertions = collectJestAssertions(readChannel(this.dir), results, this.root)
-    const report = buildReport(assertions, { runner: 'jest', ...(this.shard ? { shard: this.shard } : {}) })
+    const run = collectJestRun(results, assertions, this.root)
+    const report = buildReport(assertions, { runner: 'jest', run, ...(this.shard ? { shard: this.shard } : {}) })
     this.report = report
     finishReport(report, resolveOutputDir(this.root, this.options.outputDir), (text) => process.stdout.write(`${text}\n`), this.options, process.env.GITHUB_STEP_SUMMARY)
     this.clearChannel()

@@ -13,8 +13,8 @@
  * `writeReport`, `renderTable`, `renderHtml`, `escapeHtml`, and `runMergeReportsCli` (the `merge-reports` command).
  */
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import { TASK_META_KEY, type RecordedAssertion } from '../src/report/record.js'
-import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion } from '../src/report/model.js'
+import { errorMessage, TASK_META_KEY, type RecordedAssertion } from '../src/report/record.js'
+import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion, type RunFailure, type RunOutcome } from '../src/report/model.js'
 import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from '../src/report/output.js'
 import { recordInteractiveRun } from '../src/eval-set/progress.js'
 
@@ -29,6 +29,8 @@ export {
   type CaseRow,
   type FileSection,
   type BaselineComparison,
+  type RunOutcome,
+  type RunFailure,
 } from '../src/report/model.js'
 export { mergeReports, mergeReportFiles } from '../src/report/merge.js'
 export { runMergeReportsCli, MERGE_USAGE } from '../cli/merge-reports.js'
@@ -78,6 +80,53 @@ export function collectVitestAssertions(testModules: ReadonlyArray<TestModule>, 
   return out
 }
 
+function firstError(errors: ReadonlyArray<unknown> | undefined): string | undefined {
+  const e = errors?.[0]
+  return e === undefined ? undefined : errorMessage(e)
+}
+
+/**
+ * What the run reported beyond the rag-matchers assertions: failed tests in which no rag-matchers assertion
+ * failed or errored (a plain `expect`, a describeEvalSet pipeline error), files that failed to load, suites
+ * whose hooks failed, and errors outside any test. Exported for tests and custom reporters.
+ *
+ * @example
+ * const run = collectVitestRun(testModules, collectVitestAssertions(testModules, root), root)
+ */
+export function collectVitestRun(
+  testModules: ReadonlyArray<TestModule>,
+  assertions: readonly ReportAssertion[],
+  root: string,
+  unhandledErrors: ReadonlyArray<unknown> = [],
+): RunOutcome {
+  const failedRag = new Set(assertions.filter((a) => !a.outcome).map((a) => `${a.file}\u0000${a.fullName}`))
+  let tests = 0
+  let failedTests = 0
+  const failedOutside: RunFailure[] = []
+  const fileErrors: RunFailure[] = []
+  for (const module of testModules) {
+    const file = projectPath(root, module.moduleId)
+    const moduleError = firstError(module.errors())
+    if (moduleError !== undefined) fileErrors.push({ file, error: moduleError })
+    for (const suite of module.children.allSuites()) {
+      const error = firstError(suite.errors())
+      if (error !== undefined) fileErrors.push({ file, test: suite.fullName, error })
+    }
+    for (const test of module.children.allTests()) {
+      const result = test.result()
+      if (result.state === 'skipped' || result.state === 'pending') continue
+      tests += 1
+      if (result.state !== 'failed') continue
+      failedTests += 1
+      if (failedRag.has(`${file}\u0000${test.fullName}`)) continue
+      const error = firstError(result.errors)
+      failedOutside.push({ file, test: test.fullName, ...(error !== undefined ? { error } : {}) })
+    }
+  }
+  for (const e of unhandledErrors) fileErrors.push({ file: '(outside any test)', error: errorMessage(e) })
+  return { tests, failedTests, failedOutside, fileErrors }
+}
+
 /** The Vitest reporter (default export of `rag-matchers/reporter`). */
 export default class RagMatchersReporter implements Reporter {
   private readonly options: RagReporterOptions
@@ -96,10 +145,12 @@ export default class RagMatchersReporter implements Reporter {
     this.vitest = vitest
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): void {
     const root = this.vitest?.config.root ?? process.cwd()
     const shard = this.vitest?.config.shard
-    const report = buildReport(collectVitestAssertions(testModules, root), { runner: 'vitest', ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}) })
+    const assertions = collectVitestAssertions(testModules, root)
+    const run = collectVitestRun(testModules, assertions, root, unhandledErrors)
+    const report = buildReport(assertions, { runner: 'vitest', run, ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}) })
     this.report = report
     const log = (text: string) => (this.vitest ? this.vitest.logger.log(text) : console.log(text))
     finishReport(report, resolveOutputDir(root, this.options.outputDir), log, this.options, process.env.GITHUB_STEP_SUMMARY)

@@ -4,8 +4,24 @@
  * through {@link escapeHtml}, in element content and in attribute values alike. The page also carries
  * a Content-Security-Policy that allows no script at all, so a missed escape still cannot run code.
  */
-import type { CaseRow, EvalSetSection, MetricRow, RagReport, ReportAssertion } from './model.js'
-import { baselineRow, decimalsFor, formatDelta, formatThreshold, formatValue, metricName, rowResult } from './table.js'
+import { causeOf, type CaseRow, type EvalSetSection, type MetricRow, type RagReport, type ReportAssertion, type RunFailure } from './model.js'
+import {
+  assertionResult,
+  baselineRow,
+  causeLines,
+  decimalsFor,
+  formatDelta,
+  formatRegressed,
+  formatSigned,
+  formatThreshold,
+  formatValue,
+  metricName,
+  rowResult,
+  setAssertions,
+  thresholdText,
+  valueText,
+  verdictText,
+} from './table.js'
 
 /** The page's policy: nothing may load or run; only the inline stylesheet applies. */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
@@ -119,6 +135,12 @@ function resultCell(pass: boolean, text: string): string {
   return `<td class="${pass ? 'pass' : 'fail'}">${escapeHtml(text)}</td>`
 }
 
+/** A list of why assertions failed (thrown errors, judge misses), or '' when none said. */
+function whyList(lines: readonly string[]): string {
+  if (lines.length === 0) return ''
+  return `<div class="why"><h3>Why</h3><ul>${lines.map((l) => `<li class="fail">${escapeHtml(l)}</li>`).join('')}</ul></div>`
+}
+
 /** The pass/FAIL badge after a section heading (eval sets and per-file singles alike). */
 function resultBadge(pass: boolean): string {
   return `<span class="${pass ? 'pass' : 'fail'}">${pass ? 'pass' : 'FAIL'}</span>`
@@ -130,8 +152,8 @@ function metricsTable(set: EvalSetSection): string {
   const rows = set.metrics.map((m) => {
     const d = decimalsFor(m)
     return (
-      `<tr data-metric="${escapeHtml(m.key)}"><td>${escapeHtml(metricName(m))}</td><td class="num">${escapeHtml(formatValue(m.value, d, m.threshold))}</td>` +
-      `<td class="num">${escapeHtml(formatThreshold(m, d))}</td><td class="num">${m.n}</td>${resultCell(m.pass, rowResult(m))}` +
+      `<tr data-metric="${escapeHtml(m.key)}"><td>${escapeHtml(metricName(m))}</td><td class="num">${escapeHtml(valueText(m))}</td>` +
+      `<td class="num">${escapeHtml(thresholdText(m))}</td><td class="num">${m.n}</td>${resultCell(m.pass, rowResult(m))}` +
       `${withBaseline ? `<td class="num">${escapeHtml(formatDelta(m.baseline, d))}</td>` : ''}<td><code class="sig">${escapeHtml(m.signature)}</code></td></tr>`
     )
   })
@@ -145,7 +167,20 @@ function baselinesTable(set: EvalSetSection): string {
     const bad = b.status !== undefined && /regress|incomparable/i.test(b.status)
     return `<tr><td>${escapeHtml(b.fullName)}</td>${cells.map((c, i) => `<td class="${i === 0 ? '' : 'num'}${i === 5 && bad ? ' fail' : ''}">${escapeHtml(c)}</td>`).join('')}</tr>`
   })
-  return `<h3>Baseline comparisons</h3><table class="baselines"><tr><th>test</th><th>metric</th><th>baseline</th><th>current</th><th>Δ</th><th>p</th><th>status</th></tr>${rows.join('')}</table>`
+  const worst = set.baselines.flatMap((b) => {
+    if (b.worst === undefined || b.worst.length === 0) return []
+    const d = decimalsFor({ metric: b.metric, matcher: b.metric, value: b.current })
+    return [`${b.metric}: ${b.worst.map((c) => `${c.id} ${formatValue(c.baseline, d)} → ${formatValue(c.current, d)} (${formatSigned(c.delta, d)})`).join(', ')}`]
+  })
+  return (
+    `<h3>Baseline comparisons</h3><table class="baselines"><tr><th>test</th><th>metric</th><th>baseline</th><th>current</th><th>Δ</th><th>p</th><th>status</th></tr>${rows.join('')}</table>` +
+    (worst.length > 0 ? `<p class="worst">Cases that dropped most: ${worst.map(escapeHtml).join(' · ')}</p>` : '')
+  )
+}
+
+function regressedCases(set: EvalSetSection): string {
+  if (set.regressedCases === undefined || set.regressedCases.length === 0) return ''
+  return `<h3>Regressed cases</h3><ul class="regressed">${set.regressedCases.map((r) => `<li><code>${escapeHtml(formatRegressed(r))}</code></li>`).join('')}</ul>`
 }
 
 function casesTable(set: EvalSetSection): string {
@@ -157,6 +192,7 @@ function casesTable(set: EvalSetSection): string {
   if (has((c) => c.answer)) columns.push({ head: 'answer', cell: (c) => `<td class="text">${escapeHtml(c.answer ?? '')}</td>` })
   if (has((c) => c.reference)) columns.push({ head: 'reference', cell: (c) => `<td class="text">${escapeHtml(c.reference ?? '')}</td>` })
   if (has((c) => c.retrieved)) columns.push({ head: 'retrieved (first 10)', cell: (c) => `<td class="text"><code>${escapeHtml((c.retrieved ?? []).join(', '))}</code></td>` })
+  if (has((c) => c.relevant)) columns.push({ head: 'expected relevant', cell: (c) => `<td class="text"><code>${escapeHtml((c.relevant ?? []).join(', '))}</code></td>` })
   if (has((c) => c.error)) columns.push({ head: 'error', cell: (c) => `<td class="text fail">${escapeHtml(c.error ?? '')}</td>` })
   for (const m of charted) {
     const d = decimalsFor(m)
@@ -177,7 +213,7 @@ function casesTable(set: EvalSetSection): string {
   return `<h3>Questions</h3><table class="cases">${head}${rows.join('')}</table>`
 }
 
-function evalSetSection(set: EvalSetSection): string {
+function evalSetSection(report: RagReport, set: EvalSetSection): string {
   const charts = set.metrics.filter((m) => m.values !== undefined && m.values.length > 0).map(renderChart)
   const where = set.files.map((f) => `<code>${escapeHtml(f)}</code>`).join(', ')
   return (
@@ -185,7 +221,9 @@ function evalSetSection(set: EvalSetSection): string {
     `<p class="muted">${plural(set.cases.length, 'case')} · ${where}${set.source === 'set' ? ' · named set' : ''}</p>` +
     (set.tests.length > 1 ? `<p class="muted tests">asserted by ${plural(set.tests.length, 'test')}: ${set.tests.map(escapeHtml).join(' · ')}</p>` : '') +
     metricsTable(set) +
+    whyList(causeLines(setAssertions(report, set))) +
     baselinesTable(set) +
+    regressedCases(set) +
     (charts.length > 0 ? `<div class="charts">${charts.join('')}</div>` : '') +
     casesTable(set) +
     `</section>`
@@ -193,11 +231,40 @@ function evalSetSection(set: EvalSetSection): string {
 }
 
 function singleRow(a: ReportAssertion): string {
-  const d = decimalsFor(a)
+  const cause = a.outcome ? undefined : causeOf(a)
+  const c = a.case
+  const caseCell =
+    c === undefined
+      ? '<td class="muted">—</td>'
+      : `<td class="text"><code>${escapeHtml(c.id || '—')}</code>` +
+        (c.retrieved !== undefined ? `<br><span class="muted">retrieved:</span> <code>${escapeHtml(c.retrieved.join(', '))}</code>` : '') +
+        (c.relevant !== undefined ? `<br><span class="muted">expected:</span> <code>${escapeHtml(c.relevant.join(', '))}</code>` : '') +
+        '</td>'
   return (
-    `<tr><td>${escapeHtml(a.fullName)}</td><td><code>${escapeHtml(a.matcher)}</code></td><td>${escapeHtml(a.metric)}${a.isNot ? ' (.not)' : ''}</td>` +
-    `<td class="num">${escapeHtml(formatValue(a.value, d, a.threshold))}</td><td class="num">${escapeHtml(formatThreshold(a, d))}</td>` +
-    `${resultCell(a.outcome, a.outcome ? 'pass' : 'FAIL')}<td><code class="sig">${escapeHtml(a.signature)}</code></td></tr>`
+    `<tr${a.status === 'error' ? ' class="errored"' : ''}><td>${escapeHtml(a.fullName)}</td>${caseCell}<td><code>${escapeHtml(a.matcher)}</code></td><td>${escapeHtml(a.metric)}${a.isNot ? ' (.not)' : ''}</td>` +
+    `<td class="num">${escapeHtml(valueText(a))}</td><td class="num">${escapeHtml(thresholdText(a))}</td>` +
+    `${resultCell(a.outcome, assertionResult(a))}<td class="text${cause === undefined ? ' muted' : ' fail'}">${escapeHtml(cause ?? '—')}</td><td><code class="sig">${escapeHtml(a.signature)}</code></td></tr>`
+  )
+}
+
+function failureRows(list: readonly RunFailure[]): string {
+  return list
+    .map((f) => `<tr><td><code>${escapeHtml(f.file)}</code></td><td>${escapeHtml(f.test ?? '—')}</td><td class="text fail">${escapeHtml(f.error ?? '—')}</td></tr>`)
+    .join('')
+}
+
+/** Tests that failed without a failed rag-matchers assertion, and files or hooks that failed to run. */
+function runFailures(report: RagReport): string {
+  const run = report.run
+  if (run === undefined || (run.failedOutside.length === 0 && run.fileErrors.length === 0)) return ''
+  const head = '<tr><th>file</th><th>test</th><th>error</th></tr>'
+  return (
+    `<section class="run-failures"><h2>Failures outside rag-matchers assertions <span class="fail">FAIL</span></h2>` +
+    (run.failedOutside.length > 0
+      ? `<h3>${plural(run.failedOutside.length, 'failed test')}</h3><table class="failed-tests">${head}${failureRows(run.failedOutside)}</table>`
+      : '') +
+    (run.fileErrors.length > 0 ? `<h3>Files or hooks that failed to run</h3><table class="file-errors">${head}${failureRows(run.fileErrors)}</table>` : '') +
+    '</section>'
   )
 }
 
@@ -213,17 +280,18 @@ export function renderHtml(report: RagReport): string {
   const s = report.summary
   const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.count} (partial)` : ''
   const merged = report.mergedFrom !== undefined ? ` · merged from ${report.mergedFrom} reports` : ''
+  const verdictPass = (report.verdict?.status ?? (s.failed === 0 ? 'pass' : 'fail')) === 'pass'
   const body =
-    s.assertions === 0
+    (s.assertions === 0
       ? '<p class="muted">No rag-matchers assertion ran.</p>'
-      : report.evalSets.map(evalSetSection).join('') +
+      : report.evalSets.map((set) => evalSetSection(report, set)).join('') +
         report.singles
           .map(
             (f) =>
               `<section class="singles" data-file="${escapeHtml(f.file)}"><h2>Assertions in <code>${escapeHtml(f.file)}</code> ${resultBadge(f.pass)}</h2>` +
-              `<table class="assertions"><tr><th>test</th><th>matcher</th><th>metric</th><th>value</th><th>threshold</th><th>result</th><th>signature</th></tr>${f.assertions.map(singleRow).join('')}</table></section>`,
+              `<table class="assertions"><tr><th>test</th><th>case</th><th>matcher</th><th>metric</th><th>value</th><th>threshold</th><th>result</th><th>why</th><th>signature</th></tr>${f.assertions.map(singleRow).join('')}</table></section>`,
           )
-          .join('')
+          .join('')) + runFailures(report)
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -236,7 +304,8 @@ export function renderHtml(report: RagReport): string {
 </head>
 <body>
 <header><h1>rag-matchers report</h1>
-<p class="summary">${plural(s.assertions, 'assertion')} in ${plural(s.files, 'file')} · <span class="pass">${s.passed} passed</span> · <span class="${s.failed > 0 ? 'fail' : 'muted'}">${s.failed} failed</span> · ${plural(s.evalSets, 'eval set')} · ${escapeHtml(report.runner)}${escapeHtml(shard)}${escapeHtml(merged)} · ${escapeHtml(report.createdAt)}</p></header>
+<p class="verdict ${verdictPass ? 'pass' : 'fail'}">${escapeHtml(verdictText(report))}</p>
+<p class="summary">${plural(s.assertions, 'assertion')} in ${plural(s.files, 'file')} · <span class="pass">${s.passed} passed</span> · <span class="${s.failed > 0 ? 'fail' : 'muted'}">${s.failed} failed</span>${(s.errored ?? 0) > 0 ? ` <span class="fail">(${s.errored} errored)</span>` : ''} · ${plural(s.evalSets, 'eval set')} · ${escapeHtml(report.runner)}${escapeHtml(shard)}${escapeHtml(merged)} · ${escapeHtml(report.createdAt)}</p></header>
 <main>${body}</main>
 </body>
 </html>

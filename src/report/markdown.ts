@@ -4,12 +4,38 @@
  * threshold, baseline value, delta and status, then the worst cases of each regression. The numbers
  * are formatted by the same functions as the terminal table and the HTML, so all three agree.
  */
-import type { BaselineComparison, EvalSetSection, MetricRow, RagReport } from './model.js'
-import { baselineRow, decimalsFor, formatSigned, formatThreshold, formatValue, metricName, rowResult } from './table.js'
+import { causeOf, type BaselineComparison, type EvalSetSection, type MetricRow, type RagReport } from './model.js'
+import {
+  assertionLabel,
+  assertionResult,
+  baselineRow,
+  causeLines,
+  countsText,
+  decimalsFor,
+  formatRegressed,
+  formatSigned,
+  formatValue,
+  hasContent,
+  metricName,
+  oneLine,
+  rowResult,
+  runFailureLines,
+  setAssertions,
+  thresholdText,
+  valueText,
+  verdictText,
+} from './table.js'
 
-/** Cell text: one line, `|` escaped, and no HTML (GitHub renders inline HTML in Markdown). */
-function cell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+/**
+ * Cell text: one line (control characters, line and paragraph separators become spaces, so no text can
+ * forge a line of its own), `\`, `|` and `<` backslash-escaped, and a leading `>` (a quote). GitHub
+ * renders inline HTML in Markdown; `\<` is CommonMark's own escape: the page shows `<`, and a
+ * plain-text CI log shows `\<` rather than `&lt;`. No HTML entity is ever written.
+ */
+export function cell(text: string): string {
+  return oneLine(text, 2_000)
+    .replace(/[\\|<]/g, (ch) => `\\${ch}`)
+    .replace(/^>/, '\\>')
 }
 
 function row(cells: readonly string[]): string {
@@ -22,8 +48,8 @@ function metricRow(m: MetricRow): string[] {
   const d = decimalsFor(m)
   return [
     metricName(m),
-    formatValue(m.value, d, m.threshold),
-    formatThreshold(m, d),
+    valueText(m),
+    thresholdText(m),
     m.baseline === undefined ? '—' : formatValue(m.baseline.mean, d),
     m.baseline === undefined ? '—' : formatSigned(m.baseline.delta, d),
     rowResult(m),
@@ -66,15 +92,10 @@ function worstCases(set: EvalSetSection): string[] {
  * renderMarkdown(buildReport(assertions, { runner: 'vitest' })).startsWith('## rag-matchers') // true
  */
 export function renderMarkdown(report: RagReport): string {
-  const s = report.summary
-  if (s.assertions === 0) return ''
+  if (!hasContent(report)) return ''
   const out: string[] = []
   const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.count} (partial: merge the shards for the full report)` : ''
-  out.push(
-    `## rag-matchers: ${s.failed === 0 ? 'pass' : 'FAIL'}`,
-    '',
-    `${s.assertions} ${s.assertions === 1 ? 'assertion' : 'assertions'} in ${s.files} ${s.files === 1 ? 'file' : 'files'}, ${s.passed} passed, ${s.failed} failed · ${s.evalSets} eval ${s.evalSets === 1 ? 'set' : 'sets'}${shard}`,
-  )
+  out.push(`## rag-matchers: ${cell(verdictText(report))}`, '', `${cell(countsText(report))}${shard}`)
   for (const set of report.evalSets) {
     const size = set.cases.length
     out.push('', `### Eval set "${cell(set.name)}" · ${size} ${size === 1 ? 'case' : 'cases'} · ${set.pass ? 'pass' : 'FAIL'}`, '')
@@ -82,16 +103,35 @@ export function renderMarkdown(report: RagReport): string {
     // the baseline assertion's own row ("metrics regressed vs baseline") is replaced by its per-metric rows
     for (const m of set.metrics) if (!(m.matcher === 'toMatchMetricBaseline' && set.baselines.length > 0)) out.push(row(metricRow(m)))
     for (const b of set.baselines) out.push(row(comparisonRow(b)))
+    const why = causeLines(setAssertions(report, set))
+    if (why.length > 0) out.push('', '**Why**', '', ...why.map((line) => `- ${cell(line)}`))
     const worst = worstCases(set)
     if (worst.length > 0) out.push('', '**Worst cases**', '', ...worst)
+    if (set.regressedCases !== undefined && set.regressedCases.length > 0) {
+      out.push('', '**Regressed cases**', '', ...set.regressedCases.slice(0, 20).map((r) => `- ${cell(formatRegressed(r))}`))
+      if (set.regressedCases.length > 20) out.push(`- … and ${set.regressedCases.length - 20} more`)
+    }
   }
   const failedSingles = report.singles.flatMap((f) => f.assertions.filter((a) => !a.outcome).map((a) => ({ file: f.file, a })))
   if (failedSingles.length > 0) {
-    out.push('', '### Failed single-case assertions', '', row(['file', 'test', 'metric', 'value', 'threshold']), '| --- | --- | --- | --- | --- |')
+    out.push(
+      '',
+      '### Failed single-case assertions',
+      '',
+      row(['file', 'test', 'metric', 'value', 'threshold', 'result', 'why']),
+      '| --- | --- | --- | --- | --- | --- | --- |',
+    )
     for (const { file, a } of failedSingles) {
-      const d = decimalsFor(a)
-      out.push(row([file, a.test, a.metric + (a.isNot ? ' (.not)' : ''), formatValue(a.value, d, a.threshold), formatThreshold(a, d)]))
+      const why = causeOf(a)
+      out.push(
+        row([file, assertionLabel(a), a.metric + (a.isNot ? ' (.not)' : ''), valueText(a), thresholdText(a), assertionResult(a), why === undefined ? '—' : oneLine(why)]),
+      )
     }
+  }
+  const outside = runFailureLines(report)
+  if (outside.length > 0) {
+    out.push('', '### Failures outside rag-matchers assertions', '')
+    for (const line of outside) out.push(...(line.startsWith('  ') ? [`- ${cell(line.trim())}`] : ['', `**${cell(line)}**`, '']))
   }
   return `${out.join('\n')}\n`
 }

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { MetricInputError } from '../errors.js'
-import { buildReport, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion } from './model.js'
+import { buildReport, REPORT_SCHEMA_VERSION, type RagReport, type ReportAssertion, type RunFailure, type RunOutcome } from './model.js'
 
 function checkReport(value: unknown, where: string): RagReport {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -53,7 +53,36 @@ export function mergeReports(reports: readonly unknown[], options: { createdAt?:
       assertions.push(a)
     }
   }
-  return buildReport(assertions, { runner: 'merged', mergedFrom: checked.length, ...(options.createdAt ? { createdAt: options.createdAt } : {}) })
+  const run = mergeRuns(checked)
+  return buildReport(assertions, {
+    runner: 'merged',
+    mergedFrom: checked.length,
+    ...(run !== undefined ? { run } : {}),
+    ...(options.createdAt ? { createdAt: options.createdAt } : {}),
+  })
+}
+
+/** The runners' outcomes of the inputs, summed; failures listed once. Undefined when no input had one (older reports). */
+function mergeRuns(reports: readonly RagReport[]): RunOutcome | undefined {
+  const runs = reports.map((r) => r.run).filter((r): r is RunOutcome => r !== undefined && r !== null && typeof r === 'object')
+  if (runs.length === 0) return undefined
+  const once = (lists: ReadonlyArray<readonly RunFailure[] | undefined>): RunFailure[] => {
+    const seen = new Set<string>()
+    const out: RunFailure[] = []
+    for (const f of lists.flatMap((l) => (Array.isArray(l) ? l : []))) {
+      const key = `${f.file}\u0000${f.test ?? ''}\u0000${f.error ?? ''}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      out.push(f)
+    }
+    return out
+  }
+  return {
+    tests: runs.reduce((s, r) => s + (r.tests ?? 0), 0),
+    failedTests: runs.reduce((s, r) => s + (r.failedTests ?? 0), 0),
+    failedOutside: once(runs.map((r) => r.failedOutside)),
+    fileErrors: once(runs.map((r) => r.fileErrors)),
+  }
 }
 
 /**

@@ -33,6 +33,9 @@ type RecordedFields =
   | 'cases'
   | 'extra'
   | 'direction'
+  | 'status'
+  | 'error'
+  | 'case'
 
 /** One assertion in the report: the record plus where it ran, in a runner-independent form. */
 export interface ReportAssertion extends Pick<RecordedAssertion, RecordedFields> {
@@ -76,7 +79,12 @@ export interface MetricRow {
   /** Cases behind the value. */
   readonly n: number
   readonly assertions: number
+  /** Assertions that did not pass, errored ones included. */
   readonly failedAssertions: number
+  /** Assertions whose matcher threw (status `error`); also counted in `failedAssertions`. */
+  readonly errored: number
+  /** Why assertions of the row failed, when they said: thrown errors, and a judge's `extra.error` (at most 5, each once). */
+  readonly causes?: readonly string[]
   /** Every assertion in the row passed. */
   readonly pass: boolean
   readonly baseline?: { readonly mean: number; readonly delta: number }
@@ -115,6 +123,14 @@ export interface BaselineComparison {
   readonly worst?: ReadonlyArray<{ readonly id: string; readonly baseline: number; readonly current: number; readonly delta: number }>
 }
 
+/** One case that regressed against the baseline, as a baseline assertion recorded it in `extra.regressedCases`. */
+export interface RegressedCase {
+  readonly case: string
+  readonly metric: string
+  readonly baseline: number | null
+  readonly current: number | null
+}
+
 export interface EvalSetSection {
   readonly key: string
   readonly name: string
@@ -127,6 +143,8 @@ export interface EvalSetSection {
   readonly metrics: readonly MetricRow[]
   /** Per-metric baseline comparisons recorded by baseline assertions on this set (may be empty). */
   readonly baselines: readonly BaselineComparison[]
+  /** Per-case regressions a baseline assertion recorded in `extra.regressedCases` (at most 50), when it did. */
+  readonly regressedCases?: readonly RegressedCase[]
   readonly cases: readonly CaseRow[]
 }
 
@@ -148,10 +166,21 @@ export interface RagReport {
   readonly summary: {
     readonly assertions: number
     readonly passed: number
+    /** Assertions that did not pass, errored ones included. */
     readonly failed: number
+    /** Assertions whose matcher threw (status `error`); also counted in `failed`. */
+    readonly errored: number
     readonly evalSets: number
     readonly files: number
   }
+  /**
+   * The run's verdict: `fail` when any recorded assertion failed or errored, when the runner reported a
+   * failed test without a failed rag-matchers assertion, or when a file or hook failed to run. Never `pass`
+   * for a run in which something failed. `reasons` says why, in words (empty for `pass`).
+   */
+  readonly verdict: { readonly status: 'pass' | 'fail'; readonly reasons: readonly string[] }
+  /** What the runner reported beyond the rag-matchers assertions; absent when the reporter did not know (a hand-built report). */
+  readonly run?: RunOutcome
   readonly evalSets: readonly EvalSetSection[]
   /** Single-case assertions (no eval set), per test file. */
   readonly singles: readonly FileSection[]
@@ -159,8 +188,32 @@ export interface RagReport {
   readonly assertions: readonly ReportAssertion[]
 }
 
+/** A failed test or a file/hook failure, as the runner reported it. */
+export interface RunFailure {
+  /** Test file, relative to the project root, `/`-separated. */
+  readonly file: string
+  /** The test's full name (`describe > … > test`); absent for a file that failed to load or a failed hook. */
+  readonly test?: string
+  /** The first error message, without colours, bounded. */
+  readonly error?: string
+}
+
+/** The runner's view of the run: tests and failures the rag-matchers assertions do not show. */
+export interface RunOutcome {
+  /** Tests the runner ran (skipped ones excluded). */
+  readonly tests: number
+  /** Tests that failed, for any reason. */
+  readonly failedTests: number
+  /** Failed tests in which no rag-matchers assertion failed or errored (a plain `expect`, a pipeline error, a hook). */
+  readonly failedOutside: readonly RunFailure[]
+  /** Files that failed to load, suites whose hooks failed, errors outside any test. */
+  readonly fileErrors: readonly RunFailure[]
+}
+
 export interface BuildReportOptions {
   readonly runner: RagReport['runner']
+  /** The runner's view of the run (failed tests, files that failed to load), for the verdict. */
+  readonly run?: RunOutcome
   readonly shard?: { index: number; count: number }
   readonly mergedFrom?: number
   /** Defaults to now; tests pass a fixed date. */
@@ -215,6 +268,45 @@ function rowKey(a: ReportAssertion): string {
   return a.perCase === undefined ? `${base}|${a.file}|${a.testIndex}|${a.index}` : base
 }
 
+/**
+ * Why an assertion failed, when it said so: the message of the error its matcher threw, or a judge's
+ * `extra.error` (a replay miss, an unreachable judge). Undefined otherwise.
+ *
+ * @example
+ * causeOf({ ...assertion, status: 'error', error: 'relevant must be an array' }) // 'relevant must be an array'
+ */
+export function causeOf(a: Pick<ReportAssertion, 'error' | 'extra'>): string | undefined {
+  if (typeof a.error === 'string' && a.error !== '') return a.error
+  const e = a.extra?.error
+  if (typeof e === 'string' && e !== '') return e
+  if (e !== null && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') return (e as { message: string }).message
+  return undefined
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}
+
+/**
+ * The verdict of a run, in words: `fail` when an assertion failed or errored, a test failed outside the
+ * rag-matchers assertions, or a file or hook failed to run.
+ *
+ * @example
+ * verdictOf({ assertions: 2, passed: 1, failed: 1, errored: 1 }).reasons // ['1 assertion errored']
+ */
+export function verdictOf(summary: Pick<RagReport['summary'], 'failed' | 'errored'>, run?: RunOutcome): RagReport['verdict'] {
+  const reasons: string[] = []
+  const failedOnly = summary.failed - summary.errored
+  if (failedOnly > 0) reasons.push(`${plural(failedOnly, 'assertion')} failed`)
+  if (summary.errored > 0) reasons.push(`${plural(summary.errored, 'assertion')} errored`)
+  if (run !== undefined && run.failedOutside.length > 0) reasons.push(`${plural(run.failedOutside.length, 'test')} failed outside rag-matchers assertions`)
+  if (run !== undefined && run.fileErrors.length > 0) {
+    const n = run.fileErrors.length
+    reasons.push(`${n} ${n === 1 ? 'file or hook' : 'files or hooks'} failed to run`)
+  }
+  return { status: reasons.length === 0 ? 'pass' : 'fail', reasons }
+}
+
 function mean(values: ReadonlyArray<number | null>): number | null {
   if (values.length === 0) return null
   let sum = 0
@@ -236,6 +328,8 @@ function rowBaseline(parts: readonly ReportAssertion[], value: number | null): M
 function buildRow(key: string, parts: readonly ReportAssertion[]): { row: MetricRow; keys: string[] } {
   const first = parts[0] as ReportAssertion
   const failedAssertions = parts.filter((p) => !p.outcome).length
+  const errored = parts.filter((p) => p.status === 'error').length
+  const causes = [...new Set(parts.filter((p) => !p.outcome).flatMap((p) => causeOf(p) ?? []))].slice(0, 5)
   const common = {
     key,
     metric: metricLabel(first.metric),
@@ -247,6 +341,8 @@ function buildRow(key: string, parts: readonly ReportAssertion[]): { row: Metric
     ...(first.scale !== undefined ? { scale: first.scale } : {}),
     assertions: parts.length,
     failedAssertions,
+    errored,
+    ...(causes.length > 0 ? { causes } : {}),
     pass: failedAssertions === 0,
   }
   if (first.perCase === undefined) {
@@ -336,10 +432,12 @@ function buildEvalSet(key: string, name: string, source: 'set' | 'describe', par
     ...(text?.answer !== undefined ? { answer: text.answer } : {}),
     ...(text?.reference !== undefined ? { reference: text.reference } : {}),
     ...(text?.retrieved !== undefined ? { retrieved: text.retrieved } : {}),
+    ...(text?.relevant !== undefined ? { relevant: text.relevant } : {}),
     ...(text?.error !== undefined ? { error: text.error } : {}),
     values,
     failing,
   }))
+  const regressed = parts.flatMap(regressedCasesOf).slice(0, 50)
   return {
     key,
     name,
@@ -349,6 +447,7 @@ function buildEvalSet(key: string, name: string, source: 'set' | 'describe', par
     pass: metrics.every((m) => m.pass),
     metrics,
     baselines: parts.flatMap(baselineComparisons),
+    ...(regressed.length > 0 ? { regressedCases: regressed } : {}),
     cases,
   }
 }
@@ -366,6 +465,21 @@ function worstOf(list: readonly unknown[]): NonNullable<BaselineComparison['wors
     const c = numberOrNull(current)
     const d = numberOrNull(delta)
     if (typeof id === 'string' && b !== null && c !== null && d !== null) out.push({ id, baseline: b, current: c, delta: d })
+  }
+  return out
+}
+
+/** `meta.extra.regressedCases` of a baseline assertion: `[{ case, metric, baseline, current }]`; malformed entries are skipped. */
+function regressedCasesOf(a: ReportAssertion): RegressedCase[] {
+  const list = a.extra?.regressedCases
+  if (!Array.isArray(list)) return []
+  const out: RegressedCase[] = []
+  for (const r of list) {
+    if (r === null || typeof r !== 'object') continue
+    const e = r as Record<string, unknown>
+    const id = typeof e.case === 'string' || typeof e.case === 'number' ? String(e.case) : typeof e.id === 'string' ? e.id : undefined
+    if (id === undefined || typeof e.metric !== 'string') continue
+    out.push({ case: id, metric: e.metric, baseline: numberOrNull(e.baseline), current: numberOrNull(e.current) })
   }
   return out
 }
@@ -425,6 +539,14 @@ export function buildReport(assertions: readonly ReportAssertion[], options: Bui
   }
   const evalSets = [...sets.entries()].map(([key, g]) => buildEvalSet(key, g.name, g.source, g.parts))
   const passed = ordered.filter((a) => a.outcome).length
+  const summary = {
+    assertions: ordered.length,
+    passed,
+    failed: ordered.length - passed,
+    errored: ordered.filter((a) => a.status === 'error').length,
+    evalSets: evalSets.length,
+    files: new Set(ordered.map((a) => a.file)).size,
+  }
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     generator: { name: 'rag-matchers', version: VERSION },
@@ -432,13 +554,9 @@ export function buildReport(assertions: readonly ReportAssertion[], options: Bui
     createdAt: (options.createdAt ?? new Date()).toISOString(),
     ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     ...(options.mergedFrom !== undefined ? { mergedFrom: options.mergedFrom } : {}),
-    summary: {
-      assertions: ordered.length,
-      passed,
-      failed: ordered.length - passed,
-      evalSets: evalSets.length,
-      files: new Set(ordered.map((a) => a.file)).size,
-    },
+    summary,
+    verdict: verdictOf(summary, options.run),
+    ...(options.run !== undefined ? { run: options.run } : {}),
     evalSets,
     singles: [...singles.entries()].map(([file, list]) => ({ file, pass: list.every((a) => a.outcome), assertions: list })),
     assertions: ordered,
@@ -476,6 +594,8 @@ export function fromRecord(
     ...(record.extra !== undefined ? { extra: record.extra } : {}),
     // lower is better (TER): `rag-matchers compare` tests such a metric in its good direction
     ...(record.direction === 'lower' ? { direction: 'lower' as const } : {}),
+    ...(record.status === 'error' ? { status: 'error' as const, error: record.error ?? 'unknown error' } : {}),
+    ...(record.case !== undefined ? { case: record.case } : {}),
   }
 }
 

@@ -8,7 +8,7 @@ import { MetricInputError } from '../errors.js'
 import { renderHtml } from './html.js'
 import { renderMarkdown } from './markdown.js'
 import type { RagReport } from './model.js'
-import { renderTable } from './table.js'
+import { hasContent, renderTable } from './table.js'
 
 export const REPORT_JSON = 'rag-report.json'
 export const REPORT_HTML = 'rag-report.html'
@@ -64,9 +64,11 @@ export function writeReport(report: RagReport, outputDir: string): { json: strin
 }
 
 /**
- * What a reporter does at the end of a run. With assertions: print the table, write both files, print
- * the HTML path. Without any rag-matchers assertion: remove a stale report from an earlier run (so
- * nobody opens old numbers) and print nothing.
+ * What a reporter does at the end of a run. With assertions, or when the run failed (a test failed, a
+ * file failed to load, a describeEvalSet pipeline threw in its hook): print the table, write the three
+ * files, print the HTML path, so a CI step after the tests always has a report saying `fail`. Without
+ * any rag-matchers assertion in a run that passed: remove a stale report from an earlier run (so nobody
+ * opens old numbers) and print nothing.
  */
 export function finishReport(
   report: RagReport,
@@ -76,7 +78,7 @@ export function finishReport(
   /** The file GitHub Actions names in `GITHUB_STEP_SUMMARY`: rag-report.md is appended to it (the caller reads the env). */
   stepSummary?: string,
 ): { json: string; html: string; md: string } | undefined {
-  if (report.summary.assertions === 0) {
+  if (!hasContent(report)) {
     rmSync(join(outputDir, REPORT_JSON), { force: true })
     rmSync(join(outputDir, REPORT_HTML), { force: true })
     rmSync(join(outputDir, REPORT_MD), { force: true })

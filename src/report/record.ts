@@ -25,6 +25,8 @@ export const RECORD_LIMITS = {
   retrieved: 10,
   /** characters of the JSON of `meta.extra` kept (dropped whole when larger). */
   extra: 4_000,
+  /** characters kept of the message of an error a matcher threw. */
+  error: 2_000,
 } as const
 
 /** The comparison a matcher made: `>=`/`<` for higher-is-better metrics, `<=`/`>` for lower-is-better ones (TER). */
@@ -48,6 +50,8 @@ export interface RecordedCaseText {
   readonly answer?: string
   readonly reference?: string
   readonly retrieved?: readonly string[]
+  /** The expected relevant ids (ground truth), first 10: an array/Set of ids, or the keys of a record/Map of grades. */
+  readonly relevant?: readonly string[]
   readonly error?: string
   /** The id is a positional label (`#3`): the case had neither `id` nor `question`. */
   readonly positional?: boolean
@@ -75,6 +79,16 @@ export interface RecordedAssertion {
   /** `lower` when lower values are better (TER; comparator `<=`, `.not` `>`); absent means higher is better. */
   readonly direction?: 'lower'
   readonly pass: boolean
+  /**
+   * `error`: the matcher threw (a Matcher error such as a case with bad ground truth, or a rejected promise)
+   * instead of returning a result. Such an assertion has `value: null`, `pass: false`, `outcome: false`
+   * and the error's message in `error`. Absent for an assertion that returned a result.
+   */
+  readonly status?: 'error'
+  /** The message of the error the matcher threw (status `error`), without colours, bounded. */
+  readonly error?: string
+  /** The received value was one case (not an eval set): its id and texts, so a loop over cases shows which case. */
+  readonly case?: RecordedCaseText
   readonly signature: string
   /** Full scale of the metric from the matcher's declaration; absent in records of older versions. */
   readonly scale?: number
@@ -169,11 +183,12 @@ function hasExplicitId(c: unknown): boolean {
 function caseText(c: unknown, i: number): RecordedCaseText {
   const id = caseLabel(c, i)
   if (c === null || typeof c !== 'object') return { id, positional: true }
-  const o = c as { id?: unknown; question?: unknown; answer?: unknown; reference?: unknown; references?: unknown; retrieved?: unknown; error?: unknown }
+  const o = c as { id?: unknown; question?: unknown; answer?: unknown; reference?: unknown; references?: unknown; retrieved?: unknown; relevant?: unknown; error?: unknown }
   const reference = typeof o.reference === 'string' ? o.reference : Array.isArray(o.references) ? o.references.find((r) => typeof r === 'string') : undefined
   const retrieved = Array.isArray(o.retrieved)
     ? o.retrieved.slice(0, RECORD_LIMITS.retrieved).map((r) => text(typeof r === 'object' && r !== null ? String((r as { id?: unknown }).id) : String(r), 200) as string)
     : undefined
+  const relevant = relevantIds(o.relevant)
   const error = o.error === undefined || o.error === null ? undefined : text(String((o.error as { message?: unknown }).message ?? o.error))
   const out: { -readonly [K in keyof RecordedCaseText]: RecordedCaseText[K] } = { id: text(id, 200) as string }
   const question = text(o.question)
@@ -183,9 +198,94 @@ function caseText(c: unknown, i: number): RecordedCaseText {
   if (answer !== undefined) out.answer = answer
   if (ref !== undefined) out.reference = ref
   if (retrieved !== undefined) out.retrieved = retrieved
+  if (relevant !== undefined) out.relevant = relevant
   if (error !== undefined) out.error = error
   if (!hasExplicitId(c)) out.positional = true
   return out
+}
+
+/** The first ids of a case's ground truth: an array or Set of ids (or `{ id }` objects), or the keys of a record/Map of grades. */
+function relevantIds(value: unknown): string[] | undefined {
+  let ids: unknown[]
+  if (Array.isArray(value)) ids = value
+  else if (value instanceof Set) ids = [...value]
+  else if (value instanceof Map) ids = [...value.keys()]
+  else if (value !== null && typeof value === 'object') ids = Object.keys(value)
+  else return undefined
+  return ids.slice(0, RECORD_LIMITS.retrieved).map((r) => text(typeof r === 'object' && r !== null ? String((r as { id?: unknown }).id) : String(r), 200) as string)
+}
+
+/** A single received case (not an eval set, not a number or a string): its id and texts. */
+function singleCase(received: unknown): RecordedCaseText | undefined {
+  if (!looksLikeCase(received)) return undefined
+  const c = caseText(received, 0)
+  // without an id or a question the positional label `#1` says nothing about which case it was
+  if (c.positional === true) {
+    const { id: _id, positional: _p, ...rest } = c
+    return Object.keys(rest).length > 0 ? { id: '', ...rest } : undefined
+  }
+  return c
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g
+
+/** The message of a thrown value, without terminal colours, bounded. */
+export function errorMessage(error: unknown): string {
+  let message: string
+  try {
+    message = error instanceof Error ? `${error.message}` : typeof error === 'string' ? error : String((error as { message?: unknown })?.message ?? error)
+  } catch {
+    message = 'unknown error'
+  }
+  // a runner's formatted failure (Jest's failureMessages) carries the stack: keep the message, not machine paths
+  const lines = message.replace(ANSI, '').split(/\r?\n/)
+  const firstFrame = lines.findIndex((line) => /^\s+at\s/.test(line))
+  const plain = (firstFrame >= 0 ? lines.slice(0, firstFrame) : lines).join('\n').trim() || (error instanceof Error ? error.name : 'unknown error')
+  return text(plain, RECORD_LIMITS.error) as string
+}
+
+/**
+ * The record of an assertion whose matcher threw instead of returning a result: status `error`, the error's
+ * message, no value, failed. The received eval set's texts are kept as for any record, so the assertion still
+ * lands in its eval set (which then does not pass).
+ *
+ * @example
+ * toErrorRecord({ isNot: false }, 'toHaveRecallAtK', cases, new Error('case 2: relevant must be …')).status // 'error'
+ */
+export function toErrorRecord(ctx: { readonly isNot?: boolean }, matcher: string, received: unknown, error: unknown): RecordedAssertion {
+  let cases: unknown[] | undefined
+  try {
+    cases = receivedCases(received)
+  } catch {
+    // a describeEvalSet handle whose set could not run throws on `.cases`: record the error alone
+    cases = undefined
+  }
+  const record: { -readonly [K in keyof RecordedAssertion]: RecordedAssertion[K] } = {
+    v: RECORD_VERSION,
+    matcher,
+    metric: matcher,
+    value: null,
+    comparator: ctx.isNot === true ? '<' : '>=',
+    pass: false,
+    status: 'error',
+    error: errorMessage(error),
+    signature: '',
+    isNot: ctx.isNot === true,
+    outcome: false,
+  }
+  if (cases !== undefined) {
+    record.setSize = cases.length
+    record.cases = cases.slice(0, RECORD_LIMITS.cases).map(caseText)
+  } else {
+    const one = singleCase(received)
+    if (one !== undefined) record.case = one
+  }
+  if (cases !== undefined && received !== null && typeof received === 'object' && !Array.isArray(received) && Array.isArray((received as { cases?: unknown }).cases)) {
+    const name = (received as { name?: unknown }).name
+    if (typeof name === 'string' && name !== '') record.set = text(name, 200) as string
+  }
+  return record
 }
 
 function jsonSafeExtra(extra: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
@@ -236,6 +336,9 @@ export function toRecord(ctx: { readonly isNot?: boolean }, matcher: string, rec
   if (cases !== undefined) {
     record.setSize = cases.length
     record.cases = cases.slice(0, RECORD_LIMITS.cases).map(caseText)
+  } else if (!Array.isArray(meta.perCase)) {
+    const one = singleCase(received)
+    if (one !== undefined) record.case = one
   }
   const set = setName(meta, received)
   if (set !== undefined) record.set = text(set, 200) as string

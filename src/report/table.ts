@@ -5,7 +5,7 @@
  * {@link GROUP_SINGLES_ABOVE}. Plain text, no colours, so it reads the same in CI logs.
  */
 import { formatNumber, list, table } from '../text/format.js'
-import type { BaselineComparison, MetricRow, RagReport, ReportAssertion } from './model.js'
+import { causeOf, type BaselineComparison, type EvalSetSection, type MetricRow, type RagReport, type RegressedCase, type ReportAssertion, type RunFailure } from './model.js'
 import type { RecordedComparator } from './record.js'
 
 /** 2 decimals on a 0–100 scale (BLEU, chrF), 4 on 0–1. The recorded scale decides; older records are guessed from names. */
@@ -34,9 +34,111 @@ export function formatDelta(baseline: MetricRow['baseline'], decimals: number): 
   return `${formatSigned(baseline.delta, decimals)} (baseline ${formatNumber(baseline.mean, undefined, decimals)})`
 }
 
-export function rowResult(row: Pick<MetricRow, 'pass' | 'assertions' | 'failedAssertions'>): string {
-  if (row.assertions === 1) return row.pass ? 'pass' : 'FAIL'
-  return row.pass ? `pass (${row.assertions} assertions)` : `FAIL (${row.failedAssertions} of ${row.assertions} assertions)`
+export function rowResult(row: Pick<MetricRow, 'pass' | 'assertions' | 'failedAssertions'> & { readonly errored?: number }): string {
+  const errored = row.errored ?? 0
+  if (row.assertions === 1) return row.pass ? 'pass' : errored > 0 ? 'ERROR' : 'FAIL'
+  if (row.pass) return `pass (${row.assertions} assertions)`
+  return `FAIL (${row.failedAssertions} of ${row.assertions} assertions${errored > 0 ? `, ${errored} errored` : ''})`
+}
+
+/** An assertion's result word: `pass`, `FAIL`, or `ERROR` when its matcher threw. */
+export function assertionResult(a: Pick<ReportAssertion, 'outcome' | 'status'>): string {
+  return a.status === 'error' ? 'ERROR' : a.outcome ? 'pass' : 'FAIL'
+}
+
+/**
+ * A row whose value is a count, not a score: the baseline gate (`toMatchMetricBaseline` records the
+ * number of regressed metrics, which must stay below 1).
+ */
+export function isCountRow(row: { readonly matcher: string }): boolean {
+  return row.matcher === 'toMatchMetricBaseline'
+}
+
+function countOf(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}
+
+/** The value of a row or assertion for display: a count as `6 regressed metrics`, a score with its decimals. */
+export function valueText(row: { metric: string; matcher: string; threshold?: number; value: number | null; scale?: number }): string {
+  if (isCountRow(row) && row.value !== null && Number.isInteger(row.value)) return countOf(row.value, 'regressed metric')
+  return formatValue(row.value, decimalsFor(row), row.threshold)
+}
+
+/** The threshold of a row or assertion for display: a count gate as `allowed 0`, a score as `≥ 0.8000`. */
+export function thresholdText(row: { metric: string; matcher: string; threshold?: number; comparator: RecordedComparator; value: number | null; scale?: number }): string {
+  if (isCountRow(row) && row.threshold !== undefined && Number.isInteger(row.threshold) && row.comparator === '<') return `allowed ${row.threshold - 1}`
+  return formatThreshold(row, decimalsFor(row))
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g
+
+/** One line of text: control characters and line breaks become spaces, cut at `max`. */
+export function oneLine(text: string, max = 300): string {
+  const flat = text.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim()
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`
+}
+
+/** `1 → 0` for a per-case regression; integers stay integers, others get 4 decimals. */
+export function formatRegressed(r: RegressedCase): string {
+  const v = (x: number | null) => (x === null ? 'n/a' : Number.isInteger(x) ? String(x) : formatNumber(x, undefined, 4))
+  return `${r.case} ${r.metric} ${v(r.baseline)} → ${v(r.current)}`
+}
+
+/** A failure of the run outside the rag-matchers assertions, on one line. */
+export function runFailureText(f: RunFailure): string {
+  return `${f.file}${f.test !== undefined ? ` › ${f.test}` : ''}${f.error !== undefined ? `: ${oneLine(f.error, 200)}` : ''}`
+}
+
+/** The headline words: `pass`, or `FAIL — 1 assertion errored; 2 tests failed outside rag-matchers assertions`. */
+export function verdictText(report: RagReport): string {
+  const v = report.verdict ?? { status: report.summary.failed === 0 ? 'pass' : 'fail', reasons: [] }
+  if (v.status === 'pass') return 'pass'
+  return v.reasons.length > 0 ? `FAIL — ${v.reasons.join('; ')}` : 'FAIL'
+}
+
+/** The summary line's counts: `3 assertions in 2 files, 2 passed, 1 failed (1 errored) · 1 eval set`. */
+export function countsText(report: RagReport): string {
+  const s = report.summary
+  const errored = (s.errored ?? 0) > 0 ? ` (${s.errored} errored)` : ''
+  return (
+    `${s.assertions} ${s.assertions === 1 ? 'assertion' : 'assertions'} in ${s.files} ${s.files === 1 ? 'file' : 'files'}, ` +
+    `${s.passed} passed, ${s.failed} failed${errored} · ${s.evalSets} eval ${s.evalSets === 1 ? 'set' : 'sets'}`
+  )
+}
+
+/** Does the report have anything to show: an assertion, or a failure of the run? */
+export function hasContent(report: RagReport): boolean {
+  return report.summary.assertions > 0 || (report.run !== undefined && (report.run.failedOutside.length > 0 || report.run.fileErrors.length > 0))
+}
+
+/** The test and, for an assertion in a loop over cases, the case id: `answers each case [case q05]`. */
+export function assertionLabel(a: ReportAssertion, max = 60): string {
+  const title = testTitle(a, max)
+  return a.case !== undefined && a.case.id !== '' ? `${title} [case ${oneLine(a.case.id, 60)}]` : title
+}
+
+/** Why the failed assertions of a set or file failed, one line each: `test [case q05]: message`. */
+export function causeLines(assertions: readonly ReportAssertion[], max = 10): string[] {
+  const out: string[] = []
+  for (const a of assertions) {
+    if (a.outcome) continue
+    const cause = causeOf(a)
+    if (cause === undefined) continue
+    out.push(`${assertionLabel(a)}${a.status === 'error' ? ' (error)' : ''}: ${oneLine(cause)}`)
+  }
+  return out.length > max ? [...out.slice(0, max), `… and ${out.length - max} more`] : out
+}
+
+/** The assertions behind an eval set section, from the report's canonical list. */
+export function setAssertions(report: RagReport, set: EvalSetSection): ReportAssertion[] {
+  const files = new Set(set.files)
+  const tests = new Set(set.tests)
+  return report.assertions.filter((a) => files.has(a.file) && tests.has(a.fullName) && (a.perCase !== undefined || a.setSize !== undefined) && setKeyOf(a) === set.key)
+}
+
+function setKeyOf(a: ReportAssertion): string {
+  return a.set !== undefined ? `set:${a.set}` : `describe:${a.file}::${a.describe.join(' › ')}`
 }
 
 /** A metric row's label with its `(.not)` and `(weighted)` marks; the HTML table shows the same. */
@@ -54,8 +156,7 @@ function testTitle(a: ReportAssertion, max = 60): string {
 }
 
 function singleRow(a: ReportAssertion): string[] {
-  const d = decimalsFor(a)
-  return [testTitle(a), a.metric + (a.isNot ? ' (.not)' : ''), formatValue(a.value, d, a.threshold), formatThreshold(a, d), a.outcome ? 'pass' : 'FAIL']
+  return [assertionLabel(a), a.metric + (a.isNot ? ' (.not)' : ''), valueText(a), thresholdText(a), assertionResult(a)]
 }
 
 const ALL = Number.MAX_SAFE_INTEGER
@@ -106,7 +207,7 @@ export function groupedSingleRows(assertions: readonly ReportAssertion[]): strin
       String(group.length - failed),
       String(failed),
       threshold,
-      worst.map((a) => `${testTitle(a, 30)} ${formatValue(a.value, d, a.threshold)}${a.outcome ? '' : ' FAIL'}`).join(', '),
+      worst.map((a) => `${assertionLabel(a, 30)} ${formatValue(a.value, d, a.threshold)}${a.outcome ? '' : ` ${assertionResult(a)}`}`).join(', '),
     ]
   })
 }
@@ -133,14 +234,10 @@ export function baselineRow(b: BaselineComparison): string[] {
  * console.log(renderTable(buildReport(assertions, { runner: 'vitest' })))
  */
 export function renderTable(report: RagReport): string {
-  const s = report.summary
-  if (s.assertions === 0) return ''
+  if (!hasContent(report)) return ''
   const out: string[] = []
   const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.count} (partial: merge the shards for the full report)` : ''
-  out.push(
-    `rag-matchers: ${s.assertions} ${s.assertions === 1 ? 'assertion' : 'assertions'} in ${s.files} ${s.files === 1 ? 'file' : 'files'}, ` +
-      `${s.passed} passed, ${s.failed} failed · ${s.evalSets} eval ${s.evalSets === 1 ? 'set' : 'sets'}${shard}`,
-  )
+  out.push(`rag-matchers: ${countsText(report)}${shard}`, `verdict: ${verdictText(report)}`)
   for (const set of report.evalSets) {
     const size = set.cases.length
     const where = set.source === 'set' || set.name !== set.files[0] ? ` (${set.files.join(', ')})` : ''
@@ -151,13 +248,16 @@ export function renderTable(report: RagReport): string {
     const header = ['metric', 'value', 'threshold', 'n', 'result', ...(withBaseline ? ['Δ baseline'] : [])]
     const rows = set.metrics.map((m) => {
       const d = decimalsFor(m)
-      return [metricName(m), formatValue(m.value, d, m.threshold), formatThreshold(m, d), String(m.n), rowResult(m), ...(withBaseline ? [formatDelta(m.baseline, d)] : [])]
+      return [metricName(m), valueText(m), thresholdText(m), String(m.n), rowResult(m), ...(withBaseline ? [formatDelta(m.baseline, d)] : [])]
     })
     out.push(table([header, ...rows], { max: ALL }))
+    const why = causeLines(setAssertions(report, set))
+    if (why.length > 0) out.push('  why:', ...why.map((line) => `    ${line}`))
     if (set.baselines.length > 0) {
       out.push('  baseline comparisons:')
       out.push(table([['metric', 'baseline', 'current', 'Δ', 'p', 'status'], ...set.baselines.map(baselineRow)], { indent: '    ', max: ALL }))
     }
+    if (set.regressedCases !== undefined && set.regressedCases.length > 0) out.push(`  regressed cases: ${list(set.regressedCases.map(formatRegressed), 10)}`)
     const failing = set.metrics.filter((m) => m.failingCases.length > 0)
     if (failing.length > 0) {
       out.push('  cases below the threshold:')
@@ -173,12 +273,34 @@ export function renderTable(report: RagReport): string {
   }
   for (const file of report.singles) {
     out.push('', `Assertions in ${file.file} · ${file.pass ? 'pass' : 'FAIL'}`)
+    const why = causeLines(file.assertions)
     if (file.assertions.length > GROUP_SINGLES_ABOVE) {
       out.push(`  ${file.assertions.length} assertions, grouped by metric (more than ${GROUP_SINGLES_ABOVE} in this file); each one is in rag-report.html and rag-report.json`)
       out.push(table([['metric', 'assertions', 'passed', 'failed', 'threshold', 'worst'], ...groupedSingleRows(file.assertions)], { max: ALL }))
-      continue
+    } else {
+      out.push(table([['test', 'metric', 'value', 'threshold', 'result'], ...file.assertions.map(singleRow)], { max: ALL }))
     }
-    out.push(table([['test', 'metric', 'value', 'threshold', 'result'], ...file.assertions.map(singleRow)], { max: ALL }))
+    if (why.length > 0) out.push('  why:', ...why.map((line) => `    ${line}`))
   }
+  const outside = runFailureLines(report)
+  if (outside.length > 0) out.push('', ...outside)
   return out.join('\n')
+}
+
+/** The run's failures outside the rag-matchers assertions, as text lines (at most 10 of each kind). */
+export function runFailureLines(report: RagReport): string[] {
+  const run = report.run
+  if (run === undefined) return []
+  const out: string[] = []
+  if (run.failedOutside.length > 0) {
+    out.push(`Failed outside rag-matchers assertions (${countOf(run.failedOutside.length, 'test')}):`)
+    out.push(...run.failedOutside.slice(0, 10).map((f) => `  ${runFailureText(f)}`))
+    if (run.failedOutside.length > 10) out.push(`  … and ${run.failedOutside.length - 10} more`)
+  }
+  if (run.fileErrors.length > 0) {
+    out.push(`Failed to run (${run.fileErrors.length} ${run.fileErrors.length === 1 ? 'file or hook' : 'files or hooks'}):`)
+    out.push(...run.fileErrors.slice(0, 10).map((f) => `  ${runFailureText(f)}`))
+    if (run.fileErrors.length > 10) out.push(`  … and ${run.fileErrors.length - 10} more`)
+  }
+  return out
 }

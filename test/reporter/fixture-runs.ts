@@ -9,6 +9,8 @@ import type { RagReport } from '../../src/report/model.js'
 
 export const repo = fileURLToPath(new URL('../..', import.meta.url))
 export const fixture = join(repo, 'test/fixtures/reporter-suite')
+/** Assertions that throw, a describeEvalSet that cannot run, a file that fails to load. */
+export const errorsFixture = join(fixture, 'errors')
 const vitestBin = join(repo, 'node_modules/vitest/vitest.mjs')
 const jestBin = join(repo, 'node_modules/jest/bin/jest.js')
 
@@ -36,8 +38,8 @@ function run(bin: string, args: string[], env: Record<string, string>): Run {
 }
 
 /** `vitest run --config <fixture>/vitest.config.ts …args`, our reporter writing to `out`. */
-export function runVitest(args: string[], out: string, cache: string): Run {
-  return run(vitestBin, ['run', '--config', join(fixture, 'vitest.config.ts'), ...args], { RAG_FIXTURE_OUT: out, RAG_FIXTURE_CACHE: cache })
+export function runVitest(args: string[], out: string, cache: string, dir: string = fixture): Run {
+  return run(vitestBin, ['run', '--config', join(dir, 'vitest.config.ts'), ...args], { RAG_FIXTURE_OUT: out, RAG_FIXTURE_CACHE: cache })
 }
 
 /** Jest loads reporters without its transform: bundle ours (TypeScript sources) into one CJS file. */
@@ -48,8 +50,8 @@ export function bundleJestReporter(dir: string): string {
 }
 
 /** `jest --config <fixture>/jest.config.cjs …args` with the bundled reporter writing to `out`. */
-export function runJest(args: string[], reporter: string, out: string, cache: string, extraEnv: Record<string, string> = {}): Run {
-  return run(jestBin, ['--config', join(fixture, 'jest.config.cjs'), ...args], {
+export function runJest(args: string[], reporter: string, out: string, cache: string, extraEnv: Record<string, string> = {}, dir: string = fixture): Run {
+  return run(jestBin, ['--config', join(dir, 'jest.config.cjs'), ...args], {
     RAG_FIXTURE_JEST_REPORTER: reporter,
     RAG_FIXTURE_OUT: out,
     RAG_FIXTURE_CACHE: cache,

@@ -279,3 +279,75 @@ describe('renderChart', () => {
     expect(svg).toContain('>100<')
   })
 })
+
+describe('reports say why', () => {
+  const gate = a({
+    matcher: 'toMatchMetricBaseline',
+    metric: 'metrics regressed vs baseline "qa"',
+    value: 6,
+    threshold: 1,
+    comparator: '<',
+    pass: false,
+    outcome: false,
+    signature: '',
+  })
+  const loop = assertionMaker({ describe: ['loop'], test: 'each case hits', fullName: 'loop > each case hits' })
+  const miss = loop({
+    matcher: 'toHitWithin',
+    metric: 'hit@1',
+    value: 0,
+    threshold: 1,
+    pass: false,
+    outcome: false,
+    case: { id: 'q05', retrieved: ['x', 'y'], relevant: ['d5'] },
+  })
+  const judge = loop({
+    matcher: 'toBeFaithful',
+    metric: 'faithfulness',
+    value: null,
+    pass: false,
+    outcome: false,
+    extra: { error: 'replay miss: no recorded verdict <key 3f2a>' },
+  })
+  const thrown = loop({ value: null, pass: false, outcome: false, status: 'error', error: 'Matcher error: k must be a positive integer', case: { id: 'q06' } })
+
+  it('prints the baseline gate as a count of regressed metrics in the table and the HTML', () => {
+    const report = buildReport([gate], { runner: 'vitest' })
+    expect(renderTable(report)).toMatch(/metrics regressed vs baseline "qa" +6 regressed metrics +allowed 0 +FAIL/)
+    expect(renderTable(report)).not.toContain('6.0000')
+    expect(renderHtml(report)).toContain('<td class="num">6 regressed metrics</td><td class="num">allowed 0</td>')
+  })
+
+  it('names the case of a looped assertion, shows ERROR and the causes (thrown errors, judge misses) in the table and the HTML', () => {
+    const report = buildReport([miss, judge, thrown], { runner: 'vitest' })
+    const text = renderTable(report)
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      'rag-matchers: 3 assertions in 1 file, 0 passed, 3 failed (1 errored) · 0 eval sets',
+      'verdict: FAIL — 2 assertions failed; 1 assertion errored',
+    ])
+    expect(text).toMatch(/each case hits \[case q05\] +hit@1 +0\.0000 +≥ 1\.0000 +FAIL/)
+    expect(text).toMatch(/each case hits \[case q06\] .* ERROR/)
+    expect(text).toContain('    each case hits: replay miss: no recorded verdict <key 3f2a>')
+    expect(text).toContain('    each case hits [case q06] (error): Matcher error: k must be a positive integer')
+    const html = renderHtml(report)
+    expect(html).toContain('<p class="verdict fail">FAIL — 2 assertions failed; 1 assertion errored</p>')
+    expect(html).toContain('<span class="muted">retrieved:</span> <code>x, y</code><br><span class="muted">expected:</span> <code>d5</code>')
+    expect(html).toContain('<td class="text fail">replay miss: no recorded verdict &lt;key 3f2a&gt;</td>')
+    expect(html).toContain('<td class="fail">ERROR</td><td class="text fail">Matcher error: k must be a positive integer</td>')
+  })
+
+  it('lists failures outside the rag-matchers assertions, also in a run that recorded none', () => {
+    const run = {
+      tests: 2,
+      failedTests: 1,
+      failedOutside: [{ file: 'a.test.ts', test: 'x > y', error: 'expected 1 to be 2' }],
+      fileErrors: [{ file: 'b.test.ts', error: 'cannot find module' }],
+    }
+    const report = buildReport([], { runner: 'jest', run })
+    const text = renderTable(report)
+    expect(text).toContain('verdict: FAIL — 1 test failed outside rag-matchers assertions; 1 file or hook failed to run')
+    expect(text).toContain('  a.test.ts › x > y: expected 1 to be 2')
+    expect(text).toContain('  b.test.ts: cannot find module')
+    expect(renderHtml(report)).toContain('<section class="run-failures">')
+  })
+})

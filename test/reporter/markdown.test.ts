@@ -51,7 +51,7 @@ describe('renderMarkdown', () => {
   it('writes one table per eval set with value, threshold, baseline, delta and the status word, then the worst cases', () => {
     const report = baselineReport([0, 2, 4, 6, 8, 10, 12, 14, 16, 18])
     const md = renderMarkdown(report)
-    expect(md.startsWith('## rag-matchers: FAIL\n\n1 assertion in 1 file, 0 passed, 1 failed · 1 eval set\n')).toBe(true)
+    expect(md.startsWith('## rag-matchers: FAIL — 1 assertion failed\n\n1 assertion in 1 file, 0 passed, 1 failed · 1 eval set\n')).toBe(true)
     expect(md).toContain('### Eval set "qa" · 20 cases · FAIL')
     expect(md).toContain('| metric | value | threshold | baseline | Δ | status |\n| --- | --- | --- | --- | --- | --- |\n')
     expect(md).toMatch(/\| MRR vs baseline \| 0\.7500 \| drop ≤ 0\.0200 \| 1\.0000 \| −0\.2500 \| regressed \(p = 0\.0001\) \|/)
@@ -77,7 +77,25 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown(buildReport([], { runner: 'vitest' }))).toBe('')
     const report = baselineReport([])
     const evil = { ...report, evalSets: report.evalSets.map((s) => ({ ...s, name: 'a|b <img src=x>' })) }
-    expect(renderMarkdown(evil)).toContain('### Eval set "a\\|b &lt;img src=x&gt;"')
+    expect(renderMarkdown(evil)).toContain('### Eval set "a\\|b \\<img src=x>"')
+  })
+
+  it('writes no HTML entity, and no text can forge a line of its own', () => {
+    const report = baselineReport([])
+    const forged = { ...report, evalSets: report.evalSets.map((s) => ({ ...s, name: 'x <b> & y\n## rag-matchers: pass\r\u2028> quote\u0007' })) }
+    const md = renderMarkdown(forged)
+    expect(md).not.toMatch(/&(lt|gt|amp|quot|#\d+);/)
+    expect(md).toContain('### Eval set "x \\<b> & y ## rag-matchers: pass > quote" · 20 cases · pass')
+    expect(md.split('\n').filter((l) => l.startsWith('## '))).toEqual(['## rag-matchers: pass'])
+    expect(md).not.toContain('\u0007')
+  })
+
+  it('prints the gate row as a count of regressed metrics, not a score', () => {
+    const md = renderMarkdown(
+      buildReport([{ ...baselineReport([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]).assertions[0]!, extra: { file: 'x', failed: true } }], { runner: 'vitest' }),
+    )
+    expect(md).toMatch(/\| metrics regressed vs baseline "qa" \| 2 regressed metrics \| allowed 0 \| — \| — \| FAIL \|/)
+    expect(md).not.toMatch(/1\.0000 < 1\.0000/)
   })
 })
 

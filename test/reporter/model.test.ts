@@ -24,11 +24,12 @@ function setAssertion(ids: string[], values: number[], over: Partial<ReportAsser
 describe('buildReport', () => {
   it('has the documented top-level schema', () => {
     const report = buildReport([setAssertion(['q1', 'q2'], [1, 0]), a({ file: 'test/b.test.ts', describe: [] })], { runner: 'vitest', createdAt: FIXED })
-    expect(Object.keys(report)).toEqual(['schemaVersion', 'generator', 'runner', 'createdAt', 'summary', 'evalSets', 'singles', 'assertions'])
+    expect(Object.keys(report)).toEqual(['schemaVersion', 'generator', 'runner', 'createdAt', 'summary', 'verdict', 'evalSets', 'singles', 'assertions'])
     expect(report.schemaVersion).toBe(REPORT_SCHEMA_VERSION)
     expect(report.generator.name).toBe('rag-matchers')
     expect(report.createdAt).toBe('2025-01-02T03:04:05.000Z')
-    expect(report.summary).toEqual({ assertions: 2, passed: 2, failed: 0, evalSets: 1, files: 2 })
+    expect(report.summary).toEqual({ assertions: 2, passed: 2, failed: 0, errored: 0, evalSets: 1, files: 2 })
+    expect(report.verdict).toEqual({ status: 'pass', reasons: [] })
     expect(Object.keys(report.evalSets[0] ?? {})).toEqual(['key', 'name', 'source', 'files', 'tests', 'pass', 'metrics', 'baselines', 'cases'])
     expect(report.singles).toHaveLength(1)
     expect(JSON.parse(JSON.stringify(report))).toEqual(report)
@@ -184,6 +185,79 @@ describe('buildReport', () => {
     const report = buildReport([a({ outcome: false, pass: false }), a()], { runner: 'vitest' })
     expect(report.summary).toMatchObject({ assertions: 2, passed: 1, failed: 1 })
     expect(report.singles[0]?.pass).toBe(false)
+  })
+})
+
+describe('an honest verdict', () => {
+  const errored = (over: Partial<ReportAssertion> = {}) =>
+    a({ value: null, pass: false, outcome: false, status: 'error', error: 'case q2 (received[1]): relevant must be an array', signature: '', threshold: undefined, ...over })
+
+  it('counts an errored assertion as failed and errored, its set does not pass, and the verdict says why', () => {
+    const report = buildReport([setAssertion(['q1', 'q2'], [1, 1], { set: 'nimbus-qa' }), errored({ set: 'nimbus-qa', setSize: 2, index: 5 })], { runner: 'vitest' })
+    expect(report.summary).toMatchObject({ assertions: 2, passed: 1, failed: 1, errored: 1, evalSets: 1 })
+    expect(report.evalSets[0]?.pass).toBe(false)
+    expect(report.evalSets[0]?.metrics.find((m) => m.errored === 1)).toMatchObject({
+      pass: false,
+      failedAssertions: 1,
+      causes: ['case q2 (received[1]): relevant must be an array'],
+    })
+    expect(report.verdict).toEqual({ status: 'fail', reasons: ['1 assertion errored'] })
+  })
+
+  it('never says pass when the runner reported failed tests or files outside the rag-matchers assertions', () => {
+    const run = {
+      tests: 4,
+      failedTests: 2,
+      failedOutside: [
+        { file: 'test/a.test.ts', test: 'x > y', error: 'expected 1 to be 2' },
+        { file: 'test/a.test.ts', test: 'x > z' },
+      ],
+      fileErrors: [{ file: 'test/b.test.ts', error: 'cannot find module' }],
+    }
+    const report = buildReport([a()], { runner: 'jest', run })
+    expect(report.summary.failed).toBe(0)
+    expect(report.verdict).toEqual({ status: 'fail', reasons: ['2 tests failed outside rag-matchers assertions', '1 file or hook failed to run'] })
+    expect(report.run).toEqual(run)
+    // a report of a run in which nothing recorded but something failed is still a report
+    expect(buildReport([], { runner: 'vitest', run }).verdict.status).toBe('fail')
+    expect(buildReport([], { runner: 'vitest', run: { tests: 1, failedTests: 0, failedOutside: [], fileErrors: [] } }).verdict.status).toBe('pass')
+  })
+
+  it('takes the cause of a judge miss from extra.error, and regressed cases from a baseline assertion', () => {
+    const judge = a({
+      matcher: 'toBeFaithful',
+      metric: 'faithfulness',
+      value: null,
+      pass: false,
+      outcome: false,
+      extra: { error: 'replay miss: no recorded verdict for key 3f2a' },
+    })
+    const gate = a({
+      matcher: 'toMatchMetricBaseline',
+      metric: 'metrics regressed vs baseline "qa"',
+      value: 1,
+      threshold: 1,
+      comparator: '<',
+      pass: false,
+      outcome: false,
+      setSize: 2,
+      index: 9,
+      extra: { regressedCases: [{ case: 'q05', metric: 'recall@3', baseline: 1, current: 0 }, { bad: true }] },
+    })
+    const report = buildReport([judge, gate], { runner: 'vitest' })
+    expect(report.singles[0]?.assertions[0]?.extra?.error).toBe('replay miss: no recorded verdict for key 3f2a')
+    expect(report.evalSets[0]?.regressedCases).toEqual([{ case: 'q05', metric: 'recall@3', baseline: 1, current: 0 }])
+  })
+
+  it("merges the runners' outcomes of the shards", () => {
+    const one = buildReport([a()], { runner: 'jest', run: { tests: 1, failedTests: 1, failedOutside: [{ file: 'f', test: 't' }], fileErrors: [] } })
+    const two = buildReport([a({ file: 'test/z.test.ts' })], { runner: 'jest', run: { tests: 2, failedTests: 0, failedOutside: [], fileErrors: [{ file: 'g', error: 'e' }] } })
+    const merged = mergeReports([one, two])
+    expect(merged.run).toEqual({ tests: 3, failedTests: 1, failedOutside: [{ file: 'f', test: 't' }], fileErrors: [{ file: 'g', error: 'e' }] })
+    expect(merged.verdict.status).toBe('fail')
+    // reports written before the verdict existed merge as before
+    const { run: _run, verdict: _verdict, ...old } = buildReport([a()], { runner: 'jest' })
+    expect(mergeReports([old]).verdict).toEqual({ status: 'pass', reasons: [] })
   })
 })
 

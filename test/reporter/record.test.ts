@@ -101,10 +101,59 @@ describe('withRecording', () => {
     expect(task.meta[TASK_META_KEY]).toBeUndefined()
   })
 
-  it('records nothing when the matcher throws (misuse), and the error goes through', () => {
+  it('records a matcher that throws as an errored assertion, and rethrows the same error', () => {
     const task = fakeTask()
-    expect(() => allMatchers.toHitWithin.call(ctx({ task }), set[0], 0)).toThrow(/positive integer/)
-    expect(task.meta[TASK_META_KEY]).toBeUndefined()
+    let thrown: unknown
+    try {
+      allMatchers.toHitWithin.call(ctx({ task }), set[0], 0)
+    } catch (error) {
+      thrown = error
+    }
+    expect(String((thrown as Error).message)).toMatch(/positive integer/)
+    const [record] = recordsOf(task)
+    expect(record).toMatchObject({ matcher: 'toHitWithin', status: 'error', value: null, pass: false, outcome: false, case: { id: 'a', relevant: ['a'] } })
+    expect(record?.error).toMatch(/positive integer/)
+    // an eval set with bad ground truth: the error lands in the set, with the set's cases
+    const broken = [...set.slice(0, 2), { id: 'bad', retrieved: ['x'], relevant: 42 }]
+    expect(() => allMatchers.toHaveRecallAtK.call(ctx({ task }), { name: 'qa', cases: broken }, 3, 0.5)).toThrow(/relevant must be/)
+    expect(recordsOf(task)[1]).toMatchObject({ status: 'error', set: 'qa', setSize: 3, outcome: false })
+    // asymmetric use records nothing, thrown or not
+    const asym = fakeTask()
+    expect(() => allMatchers.toHitWithin.call({ isNot: false, utils, task: asym } as never, set[0], 0)).toThrow()
+    expect(asym.meta[TASK_META_KEY]).toBeUndefined()
+  })
+
+  it('records a rejected async matcher as an errored assertion, and rejects with the same error', async () => {
+    const boom = new Error('\u001b[31mjudge unreachable\u001b[39m: ECONNREFUSED')
+    const matchers = withRecording({
+      toBeJudged: async function (this: MatcherContext): Promise<MatcherResult> {
+        await new Promise((r) => setTimeout(r, 1))
+        throw boom
+      },
+    })
+    const task = fakeTask()
+    await expect(matchers.toBeJudged.call(ctx({ task }), { id: 'q7', answer: 'x' })).rejects.toBe(boom)
+    expect(recordsOf(task)).toMatchObject([{ matcher: 'toBeJudged', status: 'error', error: 'judge unreachable: ECONNREFUSED', case: { id: 'q7' } }])
+  })
+
+  it('names the case of an assertion in a loop over cases, and keeps the expected ids beside the retrieved ones', () => {
+    const task = fakeTask()
+    for (const c of set) allMatchers.toHitWithin.call(ctx({ task }), c, 1)
+    expect(recordsOf(task).map((r) => [r.case?.id, r.outcome])).toEqual([
+      ['a', false],
+      ['b', true],
+      ['c', false],
+    ])
+    expect(recordsOf(task)[2]?.case).toMatchObject({ retrieved: ['x', 'y'], relevant: ['c'] })
+    const graded = toRecord({}, 'toHaveNdcgAtK', [{ id: 'g', retrieved: ['x'], relevant: { g1: 2, g2: 1 } }], true, {
+      matcher: 'm',
+      metric: 'x',
+      value: 1,
+      comparator: '>=',
+      pass: true,
+      signature: '',
+    })
+    expect(graded.cases?.[0]?.relevant).toEqual(['g1', 'g2'])
   })
 
   it('records async matchers after they resolve and returns their promise', async () => {

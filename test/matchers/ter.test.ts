@@ -104,7 +104,7 @@ describe('.toScoreTerBelow misuse is a Matcher error, with or without .not', () 
     ['a wrongly typed option', (to) => to(answer).toScoreTerBelow(reference, 30, { noPunct: 'yes' }), /Matcher error: options.noPunct must be a boolean/],
     ['an extra argument', (to) => to(answer).toScoreTerBelow(reference, 30, {}, 1), /Matcher error: toScoreTerBelow takes at most 3 arguments/],
     ['an empty eval set', (to) => to([]).toScoreTerBelow(30), /Matcher error: received eval set must contain at least one case/],
-    ['an eval-set case without a reference', (to) => to([{ id: 'q', answer }]).toScoreTerBelow(30), /Matcher error: received\[0\] must have `reference`/],
+    ['an eval-set case without a reference', (to) => to([{ id: 'q', answer }]).toScoreTerBelow(30), /Matcher error: case q \(received\[0\]\) must have `reference`/],
     [
       'an eval-set case with a blank reference',
       (to) => to([{ id: 'q', answer, reference: '' }]).toScoreTerBelow(30),

@@ -2,6 +2,7 @@ import { functionEmbedder } from '../src/embeddings/function-embedder.js'
 import {
   EmbeddingCache,
   EmbeddingError,
+  embedSimSignature,
   meanSemanticSimilarity,
   semanticSimilarity,
   transformersEmbedder,
@@ -11,8 +12,19 @@ import {
 import type { Score } from '../src/score.js'
 import { getConfig } from './config.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import { isEvalSet, readAnswerSet } from './generation-received.js'
-import { buildMessage, formatNumber, quote, table, thresholdHeadline } from './message.js'
+import { isEvalSet, readAnswerSetPartial, type AnswerCase } from './generation-received.js'
+import {
+  buildMessage,
+  FAILED_CASES_OPTION,
+  failedCasesMode,
+  failedCasesSignature,
+  formatNumber,
+  partialSetResult,
+  quote,
+  table,
+  thresholdHeadline,
+  type FailedCasesMode,
+} from './message.js'
 import type { ByReceived } from './received-types.js'
 import { atLeast, declareMatcher, type OptionSpec } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
@@ -23,6 +35,16 @@ export interface SemanticSimilarityMatcherOptions {
    * (Xenova/all-MiniLM-L6-v2, mean pooling, normalised, fp32).
    */
   embedder?: Embedder
+}
+
+/** Options of the eval-set form. */
+export interface SemanticSimilaritySetMatcherOptions extends SemanticSimilarityMatcherOptions {
+  /**
+   * A case whose pipeline failed (`error` set, no answer): `'fail'` (default) fails the assertion, with or
+   * without `.not`, naming it; `'zero'` scores it 0; `'skip'` leaves it out of the mean.
+   * @default 'fail'
+   */
+  failedCases?: FailedCasesMode
 }
 
 /** One case of an eval set for the set form of {@link EmbeddingMatchers.toBeSemanticallySimilarTo}. */
@@ -55,7 +77,7 @@ export interface EmbeddingMatchers<R = unknown, T = unknown> {
     T,
     Promise<void>,
     [reference: string, min: number, options?: SemanticSimilarityMatcherOptions],
-    [min: number, options?: SemanticSimilarityMatcherOptions]
+    [min: number, options?: SemanticSimilaritySetMatcherOptions]
   >
 }
 
@@ -189,9 +211,10 @@ export async function toBeSemanticallySimilarTo(this: MatcherContext, received: 
 
 async function setForm(ctx: MatcherContext, received: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
   const args = 'min'
-  // Same eval-set shape as the generation matchers: an array (or { cases }) of { id?, answer, reference }.
-  const cases = readAnswerSet(ctx, MATCHER, args, received)
-  const labels = cases.map((c) => c.id)
+  // Same eval-set shape as the generation matchers: an array (or { cases }) of { id?, answer, reference };
+  // a case whose pipeline failed (`error`, no answer) follows `failedCases` like theirs.
+  const mode = failedCasesMode(options)
+  const { cases, failed, total } = readAnswerSetPartial(ctx, MATCHER, args, received)
   const pairs = cases.map((c) => {
     if (c.references.length !== 1) {
       matcherError(ctx, MATCHER, args, `case ${c.id} has ${c.references.length} references; semantic similarity compares each answer with exactly one reference`, c.references)
@@ -203,71 +226,78 @@ async function setForm(ctx: MatcherContext, received: unknown, min: unknown, opt
   }
   requireThreshold(ctx, MATCHER, args, 'min', min, [-1, 1], ' (mean cosine similarity)')
   const { embedder, source } = resolveEmbedder(ctx, args, options)
-
-  let score: Awaited<ReturnType<typeof meanSemanticSimilarity>>
-  try {
-    score = await meanSemanticSimilarity(pairs, embedder, { cache: state().cache })
-  } catch (error) {
-    const reason = failureReason(error)
-    if (reason === undefined) throw error
-    return uncomputable(ctx, args, embedder, source, reason)
-  }
   const threshold = min as number
-  const d = score.details
-  if (Number.isNaN(score.value)) {
-    const named = d.reason?.replace(
-      /pair\(s\) ([\d, ]+)/,
-      (_, list: string) =>
-        `case(s) ${list
-          .split(', ')
-          .map((i) => labels[Number(i)])
-          .join(', ')}`,
-    )
-    return uncomputable(ctx, args, embedder, source, named ?? 'the mean cosine is undefined', score.signature)
-  }
 
-  const pass = score.value >= threshold
-  const perCase = d.pairs.map((p, i) => ({ id: labels[i] as string, value: p.value, pass: p.value >= threshold }))
-  return {
-    pass,
-    message: () => {
-      // Under .not the cases at or above min made the assertion fail: list those, most similar first.
-      const aboveSection = () => {
-        const above = perCase
-          .map((c, i) => ({ ...c, i }))
-          .filter((c) => c.pass)
-          .sort((a, b) => b.value - a.value || a.i - b.i)
-        const aboveRows = above.map((c) => {
-          const pair = pairs[c.i] as { candidate: string; reference: string }
-          return [c.id, formatNumber(c.value, threshold), `${quote(pair.candidate, 50)} ↔ ${quote(pair.reference, 50)}`]
-        })
-        return `cases at or above ${formatNumber(threshold)}: ${above.length} of ${d.n} (most similar first)\n${table(aboveRows)}`
-      }
-      const below = perCase.filter((c) => !c.pass).length
-      const rows = d.lowest.map((i) => {
-        const c = perCase[i] as { id: string; value: number }
-        const pair = pairs[i] as { candidate: string; reference: string }
-        return [c.id, formatNumber(c.value, threshold), `${quote(pair.candidate, 50)} ↔ ${quote(pair.reference, 50)}`]
-      })
-      return buildMessage(ctx, {
-        matcher: MATCHER,
-        args,
-        headline: thresholdHeadline(ctx, { label: `mean EmbedSim (cosine) over ${d.n} ${d.n === 1 ? 'case' : 'cases'}`, value: score.value, min: threshold }),
-        signature: score.signature,
-        sections: [ctx.isNot ? aboveSection() : `cases below ${formatNumber(threshold)}: ${below} of ${d.n} (least similar first)\n${table(rows)}`, `${d.dims} dimensions`],
-      })
-    },
-    meta: {
-      matcher: MATCHER,
-      metric: 'mean EmbedSim',
-      value: score.value,
-      threshold,
-      comparator: ctx.isNot ? '<' : '>=',
-      pass,
-      signature: score.signature,
-      perCase,
-    },
+  let perCase: Array<{ id: string; value: number; pair?: { candidate: string; reference: string } }> = []
+  let signature = embedSimSignature(embedder.id)
+  let dims: number | undefined
+  if (pairs.length > 0) {
+    let score: Awaited<ReturnType<typeof meanSemanticSimilarity>>
+    try {
+      score = await meanSemanticSimilarity(pairs, embedder, { cache: state().cache })
+    } catch (error) {
+      const reason = failureReason(error)
+      if (reason === undefined) throw error
+      return uncomputable(ctx, args, embedder, source, reason)
+    }
+    const d = score.details
+    if (Number.isNaN(score.value)) {
+      const named = d.reason?.replace(
+        /pair\(s\) ([\d, ]+)/,
+        (_, list: string) =>
+          `case(s) ${list
+            .split(', ')
+            .map((i) => cases[Number(i)]?.id)
+            .join(', ')}`,
+      )
+      return uncomputable(ctx, args, embedder, source, named ?? 'the mean cosine is undefined', failedCasesSignature(score.signature, mode, failed.length))
+    }
+    signature = score.signature
+    dims = d.dims
+    perCase = d.pairs.map((p, i) => ({ id: (cases[i] as AnswerCase).id, value: p.value, pair: pairs[i] as { candidate: string; reference: string } }))
   }
+  // 'zero': each failed case adds a 0 to the mean
+  if (mode === 'zero') for (const f of failed) perCase.push({ id: f.id, value: 0 })
+  const n = perCase.length
+  const value = n === 0 ? 0 : perCase.reduce((a, c) => a + c.value, 0) / n
+  const left = failed.length === 0 || mode === 'fail' ? '' : mode === 'skip' ? ` (${failed.length} failed left out)` : ` (${failed.length} failed scored 0)`
+  const row = (c: (typeof perCase)[number]) => [
+    c.id,
+    formatNumber(c.value, threshold),
+    c.pair === undefined ? 'pipeline failed (scored 0)' : `${quote(c.pair.candidate, 50)} ↔ ${quote(c.pair.reference, 50)}`,
+  ]
+  const indexed = () => perCase.map((c, i) => ({ ...c, i }))
+  return partialSetResult(ctx, {
+    matcher: MATCHER,
+    args,
+    label: `mean EmbedSim (cosine) over ${n} ${n === 1 ? 'case' : 'cases'}${left}`,
+    metric: 'mean EmbedSim',
+    value,
+    min: threshold,
+    signature: failedCasesSignature(signature, mode, failed.length),
+    sections: () => {
+      const section = ctx.isNot
+        ? // Under .not the cases at or above min made the assertion fail: list those, most similar first.
+          (() => {
+            const above = indexed()
+              .filter((c) => c.value >= threshold)
+              .sort((a, b) => b.value - a.value || a.i - b.i)
+            return `cases at or above ${formatNumber(threshold)}: ${above.length} of ${n} (most similar first)\n${table(above.map(row))}`
+          })()
+        : (() => {
+            const lowest = indexed().sort((a, b) => a.value - b.value || a.i - b.i)
+            const below = perCase.filter((c) => c.value < threshold).length
+            return `cases below ${formatNumber(threshold)}: ${below} of ${n} (least similar first)\n${table(lowest.map(row))}`
+          })()
+      return [section, dims === undefined ? undefined : `${dims} dimensions`]
+    },
+    perCase: perCase.map(({ id, value: v }) => ({ id, value: v })),
+    failed,
+    total,
+    mode,
+    what: 'answer',
+    scored: n,
+  })
 }
 
 // ---------------------------------------------------------------- declarations
@@ -292,7 +322,7 @@ export const embeddingDeclarations = [
         received: 'an eval set: cases with `answer` and `reference`',
         when: isEvalSet,
         args: [{ name: 'min', type: 'number', doc: 'Threshold on the mean cosine (−1…1).' }],
-        options: EMBEDDING_OPTIONS,
+        options: { ...EMBEDDING_OPTIONS, failedCases: FAILED_CASES_OPTION },
       },
       {
         received: 'an answer string',

@@ -1,31 +1,26 @@
-import { dirname, isAbsolute, resolve } from 'node:path'
-import { MetricInputError } from '../src/errors.js'
 import {
   answerRelevance,
   completeness,
   contextRecall,
   contextUtilization,
-  DEFAULT_JUDGE_CACHE_DIR,
   groundedness,
-  judgeCache,
-  JudgeError,
   pairwiseJudge,
-  repeatPassRate,
   rubricScore,
   type CompletenessSource,
-  type Consistency,
   type ContextInput,
   type EmptyPolicy,
   type Judge,
-  type JudgeDetailsBase,
   type Rubric,
 } from '../src/judge/index.js'
-import type { Score } from '../src/score.js'
-import { getConfig } from './config.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import { buildMessage, formatNumber, list, quote, table, thresholdHeadline } from './message.js'
-import { atLeast, declareMatcher, oneOf, type ArgSpec, type OptionSpec } from './declare.js'
-import { matcherError, requireThreshold } from './validate.js'
+import { isEvalSet } from './generation-received.js'
+import { failures, itemRow, metricOptions, reasonCell, requireAnswer, requireContexts, requireString, run } from './judge-shared.js'
+import { isCaseSet, type JudgeSetOptions } from './judge-set.js'
+import { completeSet, contextRecallSet, groundedSet, relevanceSet, rubricSet, utilizeSet } from './judge-set-forms.js'
+import { FAILED_CASES_OPTION, list, quote, table } from './message.js'
+import type { ByReceived } from './received-types.js'
+import { atLeast, declareMatcher, isPositiveInteger, oneOf, type ArgSpec, type FormSpec, type OptionSpec } from './declare.js'
+import { matcherError } from './validate.js'
 
 /** Options every judge matcher takes. */
 export interface JudgeMatcherOptions {
@@ -82,50 +77,81 @@ export interface PreferenceMatcherOptions extends JudgeMatcherOptions {
   criteria?: string
 }
 
+/** Options of the eval-set forms: the judge options without `passRate` (the assertion is on the mean), plus `concurrency` and `failedCases`. */
+export type JudgeSetMatcherOptions = Omit<JudgeMatcherOptions, 'passRate'> & JudgeSetOptions
+export type GroundedSetMatcherOptions = Omit<GroundedMatcherOptions, 'passRate'> & JudgeSetOptions
+export type ContextRecallSetMatcherOptions = Omit<ContextRecallMatcherOptions, 'passRate'> & JudgeSetOptions
+/** Each case's question goes to the judge when it has one. */
+export type UtilizeSetMatcherOptions = JudgeSetMatcherOptions
+export type CompleteSetMatcherOptions = Omit<CompleteMatcherOptions, 'passRate' | 'question'> &
+  JudgeSetOptions & {
+    /** Where each case's key points come from. @default its `reference` when it has one, else its contexts */
+    source?: 'reference' | 'contexts'
+  }
+/** Each case's question, contexts and reference go to the judge when it has them. */
+export type RubricSetMatcherOptions = JudgeSetMatcherOptions
+
+type P = Promise<void>
+
 /**
  * Typed signatures of the LLM-judge matchers. All are async: `await` them. Thresholds are on 0–1 and
  * mean ≥ (`.not`: <). A judge that cannot answer (server down, model missing, malformed replies, a replay
  * cache miss) makes the assertion FAIL, with or without `.not`, with a message that says what to do.
+ * The received value picks the form: an answer string (the retrieved contexts for toHaveContextRecall)
+ * takes the arguments below; an eval set (an array of cases or `{ cases }`) takes only `min` (and the
+ * rubric) and reads answer, question, contexts and reference from each case, asserting on the MEAN.
  * (`R` is unused: async matchers return `Promise<void>` in every runner.)
  */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
-export interface JudgeMatchers<R = unknown> {
+export interface JudgeMatchers<R = unknown, T = unknown> {
   /**
    * Groundedness (faithfulness) of the received answer in `contexts` ≥ `min` (default 1: every claim
    * supported). On failure, lists the unsupported claims with the judge's reasons, contradicted first.
+   * For an eval set, the mean over the cases (each case's `answer` in its `contexts`).
    * @example await expect(answer).toBeGroundedIn(retrievedChunks)
    * @example await expect(answer).toBeGroundedIn(retrievedChunks, 0.8, { repeat: 3, passRate: 1 })
+   * @example await expect(evalSet).toBeGroundedIn(0.8, { concurrency: 2 })
    */
-  toBeGroundedIn(contexts: readonly ContextInput[], min?: number, options?: GroundedMatcherOptions): Promise<void>
-  toBeGroundedIn(contexts: readonly ContextInput[], options: GroundedMatcherOptions): Promise<void>
+  toBeGroundedIn: ByReceived<T, P, [contexts: readonly ContextInput[], min?: number, options?: GroundedMatcherOptions], [min?: number, options?: GroundedSetMatcherOptions]> &
+    ByReceived<T, P, [contexts: readonly ContextInput[], options: GroundedMatcherOptions], [options: GroundedSetMatcherOptions]>
   /**
    * Completeness of the received answer against a reference answer or the contexts ≥ `min` (share of
-   * key points covered). On failure, lists the missing key points.
+   * key points covered). On failure, lists the missing key points. For an eval set, each case against
+   * its `reference` (else its contexts; `{ source }` chooses), with its question.
    * @example await expect(answer).toBeCompleteGiven({ reference: 'Paris, on the Seine.' }, 1)
    */
-  toBeCompleteGiven(source: CompletenessSource, min: number, options?: CompleteMatcherOptions): Promise<void>
+  toBeCompleteGiven: ByReceived<T, P, [source: CompletenessSource, min: number, options?: CompleteMatcherOptions], [min: number, options?: CompleteSetMatcherOptions]>
   /**
    * Context utilization of the received answer ≥ `min` (share of the chunks it draws on). With
    * `{ question }`, unused chunks are split into relevant (ignored-good) and irrelevant (ignored-noise).
+   * For an eval set, each case's answer, contexts and question.
    * @example await expect(answer).toUtilizeContext(chunks, 0.5, { question })
    */
-  toUtilizeContext(contexts: readonly ContextInput[], min: number, options?: QuestionMatcherOptions): Promise<void>
+  toUtilizeContext: ByReceived<T, P, [contexts: readonly ContextInput[], min: number, options?: QuestionMatcherOptions], [min: number, options?: UtilizeSetMatcherOptions]>
   /**
    * Context recall of the received retrieved contexts ≥ `min`: the share of the reference answer's
-   * statements they account for. On failure, lists the statements retrieval missed.
+   * statements they account for. On failure, lists the statements retrieval missed. For an eval set,
+   * each case's contexts against its reference.
    * @example await expect(retrievedChunks).toHaveContextRecall(referenceAnswer, 0.9)
    */
-  toHaveContextRecall(reference: string, min: number, options?: ContextRecallMatcherOptions): Promise<void>
+  toHaveContextRecall: ByReceived<T, P, [reference: string, min: number, options?: ContextRecallMatcherOptions], [min: number, options?: ContextRecallSetMatcherOptions]>
   /**
    * Answer relevance of the received answer to `question` ≥ `min` (share of its statements that address it).
+   * For an eval set, each case's answer to its question.
    * @example await expect(answer).toBeRelevantTo('What is the capital of France?', 0.8)
    */
-  toBeRelevantTo(question: string, min: number, options?: JudgeMatcherOptions): Promise<void>
+  toBeRelevantTo: ByReceived<T, P, [question: string, min: number, options?: JudgeMatcherOptions], [min: number, options?: JudgeSetMatcherOptions]>
   /**
    * Rubric score of the received answer, normalised to 0–1 ((raw − lo)/(hi − lo), default scale 1–5), ≥ `min`.
+   * For an eval set, the mean over the cases (each with its question, contexts and reference).
    * @example await expect(answer).toSatisfyRubric({ id: 'cites', criteria: 'Cites its sources.' }, 0.75)
    */
-  toSatisfyRubric(rubric: string | Rubric, min: number, options?: RubricMatcherOptions): Promise<void>
+  toSatisfyRubric: ByReceived<
+    T,
+    P,
+    [rubric: string | Rubric, min: number, options?: RubricMatcherOptions],
+    [rubric: string | Rubric, min: number, options?: RubricSetMatcherOptions]
+  >
   /**
    * The judge prefers the received answer over `otherAnswer` for `question`, asked in both orders; a
    * disagreement between the orders is a tie, which does not pass.
@@ -134,240 +160,9 @@ export interface JudgeMatchers<R = unknown> {
   toBePreferredOver(otherAnswer: string, options: PreferenceMatcherOptions): Promise<void>
 }
 
-type AnyScore = Score<JudgeDetailsBase & { note?: string; empty?: boolean }>
-
-/** A matcher's own option fields and what each must be, checked (when set) after the common ones, in this order. */
-type OptionKinds<O> = { readonly [K in Exclude<keyof O, keyof JudgeMatcherOptions>]?: 'string' | 'contexts' }
-
-interface Spec<S extends AnyScore, O extends JudgeMatcherOptions> {
-  readonly matcher: string
-  readonly args: string
-  /** Metric name in the headline. */
-  readonly label: string
-  /** The `min` argument as received; `run` checks it after the matcher's own arguments, before the options. */
-  readonly min: unknown
-  /** Appended to the message when `min` is out of range. */
-  readonly minHint?: string
-  /** The options argument as received; `run` checks the common fields, then those in `optionKinds`. */
-  readonly options: unknown
-  readonly optionKinds?: OptionKinds<O>
-  readonly compute: (judge: Judge, options: O | undefined) => Promise<S>
-  readonly breakdown: (score: S) => ReadonlyArray<string | undefined>
-  /** Headline label override (pairwise explains its scale). */
-  readonly headlineLabel?: string
-  /** The metric takes `{ empty }`: a score with `details.empty` fails unless `empty: 'pass'`. */
-  readonly emptyOption?: boolean
-}
-
-// Matcher-layer state on globalThis (shared by the ESM and CJS copies, like config.ts): judges derived
-// from cache-less judges, one per cache folder, so each folder's in-flight requests are shared.
-const STATE = Symbol.for('rag-matchers.judge-state')
-type State = WeakMap<Judge, Map<string, Judge>>
-function derived(): State {
-  const g = globalThis as { [STATE]?: State }
-  g[STATE] ??= new WeakMap()
-  return g[STATE]
-}
-
-const HOW_TO_CONFIGURE =
-  'Configure one in a setup file:\n' +
-  "  import { configure } from 'rag-matchers/matchers'\n" +
-  "  import { ollamaJudge, judgeCache } from 'rag-matchers'\n" +
-  "  configure({ judge: ollamaJudge({ model: 'llama3.1:8b', host: process.env.OLLAMA_HOST }) })\n" +
-  'or pass { judge } in the matcher options. Recorded replies (judgeCache, mode replay) let CI run without a model.'
-
-function isJudge(value: unknown): value is Judge {
-  return value !== null && typeof value === 'object' && typeof (value as Judge).ask === 'function' && typeof (value as Judge).model === 'string'
-}
-
-/** The options object: the common fields first, then the matcher's own `kinds`. */
-function readOptions<O extends JudgeMatcherOptions>(ctx: MatcherContext, matcher: string, args: string, options: unknown, kinds: OptionKinds<O> = {}): O | undefined {
-  if (options === undefined) return undefined
-  if (options === null || typeof options !== 'object' || Array.isArray(options))
-    matcherError(ctx, matcher, args, 'options must be an object such as { judge, repeat, passRate }', options)
-  const o = options as O
-  if (o.judge !== undefined && !isJudge(o.judge)) matcherError(ctx, matcher, args, 'options.judge must be a judge such as ollamaJudge({ model })', o.judge)
-  if (o.repeat !== undefined && !(Number.isSafeInteger(o.repeat) && o.repeat > 0)) matcherError(ctx, matcher, args, 'options.repeat must be a positive integer', o.repeat)
-  if (o.passRate !== undefined) requireThreshold(ctx, matcher, args, 'options.passRate', o.passRate)
-  for (const [key, kind] of Object.entries(kinds)) {
-    const value = (o as Record<string, unknown>)[key]
-    if (value === undefined) continue
-    if (kind === 'string') requireString(ctx, matcher, args, `options.${key}`, value)
-    else requireContexts(ctx, matcher, args, `options.${key}`, value)
-  }
-  return o
-}
-
-/** The core metric's options: `repeat` when set, then each of `keys` that is defined. */
-function metricOptions<O extends JudgeMatcherOptions, K extends keyof O>(o: O | undefined, keys: readonly K[] = []): { repeat?: number } & Partial<Pick<O, K>> {
-  const picked: Partial<O> = o?.repeat ? ({ repeat: o.repeat } as Partial<O>) : {}
-  for (const key of keys) if (o?.[key] !== undefined) picked[key] = o[key]
-  return picked
-}
-
-/** The judge to use, with the default cache folder applied when it has no cache of its own. */
-function resolveJudge(ctx: MatcherContext, matcher: string, args: string, options: JudgeMatcherOptions | undefined): Judge | undefined {
-  const config = getConfig()
-  const judge = options?.judge ?? config.judge
-  if (judge === undefined) return undefined
-  if (!isJudge(judge)) matcherError(ctx, matcher, args, 'the judge set with configure({ judge }) is not a judge such as ollamaJudge({ model })', judge)
-  if (judge.cache !== undefined || typeof judge.withCache !== 'function') return judge
-  const folder = config.judgeCacheDir ?? DEFAULT_JUDGE_CACHE_DIR
-  const base = typeof ctx.testPath === 'string' && ctx.testPath !== '' ? dirname(ctx.testPath) : process.cwd()
-  const dir = isAbsolute(folder) ? folder : resolve(base, folder)
-  const byDir = derived().get(judge) ?? new Map<string, Judge>()
-  derived().set(judge, byDir)
-  let cached = byDir.get(dir)
-  if (cached === undefined) {
-    cached = judge.withCache(judgeCache({ dir }))
-    byDir.set(dir, cached)
-  }
-  return cached
-}
-
-/** The result when no number could be computed: the assertion fails in BOTH directions. */
-function uncomputable(
-  ctx: MatcherContext,
-  spec: { matcher: string; args: string; label: string },
-  reason: string,
-  extra: ReadonlyArray<string | undefined> = [],
-  signature?: string,
-): MatcherResult {
-  return {
-    // Never a pass: with `.not` the runner flips `pass`, so report the result that fails either way.
-    pass: ctx.isNot === true,
-    message: () =>
-      buildMessage(ctx, {
-        matcher: spec.matcher,
-        args: spec.args,
-        headline: `${spec.label} could not be computed, so the assertion fails.`,
-        ...(signature ? { signature } : {}),
-        sections: [reason, ...extra],
-      }),
-    meta: {
-      matcher: spec.matcher,
-      metric: spec.label,
-      value: Number.NaN,
-      comparator: ctx.isNot ? '<' : '>=',
-      pass: false,
-      signature: signature ?? '',
-      extra: { error: reason },
-    },
-  }
-}
-
-async function run<S extends AnyScore, O extends JudgeMatcherOptions = JudgeMatcherOptions>(ctx: MatcherContext, spec: Spec<S, O>): Promise<MatcherResult> {
-  const { matcher, args } = spec
-  const min = requireThreshold(ctx, matcher, args, 'min', spec.min, [0, 1], spec.minHint)
-  const options = readOptions(ctx, matcher, args, spec.options, spec.optionKinds)
-  const judge = resolveJudge(ctx, matcher, args, options)
-  if (judge === undefined) return uncomputable(ctx, spec, 'No judge is configured.', [HOW_TO_CONFIGURE])
-
-  let score: S
-  try {
-    score = await spec.compute(judge, options)
-  } catch (error) {
-    // Compare by name too: the ESM and CJS copies of the core each have their own classes.
-    const name = (error as Error | undefined)?.name
-    if (error instanceof JudgeError || name === 'JudgeError') return uncomputable(ctx, spec, (error as Error).message, [judgeLine(judge)])
-    if (error instanceof MetricInputError || name === 'MetricInputError') matcherError(ctx, matcher, args, (error as Error).message)
-    throw error
-  }
-  if (Number.isNaN(score.value)) {
-    return uncomputable(ctx, spec, score.details.note ?? `${spec.label} is undefined for this input`, [judgeLine(judge, score.details)], score.signature)
-  }
-  // A vacuous score (nothing to judge) proves nothing: it fails unless the user accepts it.
-  if (spec.emptyOption === true && score.details.empty === true && (options as EmptyMatcherOptions | undefined)?.empty !== 'pass') {
-    const why = (score.details.note ?? 'there is nothing to judge').replace(/: [^:]*\(empty:\w+\)$/, '')
-    return uncomputable(
-      ctx,
-      spec,
-      `${why}, so there is nothing to judge. Pass { empty: 'pass' } to accept it as vacuously true (score 1).`,
-      [judgeLine(judge, score.details)],
-      score.signature,
-    )
-  }
-
-  const passRate = options?.passRate
-  const rate = repeatPassRate(score, min)
-  const pass = passRate === undefined ? score.value >= min : rate >= passRate
-  const runs = score.details.consistency?.n ?? 1
-  return {
-    pass,
-    message: () =>
-      buildMessage(ctx, {
-        matcher,
-        args,
-        headline:
-          passRate === undefined
-            ? thresholdHeadline(ctx, { label: spec.headlineLabel ?? spec.label, value: score.value, min })
-            : thresholdHeadline(ctx, { label: `share of ${runs} run${runs === 1 ? '' : 's'} with ${spec.label} ≥ ${formatNumber(min)}`, value: rate, min: passRate }),
-        signature: score.signature,
-        sections: [...spec.breakdown(score), consistencyLine(score.details.consistency, min, passRate === undefined ? undefined : rate), judgeLine(judge, score.details)],
-      }),
-    meta: {
-      matcher,
-      metric: spec.label,
-      value: score.value,
-      threshold: min,
-      comparator: ctx.isNot ? '<' : '>=',
-      pass,
-      signature: score.signature,
-      extra: { calls: score.details.calls.total, cached: score.details.calls.cached, ...(passRate === undefined ? {} : { passRate, rate }) },
-    },
-  }
-}
-
-function consistencyLine(c: Consistency | undefined, min: number, rate: number | undefined): string | undefined {
-  if (c === undefined) return undefined
-  const seeds = `${c.seeds[0]}…${c.seeds[c.seeds.length - 1]}`
-  const values = list(c.values.map((v) => formatNumber(v)))
-  const passing = c.values.filter((v) => v >= min).length
-  return (
-    `runs (seeds ${seeds}): ${values}\n` +
-    `mean ${formatNumber(c.mean)}, min ${formatNumber(c.min)}, max ${formatNumber(c.max)}, sd ${formatNumber(c.stdev)}; ` +
-    `${passing} of ${c.n} runs ≥ ${formatNumber(min)}${rate === undefined ? '' : ` (${formatNumber(rate)})`}`
-  )
-}
-
-function judgeLine(judge: Judge, details?: JudgeDetailsBase): string {
-  const calls = details === undefined ? '' : `; ${details.calls.total} call${details.calls.total === 1 ? '' : 's'}, ${details.calls.cached} from cache`
-  const cache = judge.cache === undefined ? '' : `; cache ${judge.cache.mode} ${judge.cache.dir}`
-  return `judge: ${judge.id}, temperature ${judge.temperature}, seed ${judge.seed}${calls}${cache}`
-}
-
-function reasonCell(reason: string): string {
-  return `— ${quote(reason, 100)}`
-}
-
-/** A listed item (claim, statement, key point) and the judge's reason. */
-function itemRow(text: string, reason: string): string[] {
-  return [quote(text, 80), reasonCell(reason)]
-}
-
-/** `allPassed` when no row failed, else `<heading> (<failed> of <total><order>):` over the table of failures. */
-function failures(rows: ReadonlyArray<ReadonlyArray<string>>, total: number, allPassed: string, heading: string, order = ''): string {
-  return rows.length === 0 ? allPassed : `${heading} (${rows.length} of ${total}${order}):\n${table(rows)}`
-}
-
-function requireAnswer(ctx: MatcherContext, matcher: string, args: string, received: unknown): string {
-  if (typeof received !== 'string') matcherError(ctx, matcher, args, 'received value must be an answer string', received)
-  return received
-}
-
-function requireString(ctx: MatcherContext, matcher: string, args: string, name: string, value: unknown): string {
-  if (typeof value !== 'string') matcherError(ctx, matcher, args, `${name} must be a string`, value)
-  return value
-}
-
-function requireContexts(ctx: MatcherContext, matcher: string, args: string, name: string, value: unknown): readonly ContextInput[] {
-  const ok = Array.isArray(value) && value.every((c) => typeof c === 'string' || (c !== null && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string'))
-  if (!ok) matcherError(ctx, matcher, args, `${name} must be an array of strings or { id?, text } chunks`, value)
-  return value as readonly ContextInput[]
-}
-
 /** `await expect(answer).toBeGroundedIn(contexts, min = 1, options?)`. See {@link JudgeMatchers}. */
 export async function toBeGroundedIn(this: MatcherContext, received: unknown, contexts: unknown, min?: unknown, options?: unknown): Promise<MatcherResult> {
+  if (isEvalSet(received)) return groundedSet(this, received, contexts, min)
   const matcher = 'toBeGroundedIn'
   const args = 'contexts, min'
   // `toBeGroundedIn(contexts, { judge })`: options in the place of min, min defaults to 1.
@@ -407,6 +202,7 @@ export async function toBeGroundedIn(this: MatcherContext, received: unknown, co
 
 /** `await expect(answer).toBeCompleteGiven({ reference } | { contexts }, min, options?)`. */
 export async function toBeCompleteGiven(this: MatcherContext, received: unknown, source: unknown, min: unknown, options?: unknown): Promise<MatcherResult> {
+  if (isEvalSet(received)) return completeSet(this, received, source, min)
   const matcher = 'toBeCompleteGiven'
   const args = 'source, min'
   const answer = requireAnswer(this, matcher, args, received)
@@ -444,6 +240,7 @@ export async function toBeCompleteGiven(this: MatcherContext, received: unknown,
 
 /** `await expect(answer).toUtilizeContext(contexts, min, { question }?)`. */
 export async function toUtilizeContext(this: MatcherContext, received: unknown, contexts: unknown, min: unknown, options?: unknown): Promise<MatcherResult> {
+  if (isEvalSet(received)) return utilizeSet(this, received, contexts, min)
   const matcher = 'toUtilizeContext'
   const args = 'contexts, min'
   const answer = requireAnswer(this, matcher, args, received)
@@ -476,6 +273,7 @@ export async function toUtilizeContext(this: MatcherContext, received: unknown, 
 
 /** `await expect(retrievedContexts).toHaveContextRecall(reference, min)`. */
 export async function toHaveContextRecall(this: MatcherContext, received: unknown, reference: unknown, min: unknown, options?: unknown): Promise<MatcherResult> {
+  if (isCaseSet(received)) return contextRecallSet(this, received, reference, min)
   const matcher = 'toHaveContextRecall'
   const args = 'reference, min'
   const chunks = requireContexts(this, matcher, args, 'received value (the retrieved contexts)', received)
@@ -507,6 +305,7 @@ export async function toHaveContextRecall(this: MatcherContext, received: unknow
 
 /** `await expect(answer).toBeRelevantTo(question, min)`. */
 export async function toBeRelevantTo(this: MatcherContext, received: unknown, question: unknown, min: unknown, options?: unknown): Promise<MatcherResult> {
+  if (isEvalSet(received)) return relevanceSet(this, received, question, min)
   const matcher = 'toBeRelevantTo'
   const args = 'question, min'
   const answer = requireAnswer(this, matcher, args, received)
@@ -537,6 +336,7 @@ export async function toBeRelevantTo(this: MatcherContext, received: unknown, qu
 
 /** `await expect(answer).toSatisfyRubric(rubric, min, options?)`. */
 export async function toSatisfyRubric(this: MatcherContext, received: unknown, rubric: unknown, min: unknown, options?: unknown): Promise<MatcherResult> {
+  if (isEvalSet(received)) return rubricSet(this, received, rubric, min, options)
   const matcher = 'toSatisfyRubric'
   const args = 'rubric, min'
   const answer = requireAnswer(this, matcher, args, received)
@@ -612,6 +412,17 @@ const ANSWER_RECEIVED = 'an answer string'
 const MIN_JUDGE: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; passes when the score is ≥ min.' }
 const CONTEXTS: ArgSpec = { name: 'contexts', type: 'ContextInput[]', doc: 'The retrieved chunks: strings or `{ id?, text }`.' }
 const judgeMetric = (name: string) => atLeast(name, { scale: 1 })
+const { passRate: _passRate, ...SET_JUDGE_OPTIONS_BASE } = JUDGE_OPTIONS
+/** The eval-set form's options: the judge options without passRate, with concurrency and failedCases. */
+const SET_JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  ...SET_JUDGE_OPTIONS_BASE,
+  concurrency: { type: 'a positive integer', default: '4', doc: 'Eval sets only: how many cases are judged at once.', check: isPositiveInteger },
+  failedCases: FAILED_CASES_OPTION,
+}
+/** The eval-set form of a judge matcher: `reads` says what each case must carry. */
+function setForm(reads: string, args: readonly ArgSpec[], options: Readonly<Record<string, OptionSpec>> = {}, when: (r: unknown) => boolean = isEvalSet): FormSpec {
+  return { received: `an eval set: an array of cases or { cases }, each with ${reads}; asserts on the mean`, when, args, options: { ...SET_JUDGE_OPTIONS, ...options } }
+}
 
 export const judgeDeclarations = [
   declareMatcher({
@@ -620,6 +431,10 @@ export const judgeDeclarations = [
     family: 'judge',
     summary: "Groundedness (faithfulness) of the answer in `contexts` ≥ `min` (default 1: every claim supported); lists unsupported claims with the judge's reasons.",
     forms: [
+      setForm('`answer` and `contexts` (or `retrieved` items with `text`)', [{ ...MIN_JUDGE, optional: true, doc: 'Threshold on the mean, 0–1. @default 1' }], {
+        empty: EMPTY,
+        onEmpty: { type: "'vacuous' | 'nan'", default: "'vacuous'", doc: 'As for one answer.', check: oneOf('vacuous', 'nan') },
+      }),
       {
         received: ANSWER_RECEIVED,
         args: [CONTEXTS, { ...MIN_JUDGE, optional: true, doc: 'Threshold on 0–1. @default 1' }],
@@ -644,6 +459,15 @@ export const judgeDeclarations = [
     family: 'judge',
     summary: 'Completeness of the answer against a reference answer or the contexts ≥ `min` (share of key points covered); lists the missing key points.',
     forms: [
+      setForm('`answer` and `reference` or `contexts` (and `question`, shown to the judge)', [MIN_JUDGE], {
+        empty: EMPTY,
+        source: {
+          type: "'reference' | 'contexts'",
+          default: "each case's `reference` when it has one, else its contexts",
+          doc: "Eval sets only: where each case's key points come from.",
+          check: oneOf('reference', 'contexts'),
+        },
+      }),
       {
         received: ANSWER_RECEIVED,
         args: [{ name: 'source', type: '{ reference } | { contexts }', doc: 'Where the key points come from.' }, MIN_JUDGE],
@@ -659,7 +483,10 @@ export const judgeDeclarations = [
     async: true,
     family: 'judge',
     summary: 'Context utilization ≥ `min`: the share of the chunks the answer draws on; with `{ question }` unused chunks are split into relevant and noise.',
-    forms: [{ received: ANSWER_RECEIVED, args: [CONTEXTS, MIN_JUDGE], options: { ...JUDGE_OPTIONS, question: QUESTION } }],
+    forms: [
+      setForm('`answer` and `contexts` (and `question`, which splits unused chunks)', [MIN_JUDGE]),
+      { received: ANSWER_RECEIVED, args: [CONTEXTS, MIN_JUDGE], options: { ...JUDGE_OPTIONS, question: QUESTION } },
+    ],
     metric: judgeMetric('context utilization'),
     example: 'await expect(answer).toUtilizeContext(chunks, 0.5, { question })',
     compute: toUtilizeContext,
@@ -670,6 +497,7 @@ export const judgeDeclarations = [
     family: 'judge',
     summary: "Context recall of the received retrieved contexts ≥ `min`: the share of the reference answer's statements they account for.",
     forms: [
+      setForm('`contexts` (or `retrieved` items with `text`) and `reference`', [MIN_JUDGE], { empty: EMPTY }, isCaseSet),
       {
         received: 'the retrieved contexts (ContextInput[])',
         args: [{ name: 'reference', type: 'string', doc: 'The reference answer.' }, MIN_JUDGE],
@@ -685,7 +513,10 @@ export const judgeDeclarations = [
     async: true,
     family: 'judge',
     summary: 'Answer relevance to `question` ≥ `min`: the share of its statements that address the question.',
-    forms: [{ received: ANSWER_RECEIVED, args: [{ name: 'question', type: 'string', doc: "The user's question." }, MIN_JUDGE], options: JUDGE_OPTIONS }],
+    forms: [
+      setForm('`answer` and `question`', [MIN_JUDGE]),
+      { received: ANSWER_RECEIVED, args: [{ name: 'question', type: 'string', doc: "The user's question." }, MIN_JUDGE], options: JUDGE_OPTIONS },
+    ],
     metric: judgeMetric('answer relevance'),
     example: "await expect(answer).toBeRelevantTo('What is the capital of France?', 0.8)",
     compute: toBeRelevantTo,
@@ -696,6 +527,10 @@ export const judgeDeclarations = [
     family: 'judge',
     summary: 'Rubric score normalised to 0–1 ((raw − lo)/(hi − lo), default scale 1–5) ≥ `min`.',
     forms: [
+      setForm('`answer` (and `question`, `contexts`, `reference`, shown to the judge)', [
+        { name: 'rubric', type: 'string | Rubric', doc: 'The criteria, or `{ id?, criteria, scale?, levels? }`.' },
+        MIN_JUDGE,
+      ]),
       {
         received: ANSWER_RECEIVED,
         args: [{ name: 'rubric', type: 'string | Rubric', doc: 'The criteria, or `{ id?, criteria, scale?, levels? }`.' }, MIN_JUDGE],

@@ -58,7 +58,15 @@ export interface JudgeCacheEntry extends JudgeCacheRequest {
    * `content` on every read and refuses an entry whose `value` differs). `model` is the model the server
    * said answered, `mode` how structured output was requested (OpenAI-compatible servers).
    */
-  readonly reply: { readonly content: string; readonly value: unknown; readonly attempts: number; readonly model?: string; readonly mode?: string }
+  readonly reply: {
+    readonly content: string
+    readonly value: unknown
+    readonly attempts: number
+    readonly model?: string
+    readonly mode?: string
+    /** Tokens the server reported when the reply was recorded (summed over its attempts). */
+    readonly usage?: { readonly promptTokens: number; readonly completionTokens: number }
+  }
 }
 
 /**

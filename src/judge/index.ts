@@ -4,7 +4,7 @@ export { JudgeError, type JudgeErrorKind } from './errors.js'
 export { ollamaJudge, type OllamaJudgeOptions } from './ollama-judge.js'
 export { openaiJudge, type OpenAIJudgeOptions, type OpenAIOutputMode } from './openai-judge.js'
 export { functionJudge, type FunctionJudgeOptions, type FunctionJudgeRequest, type FunctionJudgeResult } from './function-judge.js'
-export type { JsonSchema, JsonType, Judge, JudgeReply, JudgeRequest } from './types.js'
+export type { JsonSchema, JsonType, Judge, JudgeReply, JudgeRequest, JudgeTokenUsage } from './types.js'
 export * from './templates/index.js'
 export { answerRelevance, type AnswerRelevanceDetails, type StatementRelevance } from './metrics/answer-relevance.js'
 export { completeness, type CompletenessDetails, type CompletenessOptions, type CompletenessSource, type KeyPointJudgement } from './metrics/completeness.js'
@@ -14,4 +14,14 @@ export { contextUtilization, type ChunkUse, type ContextUtilizationDetails, type
 export { faithfulness, groundedness, type ClaimJudgement, type ClaimVerdict, type GroundednessDetails, type GroundednessOptions } from './metrics/groundedness.js'
 export { pairwiseJudge, type PairwiseDetails, type PairwiseOptions, type PairwiseOrderVerdict, type PairwiseWinner } from './metrics/pairwise.js'
 export { rubricScore, type Rubric, type RubricDetails, type RubricScoreOptions } from './metrics/rubric-score.js'
-export { repeatPassRate, type CallStats, type Consistency, type ContextInput, type EmptyPolicy, type JudgeDetailsBase, type JudgeMetricOptions } from './metrics/shared.js'
+export {
+  repeatPassRate,
+  sumUsage,
+  type CallStats,
+  type JudgeUsage,
+  type Consistency,
+  type ContextInput,
+  type EmptyPolicy,
+  type JudgeDetailsBase,
+  type JudgeMetricOptions,
+} from './metrics/shared.js'

@@ -4,7 +4,7 @@ import { JUDGE_CACHE_FORMAT, judgeCacheKey, sameModel } from './cache.js'
 import { JudgeError } from './errors.js'
 import { validateJson } from './schema.js'
 import { semaphore, sleep, withTimeout } from './transport.js'
-import type { JsonSchema, Judge, JudgeReply, JudgeRequest } from './types.js'
+import type { JsonSchema, Judge, JudgeReply, JudgeRequest, JudgeTokenUsage } from './types.js'
 
 /**
  * The part of a judge every backend shares (Ollama, OpenAI-compatible, a user function): cache lookup
@@ -36,6 +36,24 @@ export interface BackendAnswer {
   readonly model?: string
   /** How structured output was requested (recorded in cache entries and signatures). */
   readonly mode?: string
+  /** Tokens the server reported for this call, when it did. */
+  readonly usage?: JudgeTokenUsage
+}
+
+/** Non-negative integer token counts, or undefined when the server reported neither. */
+export function tokenUsage(prompt: unknown, completion: unknown): JudgeTokenUsage | undefined {
+  const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined)
+  const p = count(prompt)
+  const c = count(completion)
+  if (p === undefined && c === undefined) return undefined
+  return { promptTokens: p ?? 0, completionTokens: c ?? 0 }
+}
+
+/** A recorded usage that is sound (two non-negative counts), else undefined. */
+function storedUsage(value: unknown): JudgeTokenUsage | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  const u = value as { promptTokens?: unknown; completionTokens?: unknown }
+  return tokenUsage(u.promptTokens, u.completionTokens)
 }
 
 export interface JudgeBackend {
@@ -131,7 +149,8 @@ function build(settings: JudgeClientSettings, backend: JudgeBackend, limit: <T>(
       const read = await cache.read(key, (entry) => replyProblems(request, entry.reply.value))
       if (read.status === 'hit') {
         backend.onCacheHit?.(read.entry)
-        return { value: read.entry.reply.value, raw: read.entry.reply.content, key, cached: true, seed: requestSeed, attempts: 0 }
+        const usage = storedUsage(read.entry.reply.usage)
+        return { value: read.entry.reply.value, raw: read.entry.reply.content, key, cached: true, seed: requestSeed, attempts: 0, ...(usage === undefined ? {} : { usage }) }
       }
       if (read.status === 'corrupt') corrupt = read.problem
       if (mode === 'replay') {
@@ -163,6 +182,7 @@ function build(settings: JudgeClientSettings, backend: JudgeBackend, limit: <T>(
           attempts: answer.attempts,
           ...(answer.model === undefined ? {} : { model: answer.model }),
           ...(answer.mode === undefined ? {} : { mode: answer.mode }),
+          ...(answer.usage === undefined ? {} : { usage: answer.usage }),
         },
       }
       try {
@@ -175,16 +195,29 @@ function build(settings: JudgeClientSettings, backend: JudgeBackend, limit: <T>(
         warn(`rag-matchers judge cache: ${message} The reply was used but not recorded.`)
       }
     }
-    return { value: answer.value, raw: answer.content, key, cached: false, seed: requestSeed, attempts: answer.attempts }
+    return {
+      value: answer.value,
+      raw: answer.content,
+      key,
+      cached: false,
+      seed: requestSeed,
+      attempts: answer.attempts,
+      ...(answer.usage === undefined ? {} : { usage: answer.usage }),
+    }
   }
 
   async function askModel(
     request: JudgeRequest,
     options: Record<string, number>,
     messages: ChatMessage[],
-  ): Promise<{ content: string; value: unknown; attempts: number; model?: string; mode?: string }> {
+  ): Promise<{ content: string; value: unknown; attempts: number; model?: string; mode?: string; usage?: JudgeTokenUsage }> {
     await backend.prepare?.()
     const conversation = [...messages]
+    // Tokens of every answered attempt: a repair retry costs as much as the first call.
+    let usage: JudgeTokenUsage | undefined
+    const addUsage = (u: JudgeTokenUsage | undefined) => {
+      if (u !== undefined) usage = { promptTokens: (usage?.promptTokens ?? 0) + u.promptTokens, completionTokens: (usage?.completionTokens ?? 0) + u.completionTokens }
+    }
     let lastProblems: readonly string[] = []
     let lastContent = ''
     for (let attempt = 1; attempt <= retries + 1; attempt++) {
@@ -210,6 +243,7 @@ function build(settings: JudgeClientSettings, backend: JudgeBackend, limit: <T>(
           { requested: model, answered: answer.model },
         )
       }
+      addUsage(answer.usage)
       const { content } = answer
       lastContent = content
       let value: unknown
@@ -228,6 +262,7 @@ function build(settings: JudgeClientSettings, backend: JudgeBackend, limit: <T>(
           attempts: attempt,
           ...(answer.model === undefined ? {} : { model: answer.model }),
           ...(answer.mode === undefined ? {} : { mode: answer.mode }),
+          ...(usage === undefined ? {} : { usage }),
         }
       lastProblems = problems
       // Deterministic repair: the model sees its own reply and what was wrong with it, so a retry at

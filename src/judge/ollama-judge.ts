@@ -5,7 +5,7 @@ import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import type { JudgeCache } from './cache.js'
 import { JudgeError } from './errors.js'
-import { createJudgeClient, type JudgeBackend } from './judge-client.js'
+import { createJudgeClient, tokenUsage, type JudgeBackend } from './judge-client.js'
 import { boundedFetch, classifyNetworkError, MAX_REDIRECTS } from './transport.js'
 import type { Judge } from './types.js'
 
@@ -111,12 +111,13 @@ function ollamaBackend(model: string, host: string, baseFetch: typeof fetch): Ju
         fetch: ((input: Parameters<typeof fetch>[0], init?: RequestInit) => fetchWithRedirects(input, { ...init, signal })) as typeof fetch,
       })
       const response = await client.chat({ model, messages: [...messages], format: schema as object, options, stream: false })
-      const r = response as { model?: unknown; message?: { content?: unknown } } | null
+      const r = response as { model?: unknown; message?: { content?: unknown }; prompt_eval_count?: unknown; eval_count?: unknown } | null
       const content = r?.message?.content
       if (typeof content !== 'string') {
         throw new JudgeError('invalid-reply', `${label} answered /api/chat without message.content (model ${model}).`, { host: hostLabel, retryable: true })
       }
-      return { content, ...(typeof r?.model === 'string' ? { model: r.model } : {}) }
+      const usage = tokenUsage(r?.prompt_eval_count, r?.eval_count)
+      return { content, ...(typeof r?.model === 'string' ? { model: r.model } : {}), ...(usage === undefined ? {} : { usage }) }
     },
     classify(error) {
       const e = error as { name?: string; message?: string; status_code?: number }

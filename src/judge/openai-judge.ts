@@ -3,7 +3,7 @@ import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import type { JudgeCache } from './cache.js'
 import { JudgeError } from './errors.js'
-import { createJudgeClient, type BackendCall, type JudgeBackend } from './judge-client.js'
+import { createJudgeClient, tokenUsage, type BackendAnswer, type BackendCall, type JudgeBackend } from './judge-client.js'
 import { importOpenAI, lazyOpenAIClient, MissingOpenAIPackageError, openAIServerLabel, resolveOpenAIEndpoint, retryAfterMs, type OpenAIImporter } from './openai-module.js'
 import { boundedFetch, classifyNetworkError, MAX_REDIRECTS } from './transport.js'
 import type { Judge } from './types.js'
@@ -200,7 +200,7 @@ function openaiBackend(
     },
   }
 
-  function readCompletion(completion: unknown, used: OpenAIOutputMode): { content: string; model?: string; mode: string } {
+  function readCompletion(completion: unknown, used: OpenAIOutputMode): BackendAnswer {
     if (completion === null || typeof completion !== 'object') {
       throw new JudgeError(
         'invalid-reply',
@@ -211,7 +211,11 @@ function openaiBackend(
         },
       )
     }
-    const c = completion as { model?: unknown; choices?: Array<{ finish_reason?: unknown; message?: { content?: unknown; refusal?: unknown } }> }
+    const c = completion as {
+      model?: unknown
+      choices?: Array<{ finish_reason?: unknown; message?: { content?: unknown; refusal?: unknown } }>
+      usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null
+    }
     const choice = Array.isArray(c.choices) ? c.choices[0] : undefined
     if (choice === undefined) throw new JudgeError('invalid-reply', `${label} answered without any choice (model ${model}).`, { host: endpoint.host, retryable: true })
     const answered = typeof c.model === 'string' ? { model: c.model } : {}
@@ -239,7 +243,8 @@ function openaiBackend(
       })
     }
     lastMode = used
-    return { content, ...answered, mode: used }
+    const usage = tokenUsage(c.usage?.prompt_tokens, c.usage?.completion_tokens)
+    return { content, ...answered, mode: used, ...(usage === undefined ? {} : { usage }) }
   }
 
   function classify(error: unknown): JudgeError {

@@ -6,7 +6,7 @@
  */
 export type { Score } from '../score.js'
 export { MetricInputError } from '../errors.js'
-export type { JsonSchema, JsonType, Judge, JudgeReply, JudgeRequest } from './types.js'
+export type { JsonSchema, JsonType, Judge, JudgeReply, JudgeRequest, JudgeTokenUsage } from './types.js'
 export { JudgeError, type JudgeErrorKind } from './errors.js'
 export { ollamaJudge, type OllamaJudgeOptions } from './ollama-judge.js'
 export { openaiJudge, type OpenAIJudgeOptions, type OpenAIOutputMode } from './openai-judge.js'
@@ -23,7 +23,16 @@ export {
   type JudgeCacheOptions,
   type JudgeCacheRequest,
 } from './cache.js'
-export { repeatPassRate, type CallStats, type Consistency, type ContextInput, type EmptyPolicy, type JudgeDetailsBase, type JudgeMetricOptions } from './metrics/shared.js'
+export {
+  repeatPassRate,
+  type CallStats,
+  type JudgeUsage,
+  type Consistency,
+  type ContextInput,
+  type EmptyPolicy,
+  type JudgeDetailsBase,
+  type JudgeMetricOptions,
+} from './metrics/shared.js'
 export { answerRelevance, type AnswerRelevanceDetails, type StatementRelevance } from './metrics/answer-relevance.js'
 export { completeness, type CompletenessDetails, type CompletenessOptions, type CompletenessSource, type KeyPointJudgement } from './metrics/completeness.js'
 export { contextPrecision, type ContextPrecisionDetails, type RankedChunkRelevance } from './metrics/context-precision.js'

@@ -58,6 +58,17 @@ export interface JudgeReply<T = unknown> {
   readonly seed: number
   /** Model calls it took to obtain a valid reply (0 when cached). */
   readonly attempts: number
+  /**
+   * Tokens the server reported for this reply, summed over its attempts (repair retries included); for a
+   * cached reply, what was recorded with it. Absent when the server reported none (a function judge).
+   */
+  readonly usage?: JudgeTokenUsage
+}
+
+/** Token counts a judge server reports: OpenAI `usage.prompt_tokens`/`completion_tokens`, Ollama `prompt_eval_count`/`eval_count`. */
+export interface JudgeTokenUsage {
+  readonly promptTokens: number
+  readonly completionTokens: number
 }
 
 /** A judge answers structured questions about texts. */

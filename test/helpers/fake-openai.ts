@@ -46,7 +46,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 }
 
 /** A chat completion whose message content is `value` (JSON-encoded unless a string). */
-export function completion(value: unknown, options: { model?: string; finishReason?: string; refusal?: string | null } = {}): FakeOpenAIReply {
+export function completion(
+  value: unknown,
+  options: { model?: string; finishReason?: string; refusal?: string | null; usage?: { prompt_tokens: number; completion_tokens: number } | null } = {},
+): FakeOpenAIReply {
   const content = options.refusal ? null : typeof value === 'string' ? value : JSON.stringify(value)
   return {
     body: {
@@ -55,7 +58,14 @@ export function completion(value: unknown, options: { model?: string; finishReas
       created: 1_700_000_000,
       model: options.model ?? ECHO_MODEL,
       choices: [{ index: 0, message: { role: 'assistant', content, refusal: options.refusal ?? null }, finish_reason: options.finishReason ?? 'stop' }],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      // usage as OpenAI sends it (null: a server that reports none)
+      ...(options.usage === null
+        ? {}
+        : {
+            usage: options.usage
+              ? { ...options.usage, total_tokens: options.usage.prompt_tokens + options.usage.completion_tokens }
+              : { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          }),
     },
   }
 }

@@ -51,6 +51,54 @@ export interface CallStats {
   readonly total: number
   readonly cached: number
   readonly keys: readonly string[]
+  /**
+   * Tokens the server reported for the replies obtained live (`calls`: the model requests made, repair
+   * retries included), and apart from them (`cached`) what the replayed replies had recorded. Absent when
+   * no reply carried token counts (a function judge, an old cache entry).
+   */
+  readonly usage?: JudgeUsage
+}
+
+/** Token counts of an assertion's judge calls, as `meta.extra.usage` records them. */
+export interface JudgeUsage {
+  readonly promptTokens: number
+  readonly completionTokens: number
+  /** Model requests made (each attempt of a live reply; replayed replies are not requests). */
+  readonly calls: number
+  /** What the replies served from the cache had recorded; not spent by this run. */
+  readonly cached?: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number }
+}
+
+/** Sums the usage of several call stats (e.g. the cases of an eval set); undefined when none has any. */
+export function sumUsage(usages: ReadonlyArray<JudgeUsage | undefined>): JudgeUsage | undefined {
+  const present = usages.filter((u): u is JudgeUsage => u !== undefined)
+  if (present.length === 0) return undefined
+  const sum = (f: (u: JudgeUsage) => number) => present.reduce((a, u) => a + f(u), 0)
+  const cachedCalls = sum((u) => u.cached?.calls ?? 0)
+  return {
+    promptTokens: sum((u) => u.promptTokens),
+    completionTokens: sum((u) => u.completionTokens),
+    calls: sum((u) => u.calls),
+    ...(cachedCalls === 0
+      ? {}
+      : { cached: { promptTokens: sum((u) => u.cached?.promptTokens ?? 0), completionTokens: sum((u) => u.cached?.completionTokens ?? 0), calls: cachedCalls } }),
+  }
+}
+
+/** The usage of a list of replies, split into live and replayed. */
+function usageOf(replies: readonly JudgeReply[]): JudgeUsage | undefined {
+  if (!replies.some((r) => r.usage !== undefined)) return undefined
+  const live = replies.filter((r) => !r.cached)
+  const replayed = replies.filter((r) => r.cached && r.usage !== undefined)
+  const tokens = (rs: readonly JudgeReply[], f: 'promptTokens' | 'completionTokens') => rs.reduce((a, r) => a + (r.usage?.[f] ?? 0), 0)
+  return {
+    promptTokens: tokens(live, 'promptTokens'),
+    completionTokens: tokens(live, 'completionTokens'),
+    calls: live.reduce((a, r) => a + r.attempts, 0),
+    ...(replayed.length === 0
+      ? {}
+      : { cached: { promptTokens: tokens(replayed, 'promptTokens'), completionTokens: tokens(replayed, 'completionTokens'), calls: replayed.length } }),
+  }
 }
 
 /** What every judge metric's details carry besides its per-item breakdown. */
@@ -166,10 +214,12 @@ export class CallRecorder {
   }
 
   stats(): CallStats {
+    const usage = usageOf(this.replies)
     return {
       total: this.replies.length,
       cached: this.replies.filter((r) => r.cached).length,
       keys: this.replies.map((r) => r.key),
+      ...(usage === undefined ? {} : { usage }),
     }
   }
 }

@@ -51,9 +51,14 @@ export function useFakeJudge(): {
  * A non-streamed /api/chat reply whose message content is `value` (JSON-encoded unless already a string),
  * answered as `model` (default: whatever model the request asked for).
  */
-export function chatReply(value: unknown, model = ECHO_MODEL): FakeReply {
+export function chatReply(value: unknown, model = ECHO_MODEL, usage?: { promptEvalCount: number; evalCount: number }): FakeReply {
   const content = typeof value === 'string' ? value : JSON.stringify(value)
-  return { body: { model, created_at: '2024-01-01T00:00:00Z', message: { role: 'assistant', content }, done: true, done_reason: 'stop' } }
+  // Ollama reports tokens as prompt_eval_count (prompt) and eval_count (reply), with timings in ns.
+  const counts =
+    usage === undefined
+      ? {}
+      : { prompt_eval_count: usage.promptEvalCount, eval_count: usage.evalCount, total_duration: 1_200_000_000, prompt_eval_duration: 300_000_000, eval_duration: 800_000_000 }
+  return { body: { model, created_at: '2024-01-01T00:00:00Z', message: { role: 'assistant', content }, done: true, done_reason: 'stop', ...counts } }
 }
 
 /** The first user message of a chat request (the rendered prompt). */

@@ -300,8 +300,10 @@ describe('openaiJudge', () => {
 describe('ollamaJudge and openaiJudge share one implementation', () => {
   const ollama = useFakeOllama()
   it('the same request gives the same validation, repair and messages on both', async () => {
-    ollama.on('/api/chat', () => true, chatReply({ verdict: 'maybe', n: 1 }), { times: 1 })
-    ollama.on('/api/chat', () => true, chatReply({ verdict: 'yes', n: 1 }))
+    // the same token counts as the OpenAI fake's default usage (10 prompt, 5 completion per call)
+    const tokens = { promptEvalCount: 10, evalCount: 5 }
+    ollama.on('/api/chat', () => true, chatReply({ verdict: 'maybe', n: 1 }, undefined, tokens), { times: 1 })
+    ollama.on('/api/chat', () => true, chatReply({ verdict: 'yes', n: 1 }, undefined, tokens))
     const fake = await startFakeOpenAI()
     try {
       fake.on(CHAT, () => true, completion({ verdict: 'maybe', n: 1 }), { times: 1 })

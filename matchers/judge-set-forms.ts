@@ -1,0 +1,194 @@
+/**
+ * The eval-set form of each judge matcher: which case fields it reads, the metric call per case and the
+ * one-line reasons shown per case. The loop, failed cases and the message are in judge-set.ts.
+ */
+import { answerRelevance, completeness, contextRecall, contextUtilization, groundedness, rubricScore, type Rubric } from '../src/judge/index.js'
+import type { MatcherContext, MatcherResult } from './context.js'
+import type { CompleteSetMatcherOptions, GroundedSetMatcherOptions, JudgeSetMatcherOptions } from './judge.js'
+import { metricOptions } from './judge-shared.js'
+import { runSet, shortfall, type JudgeCase } from './judge-set.js'
+import { quote } from './message.js'
+import { matcherError } from './validate.js'
+
+/** A first argument that is not a threshold: the single-answer form's argument given to an eval set. */
+function refuseSingleFormArgument(ctx: MatcherContext, matcher: string, args: string, value: unknown, carries: string): void {
+  if (value === undefined || typeof value === 'number') return
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return
+  matcherError(ctx, matcher, args, `with an eval set as the received value, ${matcher} takes (${args}); each case carries its own ${carries}`, value)
+}
+
+export function groundedSet(ctx: MatcherContext, received: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
+  const matcher = 'toBeGroundedIn'
+  // `toBeGroundedIn({ judge })`: options in the place of min, min defaults to 1.
+  if (min !== null && typeof min === 'object' && !Array.isArray(min) && options === undefined) {
+    options = min
+    min = undefined
+  }
+  refuseSingleFormArgument(ctx, matcher, 'min', min, 'contexts')
+  return runSet(ctx, received, {
+    matcher,
+    args: 'min',
+    label: 'groundedness',
+    emptyOption: true,
+    min: min ?? 1,
+    options,
+    needs: ['answer', 'contexts'],
+    compute: (judge, o: GroundedSetMatcherOptions | undefined, c) =>
+      groundedness(c.answer as string, c.contexts ?? [], judge, { ...metricOptions(o), ...(o?.onEmpty ? { onEmpty: o.onEmpty } : {}) }),
+    reasons: (score) => {
+      const d = score.details
+      if (d.empty) return d.note ?? 'no claims'
+      const unsupported = [...d.claims.filter((c) => c.verdict === 'contradicted'), ...d.claims.filter((c) => c.verdict === 'not_found')]
+      return shortfall(
+        unsupported.map((c) => ({ text: c.claim, reason: `${c.verdict === 'contradicted' ? 'contradicted: ' : ''}${c.reason}` })),
+        d.total,
+        'claims unsupported',
+        `all ${d.total} claims supported`,
+      )
+    },
+  })
+}
+
+export function completeSet(ctx: MatcherContext, received: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
+  const matcher = 'toBeCompleteGiven'
+  refuseSingleFormArgument(ctx, matcher, 'min', min, 'reference or contexts')
+  const source = (options as CompleteSetMatcherOptions | undefined)?.source
+  if (source !== undefined && source !== 'reference' && source !== 'contexts') {
+    matcherError(ctx, matcher, 'min', "options.source must be 'reference' | 'contexts'", source)
+  }
+  return runSet(ctx, received, {
+    matcher,
+    args: 'min',
+    label: 'completeness',
+    emptyOption: true,
+    min,
+    options,
+    needs: source === undefined ? ['answer'] : ['answer', source],
+    wants: source === undefined ? ['reference', 'contexts', 'question'] : ['question'],
+    compute: (judge, o: CompleteSetMatcherOptions | undefined, c) => {
+      const from = caseSource(ctx, matcher, c)
+      return completeness(c.answer as string, from, judge, { ...metricOptions(o), ...(c.question === undefined ? {} : { question: c.question }) })
+    },
+    reasons: (score) => {
+      const d = score.details
+      if (d.empty) return d.note ?? 'no key points'
+      const missing = d.points.filter((p) => p.verdict === 'missing')
+      return shortfall(
+        missing.map((p) => ({ text: p.point, reason: p.reason })),
+        d.total,
+        `key points of the ${d.source} missing`,
+        `all ${d.total} key points of the ${d.source} covered`,
+      )
+    },
+  })
+}
+
+/** The case's reference when it has one, else its contexts (`source` already made the chosen one required). */
+function caseSource(ctx: MatcherContext, matcher: string, c: JudgeCase): { reference: string } | { contexts: NonNullable<JudgeCase['contexts']> } {
+  if (c.reference !== undefined) return { reference: c.reference }
+  if (c.contexts !== undefined) return { contexts: c.contexts }
+  return matcherError(ctx, matcher, 'min', `${c.name} has neither \`reference\` nor \`contexts\`; ${matcher} over an eval set needs one of them in each case`)
+}
+
+export function utilizeSet(ctx: MatcherContext, received: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
+  const matcher = 'toUtilizeContext'
+  refuseSingleFormArgument(ctx, matcher, 'min', min, 'contexts')
+  return runSet(ctx, received, {
+    matcher,
+    args: 'min',
+    label: 'context utilization',
+    min,
+    options,
+    needs: ['answer', 'contexts'],
+    wants: ['question'],
+    compute: (judge, o: JudgeSetMatcherOptions | undefined, c) =>
+      contextUtilization(c.answer as string, c.contexts ?? [], judge, { ...metricOptions(o), ...(c.question === undefined ? {} : { question: c.question }) }),
+    reasons: (score) => {
+      const d = score.details
+      const byId = new Map(d.chunks.map((ch) => [ch.id, ch]))
+      const unused = [...d.unused].sort((a, b) => Number(b.relevant === true) - Number(a.relevant === true) || a.index - b.index)
+      return shortfall(
+        unused.map((u) => ({ text: `${u.id}${u.relevant === true ? ' (relevant)' : ''}`, reason: byId.get(u.id)?.reason ?? '' })),
+        d.total,
+        'chunks unused',
+        `all ${d.total} chunks used`,
+      )
+    },
+  })
+}
+
+export function contextRecallSet(ctx: MatcherContext, received: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
+  const matcher = 'toHaveContextRecall'
+  refuseSingleFormArgument(ctx, matcher, 'min', min, 'reference')
+  return runSet(ctx, received, {
+    matcher,
+    args: 'min',
+    label: 'context recall',
+    emptyOption: true,
+    min,
+    options,
+    needs: ['contexts', 'reference'],
+    compute: (judge, o, c) => contextRecall(c.reference as string, c.contexts ?? [], judge, metricOptions(o)),
+    reasons: (score) => {
+      const d = score.details
+      if (d.empty) return d.note ?? 'no statements'
+      const missing = d.statements.filter((st) => st.verdict === 'not_attributed')
+      return shortfall(
+        missing.map((st) => ({ text: st.statement, reason: st.reason })),
+        d.total,
+        'reference statements not in the contexts',
+        `all ${d.total} reference statements found`,
+      )
+    },
+  })
+}
+
+export function relevanceSet(ctx: MatcherContext, received: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
+  const matcher = 'toBeRelevantTo'
+  refuseSingleFormArgument(ctx, matcher, 'min', min, 'question')
+  return runSet(ctx, received, {
+    matcher,
+    args: 'min',
+    label: 'answer relevance',
+    min,
+    options,
+    needs: ['answer', 'question'],
+    compute: (judge, o, c) => answerRelevance(c.question as string, c.answer as string, judge, metricOptions(o)),
+    reasons: (score) => {
+      const d = score.details
+      if (d.empty) return d.note ?? 'no statements'
+      const off = d.statements.filter((st) => !st.relevant)
+      return shortfall(
+        off.map((st) => ({ text: st.statement, reason: st.reason })),
+        d.total,
+        'statements off the question',
+        `all ${d.total} statements address the question`,
+      )
+    },
+  })
+}
+
+export function rubricSet(ctx: MatcherContext, received: unknown, rubric: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
+  const matcher = 'toSatisfyRubric'
+  if (typeof rubric !== 'string' && (rubric === null || typeof rubric !== 'object')) {
+    matcherError(ctx, matcher, 'rubric, min', 'rubric must be a string or { criteria, scale?, levels?, id? }', rubric)
+  }
+  return runSet(ctx, received, {
+    matcher,
+    args: 'rubric, min',
+    label: 'rubric score',
+    minHint: ' (the rubric score normalised to 0–1)',
+    min,
+    options,
+    needs: ['answer'],
+    wants: ['question', 'contexts', 'reference'],
+    compute: (judge, o, c) =>
+      rubricScore(c.answer as string, rubric as string | Rubric, judge, {
+        ...metricOptions(o),
+        ...(c.question === undefined ? {} : { question: c.question }),
+        ...(c.contexts === undefined ? {} : { contexts: c.contexts }),
+        ...(c.reference === undefined ? {} : { reference: c.reference }),
+      }),
+    reasons: (score) => `raw ${score.details.raw} on ${score.details.min}…${score.details.max}: ${quote(score.details.reason, 100)}`,
+  })
+}

@@ -15,6 +15,7 @@ import {
   type TiesConvention,
 } from '../src/agreement/index.js'
 import { MetricInputError } from '../src/errors.js'
+import { firstHole, holeProblem } from '../src/dense-array.js'
 import { idOf, isObject, readRatingTable, RatingsInputError, tallyPairwise, type PairwiseTally, type RatingTable } from '../src/agreement/rating-table.js'
 export type { PairwiseRecord, RatingMatrix, RatingRecord } from '../src/agreement/rating-table.js'
 import type { Score } from '../src/score.js'
@@ -87,7 +88,8 @@ export interface AgreementMatchers<R = unknown> {
   toHaveAgreementAbove(min: number, options: AgreementMatcherOptions): R
   /**
    * The correlation between the received metric scores and `humanScores` ≥ `min` (−1…1). Arrays align
-   * by position, records and Maps by item id (items on one side only are left out and listed).
+   * by position, records and Maps by item id (an item scored on one side only is a Matcher error).
+   * Fewer than 3 items, or a coefficient or p-value that is not finite, fails with or without `.not`.
    *
    * @example expect({ q1: 0.9, q2: 0.2, q3: 0.6 }).toCorrelateWith({ q1: 5, q2: 1, q3: 4 }, 0.8)
    */
@@ -182,6 +184,7 @@ function readAgreementOptions(ctx: MatcherContext, options: unknown): AgreementM
     if (!['nominal', 'ordinal', 'interval', 'ratio'].includes(o.level as string)) fail("options.level must be 'nominal', 'ordinal', 'interval' or 'ratio'", o.level)
   }
   if (o.raters !== undefined) {
+    if (Array.isArray(o.raters) && firstHole(o.raters) >= 0) fail(`${holeProblem('options.raters', firstHole(o.raters))}; name every rater`, o.raters)
     if (!Array.isArray(o.raters) || o.raters.some((r) => idOf(r) === undefined)) fail('options.raters must be an array of rater names (or row indices for a matrix)', o.raters)
     const raters = o.raters as unknown[]
     if (new Set(raters.map(String)).size !== raters.length) fail('options.raters must name distinct raters', o.raters)
@@ -440,6 +443,8 @@ function readScores(ctx: MatcherContext, what: string, value: unknown): ReadScor
     return v as number
   }
   if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+    const hole = firstHole(value as ArrayLike<unknown>)
+    if (hole >= 0) fail(`${holeProblem(what, hole)}; every position needs a finite number`, value)
     const values = Array.from(value as ArrayLike<unknown>, (v, i) => check(`[${i}]`, v))
     if (values.length === 0) fail(`${what} must hold at least one score`, value)
     return { positional: true, values, size: values.length }
@@ -455,7 +460,6 @@ function readScores(ctx: MatcherContext, what: string, value: unknown): ReadScor
 }
 
 function formatP(p: number): string {
-  if (!Number.isFinite(p)) return String(p)
   return p !== 0 && p < 1e-4 ? p.toExponential(2) : p.toFixed(4)
 }
 
@@ -466,11 +470,12 @@ function formatP(p: number): string {
  * Passes when the correlation coefficient is ≥ `min` (−1…1): Spearman's rho (default), Kendall's tau-b or
  * Pearson's r, with scipy 1.10.1 semantics (the core's `metricAlignment`). Received value and
  * `humanScores` are either two arrays of numbers of the same length (aligned by position) or two
- * records `{ [item]: number }` / Maps aligned by item id; items present on one side only are left out
- * and listed in the message (the n printed is what was correlated). Mixing an array with a record is
- * refused. The message gives the coefficient, its two-sided p-value, n and the items whose ranks differ
- * most (rank 1 = highest score). Fewer than two shared items or a constant side gives an undefined
- * coefficient, which FAILS with or without `.not`.
+ * records `{ [item]: number }` / Maps aligned by item id. An item scored on one side only, a hole in an
+ * array, or mixing an array with a record is a Matcher error (dropping unmatched items could leave two,
+ * whose correlation is ±1 whatever the scores). The message gives the coefficient, its two-sided
+ * p-value, n and the items whose ranks differ most (rank 1 = highest score). Fewer than 3 items, a
+ * constant side, or a coefficient or p-value that is not a finite number FAILS with or without `.not`,
+ * and says why; scores so large or small that r cannot be computed finitely are a Matcher error.
  *
  * @example
  * expect({ q1: 0.9, q2: 0.2, q3: 0.6 }).toCorrelateWith({ q1: 5, q2: 1, q3: 4 }, 0.8) // rho 1
@@ -492,30 +497,52 @@ export function toCorrelateWith(this: MatcherContext, received: unknown, humanSc
     fail('received value and humanScores must both be arrays (aligned by position) or both records/Maps (aligned by item id)', humanScores)
   }
   if (metric.positional && metric.size !== human.size) fail(`humanScores must have as many scores as the received value (${metric.size})`, humanScores)
-  let shared = metric.size
   if (!metric.positional) {
+    // Items scored on one side only are an error, not silently dropped: dropping them can leave two items,
+    // whose correlation is ±1 whatever the scores.
+    const m = metric.values as Map<string, number>
     const h = human.values as Map<string, number>
-    shared = [...(metric.values as Map<string, number>).keys()].filter((k) => h.has(k)).length
-    if (shared === 0) fail(`received value and humanScores share no item; received items: ${list([...(metric.values as Map<string, number>).keys()], 5)}`, humanScores)
+    const metricOnly = [...m.keys()].filter((k) => !h.has(k))
+    const humanOnly = [...h.keys()].filter((k) => !m.has(k))
+    if (metricOnly.length + humanOnly.length > 0) {
+      const show = (ids: string[]) =>
+        list(
+          ids.map((k) => JSON.stringify(k)),
+          5,
+        )
+      const parts = [
+        metricOnly.length > 0 ? `${show(metricOnly)} ${metricOnly.length === 1 ? 'has' : 'have'} a metric score (received) but no human score` : '',
+        humanOnly.length > 0 ? `${show(humanOnly)} ${humanOnly.length === 1 ? 'has' : 'have'} a human score but no metric score (received)` : '',
+      ].filter(Boolean)
+      fail(`received value and humanScores must score the same items: ${parts.join('; ')}; score them on both sides or remove them from both`, humanScores)
+    }
   }
   const name = METHOD_NAMES[method]
-  if (shared < 2) {
-    const reason = `only ${shared} item scored on both sides: a correlation needs at least 2`
-    return uncomputable(ctx, CORRELATE, CORRELATE_ARGS, { name, reason, signature: '', threshold: min, extra: { method, n: shared } })
+  if (metric.size < 3) {
+    const reason = `only ${metric.size} ${metric.size === 1 ? 'item' : 'items'} scored: a correlation needs at least 3 (with 2, r is ±1 whatever the scores and its p-value is undefined)`
+    return uncomputable(ctx, CORRELATE, CORRELATE_ARGS, { name, reason, signature: '', threshold: min, extra: { method, n: metric.size } })
   }
-  const score = metricAlignment(metric.values, human.values, { method, top: 5 })
+  let score: ReturnType<typeof metricAlignment>
+  try {
+    score = metricAlignment(metric.values, human.values, { method, top: 5 })
+  } catch (error) {
+    // What the core refuses in numbers (a coefficient it cannot compute finitely) is this matcher's misuse.
+    if ((error as Error | undefined)?.name === 'MetricInputError') {
+      const e = error as MetricInputError
+      fail(`${name} cannot be computed for these scores: the core expected ${e.argument} to be ${e.expected}`, e.received)
+    }
+    throw error
+  }
   const d = score.details
   const label = (item: string) => (metric.positional ? `[${item}]` : item)
   const sections = (): Array<string | undefined> => {
-    const leftOut =
-      d.metricOnly.length + d.humanOnly.length > 0
-        ? `left out (scored on one side only): ${[d.metricOnly.length > 0 ? `received ${list(d.metricOnly, 5)}` : '', d.humanOnly.length > 0 ? `humanScores ${list(d.humanOnly, 5)}` : ''].filter(Boolean).join('; ')}`
-        : undefined
-    return [[`p = ${formatP(d.pvalue ?? Number.NaN)} (two-sided), n = ${d.n}`, leftOut].filter(Boolean).join('\n'), rankSection(d, label)]
+    const p = d.pvalue ?? Number.NaN
+    return [Number.isFinite(p) ? `p = ${formatP(p)} (two-sided), n = ${d.n}` : `n = ${d.n} (no p-value)`, rankSection(d, label)]
   }
   const extra = { method, n: d.n, pvalue: d.pvalue ?? null }
-  if (Number.isNaN(score.value)) {
-    const reason = d.reason ?? `${name} is NaN`
+  // One rule: a coefficient or p-value that is not a finite number fails in both directions, with the reason.
+  if (!Number.isFinite(score.value) || !Number.isFinite(d.pvalue ?? Number.NaN)) {
+    const reason = d.reason ?? (Number.isFinite(score.value) ? `the p-value of ${name} is ${String(d.pvalue)}` : `${name} is ${String(score.value)}`)
     return uncomputable(ctx, CORRELATE, CORRELATE_ARGS, { name, reason, signature: score.signature, threshold: min, sections, extra })
   }
   const pass = score.value >= min

@@ -1,3 +1,4 @@
+import { denseArray } from '../dense-array.js'
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
@@ -171,7 +172,10 @@ export function metricAlignment(
 }
 
 function toMap<T>(fn: string, argument: string, values: ItemValues<T>): Map<string, T> {
-  if (Array.isArray(values)) return new Map(values.map((v, i) => [String(i), v] as const))
+  if (Array.isArray(values)) {
+    denseArray(fn, argument, values, 'a score')
+    return new Map(values.map((v, i) => [String(i), v] as const))
+  }
   if (values instanceof Map) return new Map(values)
   if (values !== null && typeof values === 'object') return new Map(Object.entries(values as Record<string, T>))
   throw new MetricInputError(fn, argument, 'an array, a record or a Map of scores by item', values)

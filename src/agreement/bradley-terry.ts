@@ -1,3 +1,4 @@
+import { denseArray } from '../dense-array.js'
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
@@ -75,6 +76,7 @@ export interface BradleyTerryDetails {
 export function bradleyTerry(comparisons: readonly Comparison[], options: BradleyTerryOptions = {}): Score<BradleyTerryDetails> {
   const fn = 'bradleyTerry'
   if (!Array.isArray(comparisons) || comparisons.length === 0) throw new MetricInputError(fn, 'comparisons', 'a non-empty array of { a, b, winner }', comparisons)
+  denseArray(fn, 'comparisons', comparisons, 'an object { a, b, winner }')
   checkOptionKeys(fn, options, BRADLEY_TERRY_OPTION_KEYS)
   const smoothing = options.smoothing ?? 0
   if (typeof smoothing !== 'number' || !Number.isFinite(smoothing) || smoothing < 0) throw new MetricInputError(fn, 'options.smoothing', 'a non-negative number', smoothing)
@@ -259,6 +261,7 @@ export function winProbability(model: Score<BradleyTerryDetails>, a: string, b: 
  */
 export function countWins(comparisons: readonly Comparison[], system: string, opponent?: string): WinCounts {
   if (!Array.isArray(comparisons)) throw new MetricInputError('countWins', 'comparisons', 'an array of { a, b, winner }', comparisons)
+  denseArray('countWins', 'comparisons', comparisons, 'an object { a, b, winner }')
   let wins = 0
   let losses = 0
   let ties = 0

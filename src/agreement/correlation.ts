@@ -166,20 +166,48 @@ export function pearson(x: readonly number[], y: readonly number[]): Correlation
     const r = Math.sign((xs[1] as number) - (xs[0] as number)) * Math.sign((ys[1] as number) - (ys[0] as number))
     return correlationScore(name, { method: 'pearson', n, statistic: r, pvalue: 1, pvalueMethod: 'none' })
   }
-  const mx = pairwiseSum(xs) / n
-  const my = pairwiseSum(ys) / n
-  const xm = xs.map((v) => v - mx)
-  const ym = ys.map((v) => v - my)
+  // Centre and take norms in units of a power of two near each side's largest magnitude: the scaling is
+  // exact (no rounding), so r is bit-for-bit what the unscaled formula gives wherever that formula does
+  // not overflow or underflow, and stays right where it would (|x| ≥ ~1e154 made ‖x − x̄‖ infinite and r 0).
+  const xm = centredScaled(xs)
+  const ym = centredScaled(ys)
   const nx = norm2(xm)
   const ny = norm2(ym)
   let dot = 0
   for (let i = 0; i < n; i += 1) dot += ((xm[i] as number) / nx) * ((ym[i] as number) / ny)
+  if (!Number.isFinite(dot) || !(nx > 0) || !(ny > 0)) {
+    throw new MetricInputError(fn, 'x', 'values whose correlation can be computed in double precision (r came out non-finite)', x)
+  }
   const r = Math.max(Math.min(dot, 1), -1)
   const ab = n / 2 - 1
   // scipy: 2 · beta(ab, ab, loc=−1, scale=2).sf(|r|), i.e. the upper tail at (|r| + 1)/2
   const u = (Math.abs(r) + 1) / 2
   const pvalue = 2 * regularizedBeta(u, ab, ab, 1 - u).upper
   return correlationScore(name, { method: 'pearson', n, statistic: r, pvalue, pvalueMethod: 'beta' })
+}
+
+/**
+ * `v − mean(v)` in units of 2^k: the values are first divided by the power of two at or above their
+ * largest magnitude (so the sum cannot overflow), centred, then the deviations are divided by the power of
+ * two at or above their largest magnitude (so their squares neither overflow nor all underflow). Dividing
+ * by a power of two is exact for normal numbers, so the correlation, which is scale-free, is unchanged.
+ */
+function centredScaled(v: readonly number[]): number[] {
+  const scale = powerOfTwoAbove(v)
+  const s = v.map((a) => a / scale)
+  const mean = pairwiseSum(s) / s.length
+  const centred = s.map((a) => a - mean)
+  const k = powerOfTwoAbove(centred)
+  return centred.map((a) => a / k)
+}
+
+/** The power of two 2^e with max|v| ≤ 2^e < 2·max|v| (1 when every value is 0), itself a finite double. */
+function powerOfTwoAbove(v: readonly number[]): number {
+  let m = 0
+  for (const a of v) m = Math.max(m, Math.abs(a))
+  if (m === 0 || !Number.isFinite(m)) return 1
+  const e = Math.min(1023, Math.max(-1074, Math.ceil(Math.log2(m))))
+  return 2 ** e
 }
 
 /** Euclidean norm ‖v‖ (scipy uses BLAS nrm2; any difference is in the last bit). */

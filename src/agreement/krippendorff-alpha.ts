@@ -41,6 +41,12 @@ export interface KrippendorffAlphaDetails {
   readonly expectedCoincidences: readonly (readonly number[])[]
   /** Distances δ²_ck. */
   readonly distances: readonly (readonly number[])[]
+  /**
+   * Level interval only, when the values are beyond ~1e150 in magnitude or all below ~1e-150: the power of
+   * two the values were measured in, so that (c − k)² stays finite and non-zero. Distances and
+   * disagreements are then in units of `distanceUnit`²; alpha is unaffected.
+   */
+  readonly distanceUnit?: number
   /** Σ o·δ² and Σ e·δ² (α = 1 − D_o / D_e). */
   readonly observedDisagreement: number
   readonly expectedDisagreement: number
@@ -159,7 +165,8 @@ export function krippendorffAlpha(reliabilityData: readonly (readonly Reliabilit
   const nV = columnSums(o, V)
   const n = pairwiseSum(nV)
   const e = nV.map((nc, c) => nV.map((nk, k) => (nc * nk - (c === k ? nc : 0)) / (n - 1)))
-  const d = distances(domain, level, nV)
+  const unit = level === 'interval' || level === 'ratio' ? distanceUnit(domain as number[]) : 1
+  const d = distances(domain, level, nV, unit)
   const observedDisagreement = matrixSum(o.map((row, c) => row.map((x, k) => x * (d[c]![k] as number))))
   const expectedDisagreement = matrixSum(e.map((row, c) => row.map((x, k) => x * (d[c]![k] as number))))
   const value = 1 - observedDisagreement / expectedDisagreement
@@ -181,6 +188,7 @@ export function krippendorffAlpha(reliabilityData: readonly (readonly Reliabilit
     distances: d,
     observedDisagreement,
     expectedDisagreement,
+    ...(level === 'interval' && unit !== 1 ? { distanceUnit: unit } : {}),
     ...(reason === undefined ? {} : { reason }),
   }
   const signature = buildSignature('Alpha', [
@@ -196,7 +204,20 @@ function isMissing(v: unknown): boolean {
   return v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))
 }
 
-function distances(domain: readonly Label[], level: KrippendorffLevel, nV: readonly number[]): number[][] {
+/**
+ * The power of two the interval and ratio levels measure values in: 1 for ordinary values, else one near
+ * the largest magnitude, so that (c − k)² and c + k neither overflow (|values| beyond ~1e154) nor
+ * underflow to 0 (below ~1e-150). Dividing by a power of two is exact and alpha is a ratio of
+ * disagreements, so alpha is unchanged; interval distances are then in units of `distanceUnit`².
+ */
+function distanceUnit(values: readonly number[]): number {
+  let m = 0
+  for (const v of values) m = Math.max(m, Math.abs(v))
+  if (m === 0 || (m <= 2 ** 500 && m >= 2 ** -500)) return 1
+  return 2 ** Math.min(1023, Math.max(-1074, Math.ceil(Math.log2(m))))
+}
+
+function distances(domain: readonly Label[], level: KrippendorffLevel, nV: readonly number[], unit: number): number[][] {
   const V = domain.length
   const d: number[][] = []
   for (let c = 0; c < V; c += 1) {
@@ -213,8 +234,8 @@ function distances(domain: readonly Label[], level: KrippendorffLevel, nV: reado
         const x = between - ((nV[lo] as number) + (nV[hi] as number)) / 2
         row.push(x * x)
       } else {
-        const a = domain[c] as number
-        const b = domain[k] as number
+        const a = (domain[c] as number) / unit
+        const b = (domain[k] as number) / unit
         if (level === 'interval') {
           const x = a - b
           row.push(x * x)

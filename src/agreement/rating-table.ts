@@ -4,6 +4,7 @@
  * losses and ties of one system against a baseline. Problems are thrown as {@link RatingsInputError}
  * with a sentence naming the record and field, which the matchers show as their Matcher error.
  */
+import { firstHole, holeProblem } from '../dense-array.js'
 import { MetricInputError } from '../errors.js'
 import { list } from '../text/format.js'
 import type { Label } from './shared.js'
@@ -21,6 +22,12 @@ export class RatingsInputError extends MetricInputError {
 
 function fail(problem: string, value: unknown): never {
   throw new RatingsInputError(problem, value)
+}
+
+/** Refuses a sparse array: `where` names it (`received`, `received.scores`, `received matrix row 2`). */
+function denseOrFail(values: readonly unknown[], where: string, what: string): void {
+  const hole = firstHole(values)
+  if (hole >= 0) fail(`${holeProblem(where, hole)}; every element must be ${what}`, values)
 }
 
 /** Which part of the ratings to read. */
@@ -76,6 +83,9 @@ function isMatrix(value: unknown): value is unknown[][] {
 }
 
 export function readRatingTable(received: unknown, options: RatingTableOptions): RatingTable {
+  if (Array.isArray(received)) {
+    denseOrFail(received, 'received', received.some((r) => Array.isArray(r)) ? 'a row of the raters × items matrix' : 'a rating { item, rater, dimension?, score }')
+  }
   if (isMatrix(received)) return readMatrix(received, options)
   let records: unknown = received
   if (isObject(received) && Array.isArray(received.scores)) {
@@ -89,6 +99,7 @@ export function readRatingTable(received: unknown, options: RatingTableOptions):
   }
   const rows = records as unknown[]
   if (rows.length === 0) fail('received value must hold at least one rating', received)
+  if (rows !== received) denseOrFail(rows, 'received.scores', 'a rating { item, rater, dimension?, score }')
 
   const parsed = rows.map((r, i) => {
     if (!isObject(r)) fail(`received[${i}] must be a rating { item, rater, dimension?, score }`, r)
@@ -152,6 +163,7 @@ function readMatrix(matrix: unknown[][], options: RatingTableOptions): RatingTab
   const width = (matrix[0] as unknown[]).length
   if (width === 0) fail('received matrix must be raters × items with at least one item', matrix)
   let rows = matrix.map((row, r) => {
+    denseOrFail(row, `received matrix row ${r}`, 'a score, or null for "not rated"')
     if (row.length !== width) fail(`received matrix must be raters × items: row ${r} has ${row.length} items, row 0 has ${width}`, row)
     return { name: `row ${r}`, row }
   })
@@ -218,6 +230,7 @@ export function tallyPairwise(received: unknown, baseline: string, system: strin
     fail('received value must be pairwise judgements [{ item, a, b, winner }] (or loadRatings() output), or counts { wins, losses, ties }', received)
   const rows = records as unknown[]
   if (rows.length === 0) fail('received value must hold at least one pairwise judgement', received)
+  denseOrFail(rows, rows === received ? 'received' : 'received.comparisons', 'a pairwise judgement { item, a, b, winner }')
   const parsed = rows.map((r, i) => {
     if (!isObject(r)) fail(`received[${i}] must be a pairwise judgement { item, a, b, winner }`, r)
     const rec = r as Record<string, unknown>

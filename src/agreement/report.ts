@@ -1,3 +1,4 @@
+import { denseArray } from '../dense-array.js'
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
@@ -103,6 +104,7 @@ export interface AgreementReportDetails {
 export function agreementReport(ratings: readonly ScoreRatingInput[], options: AgreementReportOptions = {}): Score<AgreementReportDetails> {
   const fn = 'agreementReport'
   if (!Array.isArray(ratings) || ratings.length === 0) throw new MetricInputError(fn, 'ratings', 'a non-empty array of { item, rater, dimension, score }', ratings)
+  denseArray(fn, 'ratings', ratings, 'an object { item, rater, dimension, score }')
   checkOptionKeys(fn, options, AGREEMENT_REPORT_OPTION_KEYS)
   const topItems = options.topItems ?? 5
   if (!Number.isInteger(topItems) || topItems < 0) throw new MetricInputError(fn, 'options.topItems', 'a non-negative integer', topItems)

@@ -211,7 +211,8 @@ export async function runSet<S extends AnyScore, O extends JudgeMatcherOptions>(
       ctx,
       { matcher, args, label: `mean ${label}` },
       `the judge could not score ${unscored.length} of ${cases.length} ${cases.length === 1 ? 'case' : 'cases'}:\n${lines.join('\n')}`,
-      [judgeLine(judge, { calls })],
+      // the calls of the cases that failed are not known, so no count that would undercount
+      [judgeLine(judge)],
       signature,
     )
   }

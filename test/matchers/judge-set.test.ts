@@ -51,7 +51,7 @@ function scripted(delayMs = 0): Judge & { maxInFlight: () => number } {
           if (answer.includes('BOOM')) throw new Error('the model crashed')
           return { claims: answer.split(/(?<=\.)\s+/).filter((s) => s.trim() !== '') }
         }
-        if (keys === 'verdicts') {
+        if (keys === 'verdicts' && dataOf(body, 'CLAIM 1') !== undefined) {
           const contexts: string[] = []
           for (let j = 1; dataOf(body, `CONTEXT ${j}`) !== undefined; j++) contexts.push(dataOf(body, `CONTEXT ${j}`) as string)
           const verdicts = []
@@ -65,6 +65,44 @@ function scripted(delayMs = 0): Judge & { maxInFlight: () => number } {
             )
           }
           return { verdicts }
+        }
+        const sections = (label: string): string[] => {
+          const out: string[] = []
+          for (let i = 1; dataOf(body, `${label} ${i}`) !== undefined; i++) out.push(dataOf(body, `${label} ${i}`) as string)
+          return out
+        }
+        const sentences = (text: string) => text.split(/(?<=\.)\s+/).filter((t) => t.trim() !== '')
+        if (keys === 'points') {
+          const reference = dataOf(body, 'SOURCE')
+          return { points: reference === undefined ? sections('SOURCE') : sentences(reference) }
+        }
+        if (keys === 'verdicts' && sections('KEY POINT').length > 0) {
+          const answer = dataOf(body, 'ANSWER') ?? ''
+          return {
+            verdicts: sections('KEY POINT').map((p, i) =>
+              answer.includes(p) ? { point: i + 1, reason: 'The answer says it.', verdict: 'covered' } : { point: i + 1, reason: 'The answer omits it.', verdict: 'missing' },
+            ),
+          }
+        }
+        if (keys === 'verdicts' && sections('STATEMENT').length > 0) {
+          const contexts = sections('CONTEXT')
+          return {
+            verdicts: sections('STATEMENT').map((st, i) => {
+              const j = contexts.findIndex((c) => c.includes(st))
+              return j >= 0
+                ? { statement: i + 1, reason: `Context ${j + 1}.`, verdict: 'attributed', context: j + 1 }
+                : { statement: i + 1, reason: 'In no context.', verdict: 'not_attributed', context: 0 }
+            }),
+          }
+        }
+        if (keys === 'statements') {
+          const reference = dataOf(body, 'REFERENCE')
+          if (reference !== undefined) return { statements: sentences(reference) }
+          return { statements: sentences(dataOf(body, 'ANSWER') ?? '').map((st) => ({ statement: st, reason: 'On topic.', relevant: !st.includes('weather') })) }
+        }
+        if (keys === 'reason,used' || keys === 'reason,relevant,used') {
+          const used = (dataOf(body, 'ANSWER') ?? '').includes(dataOf(body, 'CONTEXT') ?? '\u0000')
+          return { reason: used ? 'The answer repeats it.' : 'Not drawn on.', used, ...(keys === 'reason,used' ? {} : { relevant: true }) }
         }
         if (keys === 'reason,score') {
           const question = dataOf(body, 'QUESTION')
@@ -268,6 +306,53 @@ describe('.toSatisfyRubric over an eval set', () => {
     expect(message).toMatch(/no-q\s+0\.0000\s+raw 1 on 1…5: "No question given\."/)
     const result = (await toSatisfyRubric.call(context(), set, 'Answers the question.', 0.8, { judge })) as MatcherResult
     expect(result.meta?.perCase).toHaveLength(4)
+  })
+})
+
+describe('every set form reads what it needs from each case', () => {
+  const ONE = [
+    {
+      id: 'c1',
+      question: 'What is the capital of France?',
+      answer: 'Paris is the capital of France. The weather is mild.',
+      contexts: CONTEXTS,
+      reference: 'Paris is the capital of France. France uses the euro.',
+    },
+  ]
+
+  it('toBeCompleteGiven: the reference, else the contexts ({ source } chooses)', async () => {
+    const judge = scripted()
+    // 1 of the 2 key points of the reference is covered
+    await expect(ONE).toBeCompleteGiven(0.5, { judge })
+    await expect(ONE).not.toBeCompleteGiven(0.6, { judge })
+    await expect(ONE).toBeCompleteGiven(0.5, { judge, source: 'contexts' })
+    const message = await asyncFailureOf(() => expect(ONE).toBeCompleteGiven(0.9, { judge }))
+    expect(message).toMatch(/c1\s+0\.5000\s+1 of 2 key points of the reference missing: "France uses the euro\." — "The answer omits it\."/)
+    const bare = [{ id: 'b', answer: 'Paris.' }]
+    await expect(expect(bare).toBeCompleteGiven(0.5, { judge })).rejects.toThrow(/Matcher error: case b has neither `reference` nor `contexts`/)
+    await expect(expect(bare).not.toBeCompleteGiven(0.5, { judge, source: 'reference' })).rejects.toThrow(/Matcher error: case b \(received\[0\]\) has no `reference`/)
+  })
+
+  it('toHaveContextRecall: the case contexts (or retrieved texts) against its reference', async () => {
+    const judge = scripted()
+    await expect(ONE).toHaveContextRecall(1, { judge })
+    const partial = [{ id: 'r', reference: 'France uses the euro. Paris is big.', retrieved: [{ id: 'doc-b', text: 'France uses the euro.' }] }]
+    await expect(partial).not.toHaveContextRecall(0.6, { judge })
+    const message = await asyncFailureOf(() => expect(partial).toHaveContextRecall(0.6, { judge }))
+    expect(message).toContain('mean context recall over 1 case = 0.5000   required ≥ 0.6000')
+    expect(message).toMatch(/r\s+0\.5000\s+1 of 2 reference statements not in the contexts: "Paris is big\."/)
+    // the single form is unchanged: an array of chunks
+    await expect(['France uses the euro.']).toHaveContextRecall('France uses the euro.', 1, { judge })
+  })
+
+  it('toUtilizeContext and toBeRelevantTo', async () => {
+    const judge = scripted()
+    await expect(ONE).toUtilizeContext(0.5, { judge })
+    await expect(ONE).not.toUtilizeContext(0.6, { judge })
+    expect(await asyncFailureOf(() => expect(ONE).toUtilizeContext(0.6, { judge }))).toMatch(/c1\s+0\.5000\s+1 of 2 chunks unused: "doc-b \(relevant\)" — "Not drawn on\."/)
+    await expect(ONE).toBeRelevantTo(0.5, { judge })
+    await expect(ONE).not.toBeRelevantTo(0.6, { judge })
+    expect(await asyncFailureOf(() => expect(ONE).toBeRelevantTo(1, { judge }))).toMatch(/1 of 2 statements off the question: "The weather is mild\."/)
   })
 })
 

@@ -19,7 +19,7 @@ export interface RagMatchers<R = unknown, T = unknown>
     ReceivedCheck<GenerationMatchers<R, T>, T, NotText, 'an answer string or an eval set'>,
     ReceivedCheck<NumericMatchers<R, T>, T, NotText, 'an answer string or an eval set'>,
     ReceivedCheck<EmbeddingMatchers<R, T>, T, NotText, 'an answer string or an eval set'>,
-    ReceivedCheck<JudgeMatchers<R>, T, NotText, 'an answer string (or the retrieved contexts)'>,
+    ReceivedCheck<JudgeMatchers<R, T>, T, NotText, 'an answer string, the retrieved contexts or an eval set'>,
     ReceivedCheck<EvalSetMatchers<R>, T, NotAnObject, 'an eval run { cases } or an array of cases'>,
     ReceivedCheck<AgreementMatchers<R>, T, NotAnObject, 'ratings, scores or pairwise judgements (an array or an object)'> {}
 

@@ -6,7 +6,7 @@
  * matchers, arguments and option keys.
  */
 import { metricScale } from '../src/eval-set/metrics.js'
-import { unknownKeyProblem } from '../src/options.js'
+import { isPlainObject, optionsProblem, unknownKeyProblem } from '../src/options.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { matcherError } from './validate.js'
 
@@ -85,11 +85,8 @@ export function argsHint(form: FormSpec): string {
   return [...names, ...(form.optionsRequired === true ? ['options'] : [])].join(', ')
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
-  const proto = Object.getPrototypeOf(value) as unknown
-  return proto === Object.prototype || proto === null
-}
+/** A plain object (prototype Object.prototype or null); the one definition lives in src/options.ts. */
+export { isPlainObject }
 
 /** The form that applies to `received`. */
 export function formFor(decl: MatcherDeclaration, received: unknown): FormSpec {
@@ -101,10 +98,14 @@ function plural(n: number, word: string): string {
 }
 
 /**
- * The declaration's checks: no extra positional argument, options (when an object) with known keys
- * only and each declared check passing. Throws a Matcher error, with or without `.not`.
+ * The declaration's checks: no extra positional argument, options (when given) a plain object with own
+ * enumerable string keys (src/options.ts `optionsProblem`: not a Map, a class instance, an array, an
+ * object with an inherited, symbol or non-enumerable key), known keys only and each declared check
+ * passing. Throws a Matcher error, with or without `.not`. Returns the arguments for `compute`, the
+ * options replaced by a snapshot of their own enumerable keys (each read once), so what was checked is
+ * what the matcher uses.
  */
-export function checkCall(ctx: MatcherContext, decl: MatcherDeclaration, form: FormSpec, args: readonly unknown[]): void {
+export function checkCall(ctx: MatcherContext, decl: MatcherDeclaration, form: FormSpec, args: readonly unknown[]): readonly unknown[] {
   const hint = argsHint(form)
   // Trailing `undefined`s are what a caller writes for "not given"; they are not extra.
   let given = args.length
@@ -114,40 +115,48 @@ export function checkCall(ctx: MatcherContext, decl: MatcherDeclaration, form: F
   const extra = (at: number): never => matcherError(ctx, decl.name, hint, `${decl.name} ${takes} with ${form.received}; got ${given}. Remove the extra argument`, args[at])
   if (form.options === undefined) {
     if (given > form.args.length) extra(form.args.length)
-    return
+    return args
   }
-  // The options object follows the required arguments; an optional positional before it may be left out.
+  const example = `{ ${Object.keys(form.options).slice(0, 2).join(', ')} }`
+  // The options object follows the required arguments; an optional positional before it (a number) may
+  // be left out, so the first object after the required arguments is the options, whatever its kind.
   const required = form.args.filter((a) => a.optional !== true).length
   let at = -1
   for (let i = required; i < Math.min(given, form.args.length + 1); i++) {
-    if (isPlainObject(args[i])) {
+    const value = args[i]
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       at = i
       break
     }
   }
   if (at < 0) {
     if (given > form.args.length) {
-      const value = args[form.args.length]
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return // a class instance: the matcher's own check decides
       matcherError(
         ctx,
         decl.name,
         hint,
-        `the argument after ${form.args.map((a) => a.name).join(', ') || 'the received value'} must be an options object such as { ${Object.keys(form.options).slice(0, 2).join(', ')} }; ${decl.name} ${takes}`,
-        value,
+        `the argument after ${form.args.map((a) => a.name).join(', ') || 'the received value'} must be an options object such as ${example}; ${decl.name} ${takes}`,
+        args[form.args.length],
       )
     }
-    return
+    return args
   }
   if (given > at + 1) extra(at + 1)
+  const shape = optionsProblem(args[at])
+  if (shape !== undefined) matcherError(ctx, decl.name, hint, isPlainObject(args[at]) ? shape.problem : `${shape.problem} such as ${example}`, args[at])
   const known = Object.keys(form.options)
   const options = args[at] as Record<string, unknown>
+  const snapshot: Record<string, unknown> = {}
   for (const key of Object.keys(options)) {
-    const spec = form.options[key]
+    const spec = Object.prototype.hasOwnProperty.call(form.options, key) ? form.options[key] : undefined
     if (spec === undefined) matcherError(ctx, decl.name, hint, `${unknownKeyProblem(key, known)} (${decl.name} options: ${known.join(', ')})`, options)
     const v = options[key]
     if (v !== undefined && spec.check !== undefined && !spec.check(v)) matcherError(ctx, decl.name, hint, `options.${key} must be ${spec.type}`, v)
+    snapshot[key] = v
   }
+  const out = [...args]
+  out[at] = snapshot
+  return out
 }
 
 /** A core MetricInputError, thrown while computing, is misuse of the matcher: show it as a Matcher error. */
@@ -164,17 +173,17 @@ export function matcherOf(decl: MatcherDeclaration): MatcherImpl {
     const form = formFor(decl, received)
     if (decl.async) {
       return (async () => {
-        checkCall(this, decl, form, args)
+        const checked = checkCall(this, decl, form, args) as never[]
         try {
-          return await decl.compute.call(this, received, ...args)
+          return await decl.compute.call(this, received, ...checked)
         } catch (error) {
           return asMatcherError(this, decl, form, error)
         }
       })()
     }
-    checkCall(this, decl, form, args)
+    const checked = checkCall(this, decl, form, args) as never[]
     try {
-      return decl.compute.call(this, received, ...args) as MatcherResult
+      return decl.compute.call(this, received, ...checked) as MatcherResult
     } catch (error) {
       return asMatcherError(this, decl, form, error)
     }

@@ -2,7 +2,7 @@ import { caseLabel, caseName, isFailedCase } from '../src/eval-case.js'
 import type { RetrievalCase } from '../src/retrieval/types.js'
 import type { MatcherContext } from './context.js'
 import type { FailedCase } from './message.js'
-import { denseCases, errorText, matcherError } from './validate.js'
+import { denseCases, denseUserArray, errorText, matcherError } from './validate.js'
 
 /**
  * A received value is one query or an eval set; set matchers assert on the mean. For a set, `cases`
@@ -40,6 +40,9 @@ function checkCase(ctx: MatcherContext, matcher: string, args: string, value: un
   if (!Array.isArray(c.retrieved)) {
     matcherError(ctx, matcher, args, `${fieldOf(where, name, 'retrieved')} must be an array of ids or \`{ id }\` objects`, c.retrieved)
   }
+  // A hole would be skipped by the ranking (the ranks after it shift up): refused like `undefined`.
+  denseUserArray(ctx, matcher, args, c.retrieved, fieldOf(where, name, 'retrieved'), 'an id or an `{ id }` object')
+  if (Array.isArray(c.relevant)) denseUserArray(ctx, matcher, args, c.relevant, fieldOf(where, name, 'relevant'), 'an id')
   const keyword = (value as { keyword?: unknown }).keyword
   if (c.relevant === undefined && typeof keyword === 'string') {
     matcherError(

@@ -1,4 +1,5 @@
 import { describeValue } from '../src/errors.js'
+import { denseOr, holeProblem } from '../src/dense-array.js'
 import { formatNumber } from '../src/text/format.js'
 import type { MatcherContext } from './context.js'
 import { trimLibraryFrames } from './stack.js'
@@ -72,12 +73,16 @@ export function requireHundredScaleThreshold(
  * `reduce` while the mean still divides by the full length.
  */
 export function denseCases<T>(ctx: MatcherContext, matcher: string, args: string, cases: readonly T[]): T[] {
-  const out: T[] = []
-  for (let i = 0; i < cases.length; i += 1) {
-    if (!(i in cases)) matcherError(ctx, matcher, args, `received[${i}] is a hole in the eval set (a sparse array); every entry must be a case`)
-    out.push(cases[i] as T)
-  }
-  return out
+  return denseOr(cases, (i) => matcherError(ctx, matcher, args, `${holeProblem('received', i)} in the eval set; every entry must be a case`))
+}
+
+/**
+ * A user array a matcher reads (`retrieved`, `relevant`, `references`), refusing holes as `undefined` is
+ * refused: `where` names it in the message (`received value.retrieved[1] is a hole (an empty slot in a
+ * sparse array); every entry must be …`). See src/dense-array.ts.
+ */
+export function denseUserArray<T>(ctx: MatcherContext, matcher: string, args: string, array: readonly T[], where: string, entry: string): T[] {
+  return denseOr(array, (i) => matcherError(ctx, matcher, args, `${holeProblem(where, i)}; every entry must be ${entry}`))
 }
 
 /** A case's recorded pipeline error as text; never throws (a null-prototype object has no toString). */

@@ -14,14 +14,31 @@ export class MetricInputError extends Error {
   }
 }
 
+/**
+ * Stands for the missing element of a sparse array (`['a', , 'b']`) where a received value is shown:
+ * {@link describeValue} renders it as `a hole (an empty slot in a sparse array)`. See src/dense-array.ts.
+ */
+export const HOLE: unique symbol = Symbol('rag-matchers.hole')
+
 /** A short, bounded rendering of a value and its type for error messages. */
 export function describeValue(value: unknown): string {
+  if (value === HOLE) return 'a hole (an empty slot in a sparse array)'
   if (value === null) return '`null`'
   if (value === undefined) return '`undefined`'
   if (Array.isArray(value)) return `\`${truncate(safeJson(value))}\` (array)`
   if (typeof value === 'string') return `\`${truncate(JSON.stringify(value))}\` (string)`
-  if (typeof value === 'object') return `\`${truncate(safeJson(value))}\` (${value.constructor?.name ?? 'object'})`
+  if (typeof value === 'object') return `\`${truncate(safeJson(value))}\` (${constructorName(value)})`
   return `\`${String(value)}\` (${typeof value})`
+}
+
+/** The constructor's name (`Map`, `Object`), or `object`; never throws (a Proxy or a getter may). */
+function constructorName(value: object): string {
+  try {
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name
+    return typeof name === 'string' && name !== '' ? name : 'object'
+  } catch {
+    return 'object'
+  }
 }
 
 function safeJson(value: unknown): string {

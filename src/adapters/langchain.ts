@@ -5,7 +5,8 @@
 import type { DocumentInterface } from '@langchain/core/documents'
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
-import { checkOptionKeys } from '../options.js'
+import { readOptions } from '../options.js'
+import { denseArray } from '../dense-array.js'
 import { checkIdSource, readId, readScore, type AdaptedItem, type IdSource } from './item-id.js'
 
 export interface FromLangChainOptions<M extends Record<string, unknown> = Record<string, unknown>> {
@@ -47,15 +48,17 @@ export function fromLangChainDocuments<M extends Record<string, unknown> = Recor
 ): AdaptedItem[] {
   if (!Array.isArray(docs)) throw new MetricInputError(FN, 'docs', 'an array of Documents or of [Document, score] pairs', docs)
   if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object `{ id }`', options)
-  checkOptionKeys(FN, options, FROM_LANGCHAIN_OPTION_KEYS)
-  checkIdSource(FN, options.id)
-  return (docs as readonly unknown[]).map((entry, index) => {
+  const { id: source } = readOptions<FromLangChainOptions<M>>(FN, options, FROM_LANGCHAIN_OPTION_KEYS)
+  checkIdSource(FN, source)
+  const idSource = source as IdSource<DocumentInterface<M>>
+  // A hole would be skipped by `map` and come out as a hole, shifting no rank but leaving an empty slot: refused.
+  return denseArray(FN, 'docs', docs as readonly unknown[], 'a Document or a [Document, score] pair').map((entry, index) => {
     const pair = Array.isArray(entry)
     const doc: unknown = pair ? entry[0] : entry
     const where = pair ? `docs[${index}][0]` : `docs[${index}]`
     if (pair && entry.length !== 2) throw new MetricInputError(FN, `docs[${index}]`, 'a Document or a [Document, score] pair', entry)
     if (!isDocument(doc)) throw new MetricInputError(FN, where, 'a Document (an object with a string `pageContent`)', doc)
-    const id = readId(FN, options.id, doc as DocumentInterface<M>, doc.metadata, where, index)
+    const id = readId(FN, idSource, doc as DocumentInterface<M>, doc.metadata, where, index)
     const score = pair ? readScore(FN, entry[1], `docs[${index}][1]`) : undefined
     return score === undefined ? { id, text: doc.pageContent } : { id, score, text: doc.pageContent }
   })

@@ -5,7 +5,8 @@
 import type { BaseNode, Metadata, NodeWithScore } from 'llamaindex'
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
-import { checkOptionKeys } from '../options.js'
+import { readOptions } from '../options.js'
+import { denseArray } from '../dense-array.js'
 import { checkIdSource, readId, readScore, type AdaptedItem, type IdSource } from './item-id.js'
 
 export interface FromLlamaIndexOptions<M extends Metadata = Metadata> {
@@ -40,14 +41,16 @@ function isNode(value: unknown): value is BaseNode {
 export function fromLlamaIndexNodes<M extends Metadata = Metadata>(nodes: readonly NodeWithScore<M>[], options: FromLlamaIndexOptions<M>): AdaptedItem[] {
   if (!Array.isArray(nodes)) throw new MetricInputError(FN, 'nodes', 'an array of `{ node, score }` (NodeWithScore)', nodes)
   if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object `{ id }`', options)
-  checkOptionKeys(FN, options, FROM_LLAMAINDEX_OPTION_KEYS)
-  checkIdSource(FN, options.id)
-  return (nodes as readonly unknown[]).map((entry, index) => {
+  const { id: source } = readOptions<FromLlamaIndexOptions<M>>(FN, options, FROM_LLAMAINDEX_OPTION_KEYS)
+  checkIdSource(FN, source)
+  const idSource = source as IdSource<NodeWithScore<M>>
+  // A hole would be skipped by `map` and come out as a hole in the retrieved list: refused, naming it.
+  return denseArray(FN, 'nodes', nodes as readonly unknown[], 'a NodeWithScore `{ node, score }`').map((entry, index) => {
     if (entry === null || typeof entry !== 'object' || !isNode((entry as { node?: unknown }).node)) {
       throw new MetricInputError(FN, `nodes[${index}]`, 'a NodeWithScore `{ node, score }` whose node has `metadata`', entry)
     }
     const withScore = entry as NodeWithScore<M>
-    const id = readId(FN, options.id, withScore, withScore.node.metadata, `nodes[${index}].node`, index)
+    const id = readId(FN, idSource, withScore, withScore.node.metadata, `nodes[${index}].node`, index)
     const score = readScore(FN, withScore.score, `nodes[${index}].score`)
     const text = (withScore.node as { text?: unknown }).text
     return { id, ...(score === undefined ? {} : { score }), ...(typeof text === 'string' ? { text } : {}) }

@@ -9,7 +9,34 @@ import type { NormalizedCase } from './normalize.js'
  */
 export const precisionValue = (norm: NormalizedCase, k: number): number => hitsAtK(norm, k) / k
 
-export const recallValue = (norm: NormalizedCase, k: number): number => (norm.relevantCount === 0 ? 0 : hitsAtK(norm, k) / norm.relevantCount)
+export const recallValue = (norm: NormalizedCase, k: number, fn = 'recallAtK', metric = `R@${k}`): number =>
+  withinScale(fn, metric, norm.relevantCount === 0 ? 0 : hitsAtK(norm, k) / norm.relevantCount, norm, k)
+
+/**
+ * `duplicates: 'literal'` counts every position (the golden spec transcription in test/parity), so a relevant
+ * id listed twice is found twice and recall, AP and nDCG can pass 1. A value off the metric's 0–1 scale would
+ * break the rule every threshold relies on, so such a ranking is refused, naming the repeated relevant ids.
+ * The other policies never get here: each id takes one rank at most.
+ */
+function withinScale(fn: string, metric: string, value: number, norm: NormalizedCase, k: number | undefined): number {
+  if (value <= 1 || norm.duplicates !== 'literal') return value
+  const cut = k === undefined ? norm.ids.length : Math.min(k, norm.ids.length)
+  const seen = new Set<string>()
+  const repeated: string[] = []
+  for (let i = 0; i < cut; i += 1) {
+    const id = norm.ids[i] as string
+    if ((norm.grades.get(id) ?? 0) <= 0) continue
+    if (seen.has(id) && !repeated.includes(id)) repeated.push(id)
+    seen.add(id)
+  }
+  const ids = repeated.map((id) => JSON.stringify(id)).join(', ')
+  throw new MetricInputError(
+    fn,
+    'retrieved',
+    `a ranking that keeps ${metric} within 0–1 under duplicates: 'literal' (it counts every position, so the relevant ${repeated.length === 1 ? 'id' : 'ids'} ${ids} listed more than once ${repeated.length === 1 ? 'is' : 'are'} found more than once and ${metric} = ${value.toFixed(4)}); pass duplicates: 'first' (the default) to count each id at its first position, or 'error' to refuse repeats`,
+    repeated,
+  )
+}
 
 export function reciprocalRankValue(norm: NormalizedCase): number {
   const first = firstRelevantRank(norm)
@@ -35,7 +62,7 @@ export function gainFunction(gain: NdcgGain): (grade: number) => number {
  * DCG and IDCG summed in rank order, as trec_eval does; nDCG is 0 when IDCG is 0. A grade whose gain is
  * not finite (2^1024 − 1) or gains whose sum overflows are refused: Infinity / Infinity would be NaN.
  */
-export function ndcgValue(norm: NormalizedCase, k: number, gainName: NdcgGain, fn = 'ndcgAtK'): { value: number; dcg: number; idcg: number } {
+export function ndcgValue(norm: NormalizedCase, k: number, gainName: NdcgGain, fn = 'ndcgAtK', metric = `nDCG@${k}`): { value: number; dcg: number; idcg: number } {
   const gain = gainFunction(gainName)
   for (const [id, grade] of norm.grades) {
     if (!Number.isFinite(gain(grade))) {
@@ -54,11 +81,11 @@ export function ndcgValue(norm: NormalizedCase, k: number, gainName: NdcgGain, f
       ...norm.grades.values(),
     ])
   }
-  return { value: idcg === 0 ? 0 : dcg / idcg, dcg, idcg }
+  return { value: withinScale(fn, metric, idcg === 0 ? 0 : dcg / idcg, norm, k), dcg, idcg }
 }
 
 /** Σ P@r over relevant ranks r ≤ k (the whole list without k), divided by all relevant ids. */
-export function averagePrecisionValue(norm: NormalizedCase, k: number | undefined): number {
+export function averagePrecisionValue(norm: NormalizedCase, k: number | undefined, fn = 'averagePrecision', metric = k === undefined ? 'AP' : `AP@${k}`): number {
   const cut = k === undefined ? norm.ids.length : Math.min(k, norm.ids.length)
   let hits = 0
   let sum = 0
@@ -68,5 +95,5 @@ export function averagePrecisionValue(norm: NormalizedCase, k: number | undefine
       sum += hits / (i + 1)
     }
   }
-  return norm.relevantCount === 0 ? 0 : sum / norm.relevantCount
+  return withinScale(fn, metric, norm.relevantCount === 0 ? 0 : sum / norm.relevantCount, norm, k)
 }

@@ -1,4 +1,5 @@
-import { MetricInputError } from '../errors.js'
+import { HOLE, MetricInputError } from '../errors.js'
+import { firstHole } from '../dense-array.js'
 import { rankRetrieved, readOrder } from './order.js'
 import type { DuplicatePolicy, Id, Relevance, RetrievalCase, RetrievalOrder, RetrievedItem } from './types.js'
 
@@ -43,6 +44,9 @@ export function normalizeRelevance(fn: string, relevant: Relevance | undefined):
     return grades
   }
   if (typeof (relevant as Iterable<Id>)[Symbol.iterator] === 'function') {
+    // for…of yields `undefined` for a hole: name it as a hole, as `retrieved` does.
+    const hole = Array.isArray(relevant) ? firstHole(relevant) : -1
+    if (hole >= 0) throw new MetricInputError(fn, `relevant[${hole}]`, 'an id (string or number)', HOLE)
     let index = 0
     for (const id of relevant as Iterable<unknown>) {
       if (!isId(id)) throw new MetricInputError(fn, `relevant[${index}]`, 'an id (string or number)', id)
@@ -73,6 +77,8 @@ export function normalizeCase(fn: string, input: RetrievalCase, duplicates: Dupl
   if (!Array.isArray(input.retrieved)) {
     throw new MetricInputError(fn, 'retrieved', 'an array of ids or `{ id }` objects', input.retrieved)
   }
+  const hole = firstHole(input.retrieved)
+  if (hole >= 0) throw new MetricInputError(fn, `retrieved[${hole}]`, 'an id (string or number) or an object with an `id`', HOLE)
   if (duplicates !== 'first' && duplicates !== 'literal' && duplicates !== 'error') {
     throw new MetricInputError(fn, 'duplicates', "one of 'first', 'literal', 'error'", duplicates)
   }

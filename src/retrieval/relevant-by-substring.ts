@@ -1,6 +1,7 @@
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
-import { checkOptionKeys } from '../options.js'
+import { readOptions } from '../options.js'
+import { denseArray } from '../dense-array.js'
 import type { Id } from './types.js'
 
 export interface SubstringOptions {
@@ -22,11 +23,10 @@ export function relevantBySubstring(chunks: ReadonlyArray<{ readonly id: Id; rea
   if (typeof keyword !== 'string' || keyword.length === 0) {
     throw new MetricInputError('relevantBySubstring', 'keyword', 'a non-empty string', keyword)
   }
-  checkOptionKeys('relevantBySubstring', options, SUBSTRING_OPTION_KEYS)
-  const caseSensitive = options.caseSensitive ?? false
+  const caseSensitive = readOptions<SubstringOptions>('relevantBySubstring', options, SUBSTRING_OPTION_KEYS).caseSensitive ?? false
   const needle = caseSensitive ? keyword : keyword.toLowerCase()
   const out = new Set<Id>()
-  chunks.forEach((chunk, i) => {
+  denseArray('relevantBySubstring', 'chunks', chunks, 'an object `{ id, text }` with a string text').forEach((chunk, i) => {
     if (chunk === null || typeof chunk !== 'object' || typeof chunk.text !== 'string') {
       throw new MetricInputError('relevantBySubstring', `chunks[${i}]`, 'an object `{ id, text }` with a string text', chunk)
     }

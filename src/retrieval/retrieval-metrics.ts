@@ -4,6 +4,7 @@ import { averagePrecisionValue, hitRateValue, ndcgValue, precisionValue, readGai
 import { NDCG_OPTION_KEYS, type NdcgOptions } from './ndcg.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
+import { denseArray } from '../dense-array.js'
 import type { NormalizedCase } from './normalize.js'
 import { prepare } from './ranking.js'
 import type { RetrievalCase } from './types.js'
@@ -35,9 +36,9 @@ function normalizeFor(fn: string, input: RetrievalCase, k: number, options: Ndcg
 function metricsOf(norm: NormalizedCase, k: number, options: NdcgOptions, fn: string): RetrievalMetrics {
   return {
     precision: precisionValue(norm, k),
-    recall: recallValue(norm, k),
+    recall: recallValue(norm, k, fn, `recall@${k}`),
     reciprocalRank: reciprocalRankValue(norm),
-    ndcg: ndcgValue(norm, k, options.gain ?? 'linear', fn).value,
+    ndcg: ndcgValue(norm, k, options.gain ?? 'linear', fn, `nDCG@${k}`).value,
     hitRate: hitRateValue(norm, k),
   }
 }
@@ -80,9 +81,10 @@ export function evaluateRetrieval(cases: readonly RetrievalCase[], options: Eval
   checkOptionKeys('evaluateRetrieval', options, EVALUATE_RETRIEVAL_OPTION_KEYS)
   const k = options?.k
   assertPositiveInteger('evaluateRetrieval', 'options.k', k)
-  const perQuery = cases.map((c, i) => {
+  // `map` and `reduce` skip a hole while the mean divides by the full length: refused, naming it.
+  const perQuery = denseArray('evaluateRetrieval', 'cases', cases, 'a case `{ retrieved, relevant }`').map((c, i) => {
     const norm = normalizeFor('evaluateRetrieval', c, k, options)
-    return { id: caseLabel(c, i), ...metricsOf(norm, k, options, 'evaluateRetrieval'), averagePrecision: averagePrecisionValue(norm, k) }
+    return { id: caseLabel(c, i), ...metricsOf(norm, k, options, 'evaluateRetrieval'), averagePrecision: averagePrecisionValue(norm, k, 'evaluateRetrieval', `AP@${k}`) }
   })
   const mean = (pick: (q: PerQueryRetrieval) => number) => perQuery.reduce((s, q) => s + pick(q), 0) / perQuery.length
   return {

@@ -19,7 +19,9 @@ export interface RetrievalCase {
 /**
  * What a duplicate id in `retrieved` does.
  * - `'first'` (default): only the first occurrence counts; later ones are skipped and do not take a rank.
- * - `'literal'`: every position counts, so a relevant id listed twice is two hits (recall can exceed 1).
+ * - `'literal'`: every position counts, so a relevant id listed twice is two hits (the spec's formulas, transcribed
+ *   literally). Where that pushes recall, AP or nDCG above 1 the ranking is refused with a MetricInputError, since a
+ *   value off the 0–1 scale would make every threshold meaningless; precision, hit rate and RR never exceed 1.
  * - `'error'`: refuse the ranking, as trec_eval refuses a run with a duplicate docno in a topic.
  */
 export type DuplicatePolicy = 'first' | 'literal' | 'error'

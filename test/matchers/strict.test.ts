@@ -19,6 +19,8 @@ const judge: Judge = {
 const embedder = functionEmbedder((text: string) => [text.length, 1], { id: 'length' })
 
 const CASE = { id: 'q1', retrieved: ['a', 'b'], relevant: ['a'], answer: 'Paris is big.', reference: 'Paris is large.' }
+/** An eval-set case for the judge matchers' set forms. */
+const JUDGE_CASE = { id: 'q1', answer: 'Paris is big.', question: 'How big is Paris?', contexts: ['Paris is large.'], reference: 'Paris is large.' }
 
 /** A valid call per matcher and received form: the received value, the positional arguments and the options object. */
 const VALID: Record<string, ReadonlyArray<{ received: unknown; args: unknown[]; options: Record<string, unknown> }>> = {
@@ -82,12 +84,30 @@ const VALID: Record<string, ReadonlyArray<{ received: unknown; args: unknown[]; 
     { received: 'ab', args: ['ab', 0.5], options: { embedder } },
     { received: [CASE], args: [0.5], options: { embedder } },
   ],
-  toBeGroundedIn: [{ received: 'Paris is big.', args: [['Paris is large.'], 0.5], options: { judge } }],
-  toBeCompleteGiven: [{ received: 'Paris is big.', args: [{ reference: 'Paris is large.' }, 0.5], options: { judge } }],
-  toUtilizeContext: [{ received: 'Paris is big.', args: [['Paris is large.'], 0.5], options: { judge } }],
-  toHaveContextRecall: [{ received: ['Paris is large.'], args: ['Paris is big.', 0.5], options: { judge } }],
-  toBeRelevantTo: [{ received: 'Paris is big.', args: ['How big is Paris?', 0.5], options: { judge } }],
-  toSatisfyRubric: [{ received: 'Paris is big.', args: ['Answers the question.', 0.5], options: { judge } }],
+  toBeGroundedIn: [
+    { received: 'Paris is big.', args: [['Paris is large.'], 0.5], options: { judge } },
+    { received: [JUDGE_CASE], args: [0.5], options: { judge } },
+  ],
+  toBeCompleteGiven: [
+    { received: 'Paris is big.', args: [{ reference: 'Paris is large.' }, 0.5], options: { judge } },
+    { received: [JUDGE_CASE], args: [0.5], options: { judge } },
+  ],
+  toUtilizeContext: [
+    { received: 'Paris is big.', args: [['Paris is large.'], 0.5], options: { judge } },
+    { received: [JUDGE_CASE], args: [0.5], options: { judge } },
+  ],
+  toHaveContextRecall: [
+    { received: ['Paris is large.'], args: ['Paris is big.', 0.5], options: { judge } },
+    { received: [JUDGE_CASE], args: [0.5], options: { judge } },
+  ],
+  toBeRelevantTo: [
+    { received: 'Paris is big.', args: ['How big is Paris?', 0.5], options: { judge } },
+    { received: [JUDGE_CASE], args: [0.5], options: { judge } },
+  ],
+  toSatisfyRubric: [
+    { received: 'Paris is big.', args: ['Answers the question.', 0.5], options: { judge } },
+    { received: [JUDGE_CASE], args: ['Answers the question.', 0.5], options: { judge } },
+  ],
   toBePreferredOver: [{ received: 'Paris is big.', args: ['Paris is small.'], options: { judge, question: 'How big is Paris?' } }],
   toMatchMetricBaseline: [{ received: [CASE], args: ['strict-never-written'], options: { metrics: ['recall@1'], file: '/nonexistent/strict.test.ts' } }],
   toHaveAgreementAbove: [
@@ -159,6 +179,23 @@ describe.each(matcherDeclarations.map((d) => [d.name, d] as const))('%s', (_name
         expect(message).toContain(`unknown option '${typo}' — did you mean '${first}'?`)
         const far = await messageOf(decl, not, valid.received, [...valid.args, { ...valid.options, zzzUnrelated: 1 }])
         expect(far).toContain(`unknown option 'zzzUnrelated'`)
+      })
+      it(`refuses an options object that is not plain, or whose keys are inherited, symbols or not enumerable (${how})`, async () => {
+        const first = keys[0] as string
+        const value = valid.options[first] ?? wrongValue('')
+        class MatcherOptions {}
+        const hostile: Array<[unknown, string]> = [
+          [new Map(Object.entries(valid.options)), 'options must be a plain object (an object literal), not a Map'],
+          [Object.assign(new MatcherOptions(), valid.options), 'not a MatcherOptions'],
+          [Object.assign(Object.create({ [first]: value }) as object, valid.options), 'inherits from another object'],
+          [{ ...valid.options, [Symbol(first)]: value }, `options has a symbol key Symbol(${first})`],
+          [Object.defineProperty({ ...valid.options }, first, { value, enumerable: false }), `options.${first} is not enumerable`],
+        ]
+        for (const [options, expected] of hostile) {
+          const message = await messageOf(decl, not, valid.received, [...valid.args, options])
+          expect([decl.name, message]).toEqual([decl.name, expect.stringContaining('Matcher error')])
+          expect([decl.name, message]).toEqual([decl.name, expect.stringContaining(expected)])
+        }
       })
       it(`refuses a wrongly typed option (${how})`, async () => {
         for (const key of keys) {

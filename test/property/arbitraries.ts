@@ -1,6 +1,69 @@
 // Random and hostile inputs for the property suite: empty, huge, NaN, ±Infinity, −0, sparse arrays,
-// duplicate ids, Unicode edge cases and mixed types, mixed into otherwise plausible values.
+// duplicate ids, Unicode edge cases and mixed types, mixed into otherwise plausible values. Issue #27 adds
+// arrays with holes and options objects that are not plain (a Map, a class instance, inherited, symbol or
+// non-enumerable keys); the ones every matcher must refuse are marked in MUST_REFUSE, which the harness reads.
 import fc from 'fast-check'
+
+/**
+ * Generated values that make any input containing them a Matcher error in both directions (harness.ts
+ * `mustRefuse`): a hole in a user array the matcher layer reads, an options object that is not plain.
+ */
+export const MUST_REFUSE = new WeakSet<object>()
+
+function refused<T extends object>(value: T, mark = true): T {
+  if (mark) MUST_REFUSE.add(value)
+  return value
+}
+
+/**
+ * An array of `item` with at least one hole (`['a', <empty>, 'b']`), at a generated position. `mark`: the
+ * matchers must refuse it (the arrays this layer owns: cases, retrieved, relevant, references); unmarked holes
+ * (contexts, ratings, scores) only have to keep the general rule.
+ */
+export function holey(item: fc.Arbitrary<unknown>, { maxLength = 5, mark = true }: { maxLength?: number; mark?: boolean } = {}): fc.Arbitrary<unknown[]> {
+  return fc.tuple(fc.array(item, { maxLength }), fc.nat(), fc.nat({ max: 2 })).map(([items, at, extra]) => {
+    const length = items.length + 1 + extra
+    const hole = at % length
+    const out: unknown[] = new Array(length)
+    let next = 0
+    for (let i = 0; i < length; i += 1) if (i !== hole && next < items.length) out[i] = items[next++]
+    return refused(out, mark)
+  })
+}
+
+/** How an options object can fail to be a plain object with own enumerable string keys. */
+export type OptionsShape = 'map' | 'class' | 'inherited' | 'symbol' | 'hidden' | 'hidden-getter' | 'array-like'
+
+class GeneratedOptions {}
+
+/**
+ * `valid` (a plain options object) turned into one that is not plain: its entries in a Map, on a class
+ * instance, on the prototype of an empty object, next to a symbol key, or one key made non-enumerable.
+ * Every matcher must refuse each of them (marked in {@link MUST_REFUSE}).
+ */
+export function hostileOptions(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  const shapes: OptionsShape[] = ['map', 'class', 'inherited', 'symbol', 'hidden', 'hidden-getter', 'array-like']
+  return fc.tuple(valid, fc.constantFrom(...shapes)).map(([o, shape]) => {
+    const entries = o !== null && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : {}
+    const first = Object.keys(entries)[0] ?? 'hidden'
+    switch (shape) {
+      case 'map':
+        return refused(new Map(Object.entries(entries)))
+      case 'class':
+        return refused(Object.assign(new GeneratedOptions(), entries))
+      case 'inherited':
+        return refused(Object.create({ ...entries }) as object)
+      case 'symbol':
+        return refused({ ...entries, [Symbol(first)]: entries[first] ?? 1 })
+      case 'hidden':
+        return refused(Object.defineProperty({ ...entries }, first, { value: entries[first] ?? 1, enumerable: false }))
+      case 'hidden-getter':
+        return refused(Object.defineProperty({ ...entries }, first, { get: () => entries[first] ?? 1, enumerable: false }))
+      case 'array-like':
+        return refused(Object.assign([], entries))
+    }
+  })
+}
 
 /** Numbers that break naive arithmetic, plus ordinary ones. */
 export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
@@ -59,6 +122,7 @@ const grade = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: -1, max: 3 }) }
 
 export const relevant: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.array(id, { maxLength: 5 }) },
+  { weight: 1, arbitrary: holey(id, { maxLength: 4 }) },
   { weight: 3, arbitrary: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd', '1', '__proto__', ''), grade, { maxKeys: 4 }) },
   { weight: 1, arbitrary: fc.array(id, { maxLength: 4 }).map((ids) => new Set(ids)) },
   { weight: 1, arbitrary: fc.array(fc.tuple(id, grade), { maxLength: 4 }).map((pairs) => new Map(pairs)) },
@@ -67,6 +131,8 @@ export const relevant: fc.Arbitrary<unknown> = fc.oneof(
 
 export const retrievalCase: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 8, arbitrary: fc.record({ retrieved: fc.array(id, { maxLength: 8 }), relevant }) },
+  // a hole in retrieved, sometimes ranked by score
+  { weight: 1, arbitrary: fc.record({ retrieved: holey(fc.oneof(id, fc.record({ id: fc.constantFrom('a', 'b', 'c'), score: fc.double() })), { maxLength: 6 }), relevant }) },
   { weight: 1, arbitrary: fc.record({ id: hostileString, retrieved: fc.oneof(fc.array(id), junk), relevant }, { requiredKeys: [] }) },
   { weight: 1, arbitrary: junk },
 )
@@ -77,6 +143,7 @@ export function received(item: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
     { weight: 4, arbitrary: item },
     { weight: 3, arbitrary: fc.array(item, { maxLength: 4 }) },
     { weight: 1, arbitrary: fc.sparseArray(item, { maxLength: 4 }) },
+    { weight: 1, arbitrary: holey(item, { maxLength: 3 }) },
     { weight: 1, arbitrary: fc.record({ cases: fc.array(item, { maxLength: 3 }) }) },
     { weight: 1, arbitrary: junk },
   )
@@ -89,7 +156,12 @@ export function threshold(max = 1): fc.Arbitrary<unknown> {
 
 export const k: fc.Arbitrary<unknown> = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 2, arbitrary: junk })
 
-/** An options object of the given keys (each maybe wrong), an unknown key, or junk. */
+/** A plain options object of the given keys, each valid. */
+export function validOptions(keys: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
+  return fc.record(keys, { requiredKeys: [] })
+}
+
+/** An options object of the given keys (each maybe wrong), an unknown key, one that is not a plain object, or junk. */
 export function options(keys: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant(undefined) },
@@ -100,6 +172,7 @@ export function options(keys: Record<string, fc.Arbitrary<unknown>>): fc.Arbitra
       }),
     },
     { weight: 1, arbitrary: fc.constant({ bogusOption: 1 }) },
+    { weight: 2, arbitrary: hostileOptions(validOptions(keys)) },
     { weight: 1, arbitrary: junk },
   )
 }
@@ -132,12 +205,14 @@ export const longText: fc.Arbitrary<string> = fc.array(word, { minLength: 500, m
 export const references: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: text },
   { weight: 2, arbitrary: fc.array(text, { maxLength: 3 }) },
+  { weight: 1, arbitrary: holey(text, { maxLength: 2 }) },
   { weight: 1, arbitrary: junk },
 )
 
 export const answerCase: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ id: fc.constantFrom('q1', 'q2', 'q1'), answer: text, reference: text }, { requiredKeys: ['answer', 'reference'] }) },
   { weight: 1, arbitrary: fc.record({ answer: text, references: fc.oneof(fc.array(text, { maxLength: 3 }), junk) }) },
+  { weight: 1, arbitrary: fc.record({ answer: text, references: holey(text, { maxLength: 2 }) }) },
   { weight: 1, arbitrary: fc.record({ answer: fc.oneof(text, junk), reference: fc.oneof(text, junk), error: fc.oneof(fc.constant(undefined), junk) }, { requiredKeys: [] }) },
   { weight: 1, arbitrary: junk },
 )
@@ -145,5 +220,7 @@ export const answerCase: fc.Arbitrary<unknown> = fc.oneof(
 /** Contexts for the judge matchers: strings, `{ id?, text }` chunks, or junk. */
 export const contexts: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.array(fc.oneof(text, fc.record({ id: fc.constantFrom('c1', 'c2', 'c1'), text }, { requiredKeys: ['text'] })), { maxLength: 3 }) },
+  // holes in contexts: the judge layer's (not marked; the general rule must hold)
+  { weight: 1, arbitrary: holey(text, { maxLength: 2, mark: false }) },
   { weight: 1, arbitrary: junk },
 )

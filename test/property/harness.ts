@@ -7,12 +7,15 @@
  *   value could not be computed), or a Matcher error; never another exception, never NaN in the
  *   headline, never a hang;
  * - `.not` passes only when the positive form fails with a finite value;
- * - input the positive form refuses with a Matcher error is refused under `.not` too.
+ * - input the positive form refuses with a Matcher error is refused under `.not` too;
+ * - input holding a value marked in MUST_REFUSE (arbitraries.ts: a hole in a user array, an options object
+ *   that is not a plain object with own enumerable string keys) is a Matcher error in both directions.
  *
  * A rule broken throws an Error that names the matcher, the direction and what happened, so a shrunk
  * counterexample reads as a bug report.
  */
 import { allMatchers } from '../../matchers/all.js'
+import { MUST_REFUSE } from './arbitraries.js'
 import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
 import type { Judge, JudgeReply, JudgeRequest, JsonSchema } from '../../src/judge/types.js'
 // the library's seeded PRNG, so every generated case can be replayed
@@ -130,12 +133,46 @@ export function checkPair(name: string, positive: Outcome, negated: Outcome): vo
   }
 }
 
+/** Whether `value` holds (within a few levels of arrays and plain objects) a value marked in MUST_REFUSE. */
+export function holdsRefused(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object') return false
+  if (MUST_REFUSE.has(value)) return true
+  if (depth >= 4) return false
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) if (i in value && holdsRefused(value[i], depth + 1)) return true
+    return false
+  }
+  const proto = Object.getPrototypeOf(value) as unknown
+  if (proto !== Object.prototype && proto !== null) return false
+  return Object.values(value).some((v) => holdsRefused(v, depth + 1))
+}
+
+/** Input that must be refused was: a Matcher error in both directions, or the rule is broken. */
+export function checkRefused(name: string, positive: Outcome, negated: Outcome): void {
+  for (const [o, isNot] of [
+    [positive, false],
+    [negated, true],
+  ] as const) {
+    if (o.kind !== 'matcher-error') {
+      throw new Error(
+        `${name}${isNot ? ' (.not)' : ''} ${o.kind}ed on input with a hole or a non-plain options object instead of refusing it with a Matcher error: ${o.headline}`,
+      )
+    }
+  }
+}
+
 export function checkSync(name: MatcherName, received: unknown, args: readonly unknown[]): void {
-  checkPair(name, runSync(name, false, received, args), runSync(name, true, received, args))
+  const positive = runSync(name, false, received, args)
+  const negated = runSync(name, true, received, args)
+  checkPair(name, positive, negated)
+  if (holdsRefused(received) || holdsRefused(args)) checkRefused(name, positive, negated)
 }
 
 export async function checkAsync(name: MatcherName, received: unknown, args: readonly unknown[]): Promise<void> {
-  checkPair(name, await runAsync(name, false, received, args), await runAsync(name, true, received, args))
+  const positive = await runAsync(name, false, received, args)
+  const negated = await runAsync(name, true, received, args)
+  checkPair(name, positive, negated)
+  if (holdsRefused(received) || holdsRefused(args)) checkRefused(name, positive, negated)
 }
 
 // ---------------------------------------------------------------- a random, schema-valid judge

@@ -6,8 +6,24 @@
 import fc from 'fast-check'
 import { matcherDeclarations } from '../../matchers/all.js'
 import { functionEmbedder } from '../../src/embeddings/function-embedder.js'
-import { answerCase, contexts, hostileNumber, hostileString, junk, k, longText, options, received, references, retrievalCase, text, threshold } from './arbitraries.js'
-import { checkAsync, checkSync, randomJudge, type MatcherName } from './harness.js'
+import {
+  answerCase,
+  contexts,
+  holey,
+  hostileNumber,
+  hostileOptions,
+  hostileString,
+  junk,
+  k,
+  longText,
+  options,
+  received,
+  references,
+  retrievalCase,
+  text,
+  threshold,
+} from './arbitraries.js'
+import { checkAsync, checkSync, holdsRefused, randomJudge, type MatcherName } from './harness.js'
 
 // Fixed in CI; RAG_PROPERTY_SEED explores other inputs locally (keep what it finds in counterexamples.test.ts).
 const SEED = Number(process.env.RAG_PROPERTY_SEED ?? 20261202)
@@ -18,21 +34,35 @@ const bool = fc.boolean()
 const RETRIEVAL_OPTIONS = { duplicates: fc.constantFrom('first', 'literal', 'error'), allowEmptyRelevant: bool, order: fc.constantFrom('given', 'score') }
 const NDCG_OPTIONS = { ...RETRIEVAL_OPTIONS, gain: fc.constantFrom('linear', 'exponential') }
 
-function syncProperty(name: MatcherName, args: fc.Arbitrary<[unknown, unknown[]]>, numRuns = RUNS): void {
+/**
+ * `hostile`: the arbitraries generate input the matcher must refuse (a hole, a non-plain options object;
+ * issue #27), and the run must have met some, so the class is generated, not merely allowed.
+ */
+function syncProperty(name: MatcherName, args: fc.Arbitrary<[unknown, unknown[]]>, numRuns = RUNS, hostile = true): void {
   it(`${name}: pass, finite fail or Matcher error; .not only where the positive form fails`, () => {
+    let refused = 0
     fc.assert(
-      fc.property(args, ([value, rest]) => checkSync(name, value, rest)),
+      fc.property(args, ([value, rest]) => {
+        if (holdsRefused(value) || holdsRefused(rest)) refused += 1
+        checkSync(name, value, rest)
+      }),
       { seed: SEED, numRuns },
     )
+    if (hostile) expect(refused).toBeGreaterThan(0)
   })
 }
 
 function asyncProperty(name: MatcherName, args: fc.Arbitrary<[unknown, unknown[]]>, numRuns = ASYNC_RUNS): void {
   it(`${name}: pass, finite fail or Matcher error; .not only where the positive form fails`, async () => {
+    let refused = 0
     await fc.assert(
-      fc.asyncProperty(args, async ([value, rest]) => checkAsync(name, value, rest)),
+      fc.asyncProperty(args, async ([value, rest]) => {
+        if (holdsRefused(value) || holdsRefused(rest)) refused += 1
+        await checkAsync(name, value, rest)
+      }),
       { seed: SEED, numRuns },
     )
+    expect(refused).toBeGreaterThan(0)
   })
 }
 
@@ -57,6 +87,7 @@ describe('retrieval matchers', () => {
       options(NDCG_OPTIONS),
     ),
     20,
+    false,
   )
 })
 
@@ -93,7 +124,7 @@ describe('generation matchers', () => {
   syncProperty('toScoreTerBelow', answerForm(threshold(100), options({ normalized: bool, noPunct: bool, asianSupport: bool, caseSensitive: bool })))
   // Long texts, below the ~2,000 tokens that ROUGE and METEOR are bounded for (their cost is issue #13's other part).
   for (const name of ['toScoreBleuAbove', 'toScoreChrfAbove', 'toScoreRougeAbove', 'toScoreMeteorAbove'] as const) {
-    syncProperty(name, withReceived(longText, longText, threshold(name.includes('Bleu') || name.includes('Chrf') ? 100 : 1)), 3)
+    syncProperty(name, withReceived(longText, longText, threshold(name.includes('Bleu') || name.includes('Chrf') ? 100 : 1)), 3, false)
   }
 })
 
@@ -121,13 +152,17 @@ describe('agreement matchers', () => {
   const matrix = fc.array(fc.array(score, { minLength: 0, maxLength: 5 }), { maxLength: 4 })
   const statistic = fc.oneof(
     fc.record({ statistic: fc.constantFrom('cohen', 'fleiss', 'krippendorff') }),
+    hostileOptions(fc.record({ statistic: fc.constantFrom('cohen', 'fleiss', 'krippendorff') })),
     fc.record({ statistic: fc.constant('cohen'), weights: fc.constantFrom('none', 'linear', 'quadratic') }),
     fc.record({ statistic: fc.constant('krippendorff'), level: fc.constantFrom('nominal', 'ordinal', 'interval', 'ratio') }),
     junk,
   )
-  syncProperty('toHaveAgreementAbove', withReceived(fc.oneof(records, matrix, junk), fc.oneof(fc.double({ min: -1, max: 1, noNaN: true }), junk), statistic))
+  // holes in ratings are the agreement layer's (not marked: the general rule must hold)
+  const holeyRecords = holey(fc.record({ item: fc.constantFrom('i1', 'i2'), rater: fc.constantFrom('r1', 'r2'), score }), { maxLength: 6, mark: false })
+  syncProperty('toHaveAgreementAbove', withReceived(fc.oneof(records, matrix, holeyRecords, junk), fc.oneof(fc.double({ min: -1, max: 1, noNaN: true }), junk), statistic))
   const scores = fc.oneof(
     fc.array(hostileNumber, { maxLength: 8 }),
+    holey(fc.integer({ min: 0, max: 5 }), { maxLength: 6, mark: false }),
     fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 3, maxLength: 8 }),
     fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), hostileNumber),
     junk,
@@ -149,7 +184,7 @@ describe('agreement matchers', () => {
   syncProperty(
     'toWinAgainst',
     withReceived(
-      fc.oneof(fc.array(judgement, { maxLength: 8 }), counts, junk),
+      fc.oneof(fc.array(judgement, { maxLength: 8 }), holey(judgement, { maxLength: 6, mark: false }), counts, junk),
       fc.oneof(fc.constantFrom('old', 'new'), hostileString, junk),
       options({ minRate: threshold(), confidence: threshold(), ties: fc.constantFrom('half', 'ignore', 'loss'), system: fc.constantFrom('new', 'old') }),
     ),
@@ -168,10 +203,8 @@ describe('embedding matcher', () => {
       },
       { id: `property-${kind}` },
     )
-  const opts = fc.oneof(
-    fc.constantFrom('fine', 'zero', 'nan', 'ragged').map((kind) => ({ embedder: embedder(kind as 'fine') })),
-    junk,
-  )
+  const valid = fc.constantFrom('fine', 'zero', 'nan', 'ragged').map((kind) => ({ embedder: embedder(kind as 'fine') }))
+  const opts = fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: hostileOptions(valid) }, { weight: 1, arbitrary: junk })
   asyncProperty(
     'toBeSemanticallySimilarTo',
     fc.oneof(
@@ -182,13 +215,12 @@ describe('embedding matcher', () => {
 })
 
 describe('judge matchers (a random, schema-valid judge)', () => {
-  const judgeOptions = (extra: Record<string, fc.Arbitrary<unknown>> = {}) =>
-    fc.oneof(
-      fc
-        .tuple(fc.integer(), fc.array(text, { maxLength: 4 }), fc.record({ repeat: fc.integer({ min: 1, max: 3 }), passRate: threshold(), ...extra }, { requiredKeys: [] }))
-        .map(([seed, pool, o]) => ({ ...o, judge: randomJudge(seed, pool) })),
-      junk,
-    )
+  const judgeOptions = (extra: Record<string, fc.Arbitrary<unknown>> = {}) => {
+    const valid = fc
+      .tuple(fc.integer(), fc.array(text, { maxLength: 4 }), fc.record({ repeat: fc.integer({ min: 1, max: 3 }), passRate: threshold(), ...extra }, { requiredKeys: [] }))
+      .map(([seed, pool, o]) => ({ ...o, judge: randomJudge(seed, pool) }))
+    return fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: hostileOptions(valid) }, { weight: 1, arbitrary: junk })
+  }
   const answer = fc.oneof({ weight: 6, arbitrary: text }, { weight: 1, arbitrary: junk })
   const empty = { empty: fc.constantFrom('fail', 'pass') }
   asyncProperty('toBeGroundedIn', withReceived(answer, contexts, threshold(), judgeOptions({ ...empty, onEmpty: fc.constantFrom('vacuous', 'nan') })))

@@ -1,5 +1,16 @@
 import fc from 'fast-check'
-import { averagePrecision, hitRateAtK, ndcgAtK, precisionAtK, recallAtK, reciprocalRank } from '../../../src/index.js'
+import {
+  averagePrecision,
+  evaluateRetrieval,
+  hitRateAtK,
+  ndcgAtK,
+  precisionAtK,
+  rPrecision,
+  recallAtK,
+  reciprocalRank,
+  retrievalMetrics,
+  type DuplicatePolicy,
+} from '../../../src/index.js'
 
 const idArb = fc.integer({ min: 0, max: 30 }).map((n) => `d${n}`)
 const caseArb = fc.record({
@@ -69,5 +80,55 @@ describe('retrieval metric properties', () => {
         expect(reciprocalRank(c).value).toBe(i < 0 ? 0 : 1 / (i + 1))
       }),
     )
+  })
+
+  // Issue #27: duplicates: 'literal' counts every position, so a repeated relevant id used to push recall, AP
+  // and nDCG above 1. Every metric, every policy, on rankings drawn from a few ids (so duplicates are common):
+  // a value in [0, 1], or a MetricInputError (a repeat under 'error', or 'literal' past 1) — never a value above 1.
+  it('every metric stays in [0, 1] under every duplicates policy, on rankings with duplicates', () => {
+    const fewIds = fc.integer({ min: 0, max: 4 }).map((n) => `d${n}`)
+    const dupCase = fc.record({
+      retrieved: fc.array(fewIds, { maxLength: 12 }),
+      relevant: fc.oneof(fc.uniqueArray(fewIds, { maxLength: 4 }), fc.dictionary(fewIds, fc.integer({ min: -1, max: 4 }), { maxKeys: 4 })),
+    })
+    const policy = fc.constantFrom<DuplicatePolicy>('first', 'literal', 'error')
+    const gain = fc.constantFrom('linear' as const, 'exponential' as const)
+    let refusedAboveOne = 0
+    fc.assert(
+      fc.property(dupCase, fc.integer({ min: 1, max: 14 }), policy, gain, (c, k, duplicates, g) => {
+        const o = { duplicates }
+        const metrics: Array<[string, () => number]> = [
+          ['P', () => precisionAtK(c, k, o).value],
+          ['R', () => recallAtK(c, k, o).value],
+          ['RR', () => reciprocalRank(c, o).value],
+          ['nDCG', () => ndcgAtK(c, k, { ...o, gain: g }).value],
+          ['HitRate', () => hitRateAtK(c, k, o).value],
+          ['AP@k', () => averagePrecision(c, k, o).value],
+          ['AP', () => averagePrecision(c, undefined, o).value],
+          ['RPrec', () => rPrecision(c, o).value],
+          ['metrics', () => Math.max(...Object.values(retrievalMetrics(c.retrieved, c.relevant, k, { ...o, gain: g })))],
+          ['evaluate', () => Math.max(...Object.values(evaluateRetrieval([c], { k, ...o, gain: g }).mean))],
+        ]
+        for (const [name, value] of metrics) {
+          let v: number
+          try {
+            v = value()
+          } catch (error) {
+            expect([name, (error as Error).name]).toEqual([name, 'MetricInputError'])
+            const message = (error as Error).message
+            if (duplicates === 'first') throw error
+            if (duplicates === 'literal') {
+              expect(message).toContain("within 0–1 under duplicates: 'literal'")
+              refusedAboveOne += 1
+            }
+            continue
+          }
+          expect([name, duplicates, v >= 0 && v <= 1]).toEqual([name, duplicates, true])
+        }
+      }),
+      { seed: 27, numRuns: 400 },
+    )
+    // the generator does reach the refusal (the class is generated, not just tolerated)
+    expect(refusedAboveOne).toBeGreaterThan(0)
   })
 })

@@ -42,7 +42,9 @@ describe('hand-computed values', () => {
     const d = { retrieved: ['a', 'a', 'b'], relevant: ['a'] }
     expect(precisionAtK(d, 2).value).toBe(0.5)
     expect(precisionAtK(d, 2, { duplicates: 'literal' }).value).toBe(1)
-    expect(recallAtK(d, 2, { duplicates: 'literal' }).value).toBe(2)
+    // literal counts every position: "a" found twice for one relevant id would be R@2 = 2, off the 0–1 scale
+    expect(() => recallAtK(d, 2, { duplicates: 'literal' })).toThrow(/R@2 within 0–1 under duplicates: 'literal'.*"a".*R@2 = 2\.0000/)
+    expect(recallAtK({ retrieved: ['a', 'a', 'b'], relevant: ['a', 'b'] }, 2, { duplicates: 'literal' }).value).toBe(1)
     expect(() => precisionAtK(d, 2, { duplicates: 'error' })).toThrow(MetricInputError)
     expect(precisionAtK(d, 2).details.duplicateIds).toEqual(['a'])
   })

@@ -305,7 +305,7 @@ export function renderHtml(report: RagReport): string {
 <body>
 <header><h1>rag-matchers report</h1>
 <p class="verdict ${verdictPass ? 'pass' : 'fail'}">${escapeHtml(verdictText(report))}</p>
-<p class="summary">${plural(s.assertions, 'assertion')} in ${plural(s.files, 'file')} · <span class="pass">${s.passed} passed</span> · <span class="${s.failed > 0 ? 'fail' : 'muted'}">${s.failed} failed</span>${(s.errored ?? 0) > 0 ? ` <span class="fail">(${s.errored} errored)</span>` : ''} · ${plural(s.evalSets, 'eval set')} · ${escapeHtml(report.runner)}${escapeHtml(shard)}${escapeHtml(merged)} · ${escapeHtml(report.createdAt)}</p></header>
+<p class="summary">${plural(s.assertions, 'assertion')} in ${plural(s.files, 'file')} · <span class="pass">${s.passed} passed</span> · <span class="${s.failed > 0 ? 'fail' : 'muted'}">${s.failed} failed</span>${(s.errored ?? 0) > 0 ? ` <span class="fail">(${s.errored} errored)</span>` : ''} · ${plural(s.evalSets, 'eval set')}${s.judgeUsage !== undefined ? ` · judge tokens: ${s.judgeUsage.promptTokens} prompt + ${s.judgeUsage.completionTokens} completion in ${plural(s.judgeUsage.calls, 'model request')}` : ''} · ${escapeHtml(report.runner)}${escapeHtml(shard)}${escapeHtml(merged)} · ${escapeHtml(report.createdAt)}</p></header>
 <main>${body}</main>
 </body>
 </html>

@@ -56,6 +56,17 @@ export interface CaseValue {
   readonly pass?: boolean
 }
 
+/**
+ * Model tokens that judge assertions reported in `meta.extra.usage` (OpenAI `usage`, Ollama
+ * `prompt_eval_count`/`eval_count`), summed. `calls` counts model requests made; replies replayed from
+ * the judge cache are not spent and are not counted here.
+ */
+export interface JudgeUsage {
+  readonly promptTokens: number
+  readonly completionTokens: number
+  readonly calls: number
+}
+
 /** One metric of an eval set: one or more assertions with the same matcher, signature, threshold and `.not`. */
 export interface MetricRow {
   readonly key: string
@@ -85,6 +96,8 @@ export interface MetricRow {
   readonly errored: number
   /** Why assertions of the row failed, when they said: thrown errors, and a judge's `extra.error` (at most 5, each once). */
   readonly causes?: readonly string[]
+  /** Model tokens the row's judge assertions reported (`extra.usage`), summed; absent when none did. */
+  readonly usage?: JudgeUsage
   /** Every assertion in the row passed. */
   readonly pass: boolean
   readonly baseline?: { readonly mean: number; readonly delta: number }
@@ -172,6 +185,8 @@ export interface RagReport {
     readonly errored: number
     readonly evalSets: number
     readonly files: number
+    /** Model tokens the run's judge assertions reported, summed; absent when none did. */
+    readonly judgeUsage?: JudgeUsage
   }
   /**
    * The run's verdict: `fail` when any recorded assertion failed or errored, when the runner reported a
@@ -325,11 +340,31 @@ function rowBaseline(parts: readonly ReportAssertion[], value: number | null): M
   return { mean: first.mean, delta: value - first.mean }
 }
 
+/** The sum of the `extra.usage` the assertions recorded (`{ promptTokens, completionTokens, calls }`); malformed entries are skipped. */
+export function sumUsage(assertions: readonly Pick<ReportAssertion, 'extra'>[]): JudgeUsage | undefined {
+  let promptTokens = 0
+  let completionTokens = 0
+  let calls = 0
+  let any = false
+  for (const a of assertions) {
+    const u = a.extra?.usage as { promptTokens?: unknown; completionTokens?: unknown; calls?: unknown } | undefined
+    if (u === null || typeof u !== 'object') continue
+    const counts = [u.promptTokens, u.completionTokens, u.calls]
+    if (!counts.every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0)) continue
+    promptTokens += u.promptTokens as number
+    completionTokens += u.completionTokens as number
+    calls += u.calls as number
+    any = true
+  }
+  return any ? { promptTokens, completionTokens, calls } : undefined
+}
+
 function buildRow(key: string, parts: readonly ReportAssertion[]): { row: MetricRow; keys: string[] } {
   const first = parts[0] as ReportAssertion
   const failedAssertions = parts.filter((p) => !p.outcome).length
   const errored = parts.filter((p) => p.status === 'error').length
   const causes = [...new Set(parts.filter((p) => !p.outcome).flatMap((p) => causeOf(p) ?? []))].slice(0, 5)
+  const usage = sumUsage(parts)
   const common = {
     key,
     metric: metricLabel(first.metric),
@@ -343,6 +378,7 @@ function buildRow(key: string, parts: readonly ReportAssertion[]): { row: Metric
     failedAssertions,
     errored,
     ...(causes.length > 0 ? { causes } : {}),
+    ...(usage !== undefined ? { usage } : {}),
     pass: failedAssertions === 0,
   }
   if (first.perCase === undefined) {
@@ -547,6 +583,7 @@ export function buildReport(assertions: readonly ReportAssertion[], options: Bui
     evalSets: evalSets.length,
     files: new Set(ordered.map((a) => a.file)).size,
   }
+  const usage = sumUsage(ordered)
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     generator: { name: 'rag-matchers', version: VERSION },
@@ -554,7 +591,7 @@ export function buildReport(assertions: readonly ReportAssertion[], options: Bui
     createdAt: (options.createdAt ?? new Date()).toISOString(),
     ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     ...(options.mergedFrom !== undefined ? { mergedFrom: options.mergedFrom } : {}),
-    summary,
+    summary: usage !== undefined ? { ...summary, judgeUsage: usage } : summary,
     verdict: verdictOf(summary, options.run),
     ...(options.run !== undefined ? { run: options.run } : {}),
     evalSets,

@@ -103,8 +103,15 @@ export function countsText(report: RagReport): string {
   const errored = (s.errored ?? 0) > 0 ? ` (${s.errored} errored)` : ''
   return (
     `${s.assertions} ${s.assertions === 1 ? 'assertion' : 'assertions'} in ${s.files} ${s.files === 1 ? 'file' : 'files'}, ` +
-    `${s.passed} passed, ${s.failed} failed${errored} · ${s.evalSets} eval ${s.evalSets === 1 ? 'set' : 'sets'}`
+    `${s.passed} passed, ${s.failed} failed${errored} · ${s.evalSets} eval ${s.evalSets === 1 ? 'set' : 'sets'}` +
+    usageText(s.judgeUsage)
   )
+}
+
+/** ` · judge tokens: 840 prompt + 80 completion in 4 model requests`, or nothing when no judge reported tokens. */
+function usageText(u: RagReport['summary']['judgeUsage']): string {
+  if (u === undefined) return ''
+  return ` · judge tokens: ${u.promptTokens} prompt + ${u.completionTokens} completion in ${u.calls} model ${u.calls === 1 ? 'request' : 'requests'}`
 }
 
 /** Does the report have anything to show: an assertion, or a failure of the run? */

@@ -25,14 +25,23 @@ const TOL = 1e-12
 function ours(c: SpecCase, duplicates: DuplicatePolicy) {
   const input = { retrieved: c.retrieved, relevant: c.relevant }
   const o = { duplicates }
+  // duplicates: 'literal' refuses (MetricInputError) a ranking whose literal count would leave 0–1; NaN marks it
+  const value = (f: () => { value: number }) => {
+    try {
+      return f().value
+    } catch (error) {
+      if (duplicates === 'literal' && /within 0–1 under duplicates: 'literal'/.test((error as Error).message)) return Number.NaN
+      throw error
+    }
+  }
   return {
-    precision: precisionAtK(input, c.k, o).value,
-    recall: recallAtK(input, c.k, o).value,
-    reciprocal_rank: reciprocalRank(input, o).value,
-    ndcg: ndcgAtK(input, c.k, o).value,
-    hit_rate: hitRateAtK(input, c.k, o).value,
-    average_precision_at_k: averagePrecision(input, c.k, o).value,
-    average_precision: averagePrecision(input, undefined, o).value,
+    precision: value(() => precisionAtK(input, c.k, o)),
+    recall: value(() => recallAtK(input, c.k, o)),
+    reciprocal_rank: value(() => reciprocalRank(input, o)),
+    ndcg: value(() => ndcgAtK(input, c.k, o)),
+    hit_rate: value(() => hitRateAtK(input, c.k, o)),
+    average_precision_at_k: value(() => averagePrecision(input, c.k, o)),
+    average_precision: value(() => averagePrecision(input, undefined, o)),
   }
 }
 
@@ -45,7 +54,11 @@ describe('retrieval spec formulas match the golden transcription (cross-checked 
 
   it.each(cases.map((c) => [c.id, c] as const))('%s with duplicates counted literally', (_id, c) => {
     const got = ours(c, 'literal')
-    for (const m of METRICS) expect(Math.abs(got[m] - c[m]), `${m}: got ${got[m]}, want ${c[m]}`).toBeLessThanOrEqual(TOL)
+    // the golden value where it is on the 0–1 scale; a refusal exactly where the transcription leaves it
+    for (const m of METRICS) {
+      if (c[m] > 1) expect(got[m], `${m}: golden ${c[m]} is above 1, so the input is refused`).toBeNaN()
+      else expect(Math.abs(got[m] - c[m]), `${m}: got ${got[m]}, want ${c[m]}`).toBeLessThanOrEqual(TOL)
+    }
   })
 
   it.each(cases.map((c) => [c.id, c] as const))('%s with the default first-occurrence policy', (_id, c) => {

@@ -5,6 +5,7 @@
  * like the retrieval and generation set matchers; a case the judge could not score fails the assertion
  * with or without `.not`.
  */
+import { firstHole } from '../src/dense-array.js'
 import { caseLabel, caseName } from '../src/eval-case.js'
 import { MetricInputError } from '../src/errors.js'
 import { JudgeError, sumUsage, type ContextInput, type Judge } from '../src/judge/index.js'
@@ -94,10 +95,16 @@ function fieldOf(c: Record<string, unknown>, field: CaseField): unknown {
     if (Array.isArray(refs) && refs.length === 1 && typeof refs[0] === 'string') return refs[0]
     return null
   }
-  if (c['contexts'] !== undefined) return Array.isArray(c['contexts']) && c['contexts'].every(isChunk) ? c['contexts'] : null
+  // `every` skips holes, so a sparse list is refused explicitly (firstHole).
+  if (c['contexts'] !== undefined) return Array.isArray(c['contexts']) && firstHole(c['contexts']) === -1 && c['contexts'].every(isChunk) ? c['contexts'] : null
   const retrieved = c['retrieved']
   if (retrieved === undefined) return undefined
-  if (!Array.isArray(retrieved) || !retrieved.every((r) => r !== null && typeof r === 'object' && typeof (r as { text?: unknown }).text === 'string')) return null
+  if (
+    !Array.isArray(retrieved) ||
+    firstHole(retrieved) !== -1 ||
+    !retrieved.every((r) => r !== null && typeof r === 'object' && typeof (r as { text?: unknown }).text === 'string')
+  )
+    return null
   return retrieved.map((r: { id?: unknown; text: string }) => (typeof r.id === 'string' || typeof r.id === 'number' ? { id: String(r.id), text: r.text } : { text: r.text }))
 }
 

@@ -20,7 +20,7 @@ import { getConfig } from './config.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import type { EmptyMatcherOptions, JudgeMatcherOptions } from './judge.js'
 import { buildMessage, formatNumber, list, quote, table, thresholdHeadline } from './message.js'
-import { matcherError, requireThreshold } from './validate.js'
+import { denseUserArray, matcherError, requireThreshold } from './validate.js'
 
 export type AnyScore = Score<JudgeDetailsBase & { note?: string; empty?: boolean }>
 
@@ -262,6 +262,8 @@ export function requireString(ctx: MatcherContext, matcher: string, args: string
 }
 
 export function requireContexts(ctx: MatcherContext, matcher: string, args: string, name: string, value: unknown): readonly ContextInput[] {
+  // `every` skips the holes of a sparse array; refuse them first, naming the position.
+  if (Array.isArray(value)) denseUserArray(ctx, matcher, args, value, name, 'a string or an `{ id?, text }` chunk')
   const ok = Array.isArray(value) && value.every((c) => typeof c === 'string' || (c !== null && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string'))
   if (!ok) matcherError(ctx, matcher, args, `${name} must be an array of strings or { id?, text } chunks`, value)
   return value as readonly ContextInput[]

@@ -220,7 +220,7 @@ export const answerCase: fc.Arbitrary<unknown> = fc.oneof(
 /** Contexts for the judge matchers: strings, `{ id?, text }` chunks, or junk. */
 export const contexts: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.array(fc.oneof(text, fc.record({ id: fc.constantFrom('c1', 'c2', 'c1'), text }, { requiredKeys: ['text'] })), { maxLength: 3 }) },
-  // holes in contexts: the judge layer's (not marked; the general rule must hold)
-  { weight: 1, arbitrary: holey(text, { maxLength: 2, mark: false }) },
+  // holes in contexts: refused by the judge matchers (requireContexts, the set reader), so marked
+  { weight: 1, arbitrary: holey(text, { maxLength: 2 }) },
   { weight: 1, arbitrary: junk },
 )

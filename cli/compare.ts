@@ -5,16 +5,23 @@
  *                        [--alpha 0.05] [--tolerance 0.02] [--cases shared|equal] [--resamples N] [--seed N]
  *                        [--max-regressed-cases N] [--check]
  *
- * Per eval set (matched by name) and metric row (matched by its label), the per-case values of both
- * reports are paired by case id and compared by `compareRuns`, the same implementation, pairing,
- * tests and status words as `toMatchMetricBaseline`. Set-level scores (corpus BLEU, which has no
- * per-case values) are listed with both values and cannot be tested. Under each table, the cases that
+ * Per eval set (matched by name), metric rows pair only when their label AND their signature's
+ * identity (every setting and the metric's revision, not the package version) match; the per-case
+ * values of a pair are matched by case id and compared by `compareRuns`, the same implementation,
+ * pairing, tests and status words as `toMatchMetricBaseline`. Any metric family whose rows carry
+ * per-case values (retrieval, generation, judge and embedding set matchers) is compared the same way.
+ * The same label with another signature is `not comparable: order:given → order:score` (both values
+ * shown, no delta) and fails `--check`; a label with several signatures in one report is split by
+ * the settings that differ. Set-level scores (corpus BLEU, which has no per-case values) are listed
+ * with both values and cannot be tested. Under each table, the cases that
  * regressed on their own (their value dropped by more than the tolerance), worst first; a metric
  * without per-case values in both reports has none to list, and the output says so. Exit codes: 0 done, 1 usage,
  * 2 input (a file that is not a rag-report.json), 4 with `--check` when a comparison failed.
  */
 import { resolve } from 'node:path'
-import { compareRuns, type CaseCoverage, type MetricComparison, type RunComparison, type SignificanceTest } from '../src/eval-set/compare-runs.js'
+import { identitySignature } from '../src/eval-set/metric-revisions.js'
+import { parseSignature, signatureDifferences } from '../src/signature.js'
+import { compareRuns, signatureDifferenceText, type CaseCoverage, type MetricComparison, type RunComparison, type SignificanceTest } from '../src/eval-set/compare-runs.js'
 import type { MetricRun, MetricValues } from '../src/eval-set/metric-run.js'
 import { mergeReportFiles } from '../src/report/merge.js'
 import type { EvalSetSection, MetricRow, RagReport } from '../src/report/model.js'
@@ -38,17 +45,26 @@ export interface CompareReportsOptions {
   readonly maxRegressedCases?: number
 }
 
-/** A metric row that cannot be paired (a set-level score, or a metric in one report only). */
+/** A metric row that cannot be paired (a set-level score, a metric in one report only, or one whose signatures differ). */
 export interface UnpairedMetric {
   readonly metric: string
   readonly base: number | null
   readonly next: number | null
   readonly why: string
   readonly decimals: number
+  /**
+   * `false`: the same metric in both reports with different signatures (`why` is `not comparable:
+   * order:given → order:score`); no delta is shown, and the comparison fails. Absent otherwise.
+   */
+  readonly comparable?: false
+  readonly baseSignature?: string
+  readonly nextSignature?: string
 }
 
 export interface EvalSetComparison {
   readonly name: string
+  /** The comparison fails: a failed metric, or a metric whose signatures differ. */
+  readonly failed: boolean
   readonly comparison: RunComparison
   /** Per compared metric, how it is displayed (the row label) and its decimals. */
   readonly labels: Readonly<Record<string, { label: string; decimals: number }>>
@@ -67,6 +83,11 @@ function rowKey(row: MetricRow): string {
   return metricName(row)
 }
 
+/** The identity of a row's signature (settings and metric revision, no package version); '' stays ''. */
+function identityOf(row: MetricRow): string {
+  return row.signature === '' ? '' : identitySignature(row.signature)
+}
+
 /** Lower is better for a row whose assertions recorded `direction: 'lower'` (or `higherIsBetter: false`). */
 function lowerIsBetter(report: RagReport, row: MetricRow): boolean {
   const flagged = (o: unknown) =>
@@ -75,30 +96,71 @@ function lowerIsBetter(report: RagReport, row: MetricRow): boolean {
   return report.assertions.some((a) => a.matcher === row.matcher && a.signature === row.signature && flagged(a))
 }
 
-interface Side {
-  readonly run: MetricRun
-  readonly rows: Map<string, MetricRow>
-  readonly lower: Set<string>
-}
-
-function sideOf(report: RagReport, set: EvalSetSection): Side {
-  const metrics: Record<string, MetricValues> = Object.create(null) as Record<string, MetricValues>
-  const rows = new Map<string, MetricRow>()
-  const lower = new Set<string>()
+/** The metric rows of one eval set of one report by label, each distinct identity once (the first row of each). */
+function rowsByLabel(set: EvalSetSection): Map<string, MetricRow[]> {
+  const out = new Map<string, MetricRow[]>()
   for (const row of set.metrics) {
     // the gate's own row counts regressed metrics; its per-metric values are not in the report
     if (row.matcher === 'toMatchMetricBaseline') continue
     const key = rowKey(row)
-    if (rows.has(key)) continue
-    rows.set(key, row)
-    if (lowerIsBetter(report, row)) lower.add(key)
-    if (row.values === undefined) continue
-    const values: Record<string, number> = Object.create(null) as Record<string, number>
-    // a value undefined by definition (recorded as null) has nothing to pair
-    for (const v of row.values) if (v.value !== null && values[v.id] === undefined) values[v.id] = v.value
-    metrics[key] = { signature: row.signature, values }
+    const list = out.get(key) ?? []
+    if (!list.some((r) => identityOf(r) === identityOf(row))) list.push(row)
+    out.set(key, list)
   }
-  return { run: { metrics }, rows, lower }
+  return out
+}
+
+function valuesOf(row: MetricRow): MetricValues | undefined {
+  if (row.values === undefined) return undefined
+  const values: Record<string, number> = Object.create(null) as Record<string, number>
+  // a value undefined by definition (recorded as null) has nothing to pair
+  for (const v of row.values) if (v.value !== null && values[v.id] === undefined) values[v.id] = v.value
+  return { signature: row.signature, values }
+}
+
+/**
+ * A label for a row when the label alone is ambiguous (several signatures under it): the label and the
+ * signature entries in which the rows under it differ, e.g. `mean nDCG@3 (order:score)`.
+ */
+function distinctLabel(label: string, row: MetricRow, all: readonly MetricRow[]): string {
+  const parsed = all.map((r) => parseSignature(identityOf(r)))
+  const mine = parseSignature(identityOf(row))
+  const keys = new Set(parsed.flatMap((p) => [...p.entries.keys()]))
+  const varying = [...keys].filter((k) => new Set(parsed.map((p) => p.entries.get(k))).size > 1)
+  const names = new Set(parsed.map((p) => p.name))
+  const parts = [...(names.size > 1 ? [mine.name] : []), ...varying.map((k) => `${k}:${mine.entries.get(k) ?? '(absent)'}`)]
+  return parts.length === 0 ? label : `${label} (${parts.join(' ')})`
+}
+
+/** Pairs of rows with the same label: same identity, else the closest leftovers (not comparable), else one side only. */
+function pairRows(
+  base: readonly MetricRow[],
+  next: readonly MetricRow[],
+): { same: Array<[MetricRow, MetricRow]>; differ: Array<[MetricRow, MetricRow]>; onlyBase: MetricRow[]; onlyNext: MetricRow[] } {
+  const same: Array<[MetricRow, MetricRow]> = []
+  const leftNext = [...next]
+  const leftBase: MetricRow[] = []
+  for (const b of base) {
+    const i = leftNext.findIndex((n) => identityOf(n) === identityOf(b))
+    if (i < 0) leftBase.push(b)
+    else same.push([b, leftNext.splice(i, 1)[0] as MetricRow])
+  }
+  const differ: Array<[MetricRow, MetricRow]> = []
+  const onlyBase: MetricRow[] = []
+  for (const b of leftBase) {
+    let best = -1
+    let fewest = Number.POSITIVE_INFINITY
+    leftNext.forEach((n, i) => {
+      const d = signatureDifferences(identityOf(b), identityOf(n)).length
+      if (d < fewest) {
+        fewest = d
+        best = i
+      }
+    })
+    if (best < 0) onlyBase.push(b)
+    else differ.push([b, leftNext.splice(best, 1)[0] as MetricRow])
+  }
+  return { same, differ, onlyBase, onlyNext: leftNext }
 }
 
 function scaleOf(row: MetricRow): number {
@@ -117,34 +179,56 @@ export function compareReports(base: RagReport, next: RagReport, options: Compar
   for (const [name, bs] of b) {
     const ns = n.get(name)
     if (ns === undefined) continue
-    const bSide = sideOf(base, bs)
-    const nSide = sideOf(next, ns)
+    const bRows = rowsByLabel(bs)
+    const nRows = rowsByLabel(ns)
     const unpaired: UnpairedMetric[] = []
-    const keep = (side: Side, other: Side): MetricRun => {
-      const out: Record<string, MetricValues> = Object.create(null) as Record<string, MetricValues>
-      for (const [k, v] of Object.entries(side.run.metrics)) if (other.run.metrics[k] !== undefined) out[k] = v
-      return { metrics: out }
-    }
-    for (const key of new Set([...bSide.rows.keys(), ...nSide.rows.keys()])) {
-      const br = bSide.rows.get(key)
-      const nr = nSide.rows.get(key)
-      if (bSide.run.metrics[key] !== undefined && nSide.run.metrics[key] !== undefined) continue
-      const why = br === undefined ? 'only in the new report' : nr === undefined ? 'only in the base report' : 'a set-level score (no per-case values to pair)'
-      unpaired.push({ metric: key, base: br?.value ?? null, next: nr?.value ?? null, why, decimals: decimalsFor((br ?? nr) as MetricRow) })
-    }
-    const baseRun = keep(bSide, nSide)
-    const nextRun = keep(nSide, bSide)
-    // an eval set holding only baseline-gate assertions has no metric of its own to compare
-    if (Object.keys(baseRun.metrics).length === 0 && unpaired.length === 0) continue
+    const baseMetrics: Record<string, MetricValues> = Object.create(null) as Record<string, MetricValues>
+    const nextMetrics: Record<string, MetricValues> = Object.create(null) as Record<string, MetricValues>
     const scales: Record<string, number> = {}
     const higherIsBetter: Record<string, boolean> = {}
     const labels: Record<string, { label: string; decimals: number }> = {}
-    for (const key of Object.keys(baseRun.metrics)) {
-      const row = bSide.rows.get(key) as MetricRow
-      scales[key] = scaleOf(row)
-      higherIsBetter[key] = !(bSide.lower.has(key) || nSide.lower.has(key))
-      labels[key] = { label: key, decimals: decimalsFor(row) }
+    for (const label of new Set([...bRows.keys(), ...nRows.keys()])) {
+      const bl = bRows.get(label) ?? []
+      const nl = nRows.get(label) ?? []
+      const all = [...bl, ...nl]
+      // one signature per side under this label: the label is the key, as before; else the differing settings join it
+      const ambiguous = bl.length > 1 || nl.length > 1
+      const keyOf = (row: MetricRow) => (ambiguous ? distinctLabel(label, row, all) : label)
+      const { same, differ, onlyBase, onlyNext } = pairRows(bl, nl)
+      for (const [br, nr] of same) {
+        const key = keyOf(br)
+        const bv = valuesOf(br)
+        const nv = valuesOf(nr)
+        if (bv === undefined || nv === undefined) {
+          unpaired.push({ metric: key, base: br.value, next: nr.value, why: 'a set-level score (no per-case values to pair)', decimals: decimalsFor(br) })
+          continue
+        }
+        baseMetrics[key] = bv
+        nextMetrics[key] = nv
+        scales[key] = scaleOf(br)
+        higherIsBetter[key] = !(lowerIsBetter(base, br) || lowerIsBetter(next, nr))
+        labels[key] = { label: key, decimals: decimalsFor(br) }
+      }
+      for (const [br, nr] of differ) {
+        const difference = signatureDifferenceText(signatureDifferences(identityOf(br), identityOf(nr)))
+        unpaired.push({
+          metric: keyOf(br) === keyOf(nr) ? keyOf(br) : `${keyOf(br)} / ${keyOf(nr)}`,
+          base: br.value,
+          next: nr.value,
+          why: `not comparable: ${difference}`,
+          decimals: decimalsFor(br),
+          comparable: false,
+          baseSignature: identityOf(br),
+          nextSignature: identityOf(nr),
+        })
+      }
+      for (const br of onlyBase) unpaired.push({ metric: keyOf(br), base: br.value, next: null, why: 'only in the base report', decimals: decimalsFor(br) })
+      for (const nr of onlyNext) unpaired.push({ metric: keyOf(nr), base: null, next: nr.value, why: 'only in the new report', decimals: decimalsFor(nr) })
     }
+    const baseRun: MetricRun = { metrics: baseMetrics }
+    const nextRun: MetricRun = { metrics: nextMetrics }
+    // an eval set holding only baseline-gate assertions has no metric of its own to compare
+    if (Object.keys(baseRun.metrics).length === 0 && unpaired.length === 0) continue
     const comparison = compareRuns(baseRun, nextRun, {
       scales,
       higherIsBetter,
@@ -156,11 +240,12 @@ export function compareReports(base: RagReport, next: RagReport, options: Compar
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.maxRegressedCases !== undefined ? { maxRegressedCases: options.maxRegressedCases } : {}),
     })
-    evalSets.push({ name, comparison, labels, unpaired })
+    const failed = comparison.failed || unpaired.some((u) => u.comparable === false)
+    evalSets.push({ name, failed, comparison, labels, unpaired })
   }
   const onlyInBase = [...b.keys()].filter((k) => !n.has(k))
   const onlyInNew = [...n.keys()].filter((k) => !b.has(k))
-  return { evalSets, onlyInBase, onlyInNew, failed: evalSets.some((s) => s.comparison.failed) }
+  return { evalSets, onlyInBase, onlyInNew, failed: evalSets.some((s) => s.failed) }
 }
 
 function pText(m: MetricComparison): string {
@@ -171,6 +256,9 @@ function pText(m: MetricComparison): string {
 function rowsOf(s: EvalSetComparison): string[][] {
   const rows: string[][] = s.comparison.metrics.map((m) => {
     const d = s.labels[m.metric]?.decimals ?? 4
+    if (m.status === 'incomparable') {
+      return [m.metric, formatValue(null, d), formatValue(null, d), 'n/a', '—', '0', `not comparable: ${signatureDifferenceText(m.signatureDifferences ?? [])}`]
+    }
     return [
       m.metric + (m.higherIsBetter ? '' : ' (lower is better)'),
       formatValue(Number.isFinite(m.baselineMean) ? m.baselineMean : null, d),
@@ -187,10 +275,10 @@ function rowsOf(s: EvalSetComparison): string[][] {
       u.metric,
       formatValue(u.base, d),
       formatValue(u.next, d),
-      u.base !== null && u.next !== null ? formatSigned(u.next - u.base, d) : 'n/a',
+      u.base !== null && u.next !== null && u.comparable !== false ? formatSigned(u.next - u.base, d) : 'n/a',
       '—',
       '—',
-      `not paired: ${u.why}`,
+      u.comparable === false ? u.why : `not paired: ${u.why}`,
     ])
   }
   return rows
@@ -223,9 +311,19 @@ function regressedRow(s: EvalSetComparison, m: MetricComparison, c: MetricCompar
   return [c.id, m.metric, `${formatValue(c.baseline, d)} → ${formatValue(c.current, d)}`, `(${formatSigned(c.delta, d)})`]
 }
 
-/** Metrics whose per-case regressions cannot be listed: no per-case values in both reports. */
+/** Rows computed with other settings in the two reports: why they fail and what to do. */
+function notComparable(s: EvalSetComparison): string[] {
+  return s.unpaired
+    .filter((u) => u.comparable === false)
+    .map(
+      (u) =>
+        `not comparable: ${u.metric} was computed with other settings in the two reports (${u.why.replace(/^not comparable: /, '')}); its values are not compared, so this fails. Run both systems with the same settings.`,
+    )
+}
+
+/** Metrics whose per-case regressions cannot be listed: no per-case values in both reports (not-comparable ones say why in their row). */
 function unlisted(s: EvalSetComparison): string | undefined {
-  const names = s.unpaired.map((u) => u.metric)
+  const names = s.unpaired.filter((u) => u.comparable !== false).map((u) => u.metric)
   return names.length > 0 ? `per-case regressions not listed for ${names.join(', ')}: no per-case values in both reports` : undefined
 }
 
@@ -244,7 +342,7 @@ function footer(c: ReportsComparison): string[] {
 export function formatText(c: ReportsComparison): string {
   const out: string[] = []
   for (const s of c.evalSets) {
-    out.push(`Eval set "${s.name}" · ${coverageText(s.comparison)}${s.comparison.failed ? ' · FAIL' : ''}`)
+    out.push(`Eval set "${s.name}" · ${coverageText(s.comparison)}${s.failed ? ' · FAIL' : ''}`)
     out.push(table([HEADER, ...rowsOf(s)], { max: Number.MAX_SAFE_INTEGER }))
     for (const m of s.comparison.metrics.filter((x) => x.regressedCases.length > 0)) {
       out.push(
@@ -255,6 +353,7 @@ export function formatText(c: ReportsComparison): string {
         ),
       )
     }
+    for (const line of notComparable(s)) out.push(`  ${line}`)
     const skipped = unlisted(s)
     if (skipped) out.push(`  ${skipped}`)
     const power = powerText(s)
@@ -274,7 +373,7 @@ function mdCell(text: string): string {
 export function formatMarkdown(c: ReportsComparison): string {
   const out: string[] = ['## rag-matchers compare', '']
   for (const s of c.evalSets) {
-    out.push(`### Eval set "${mdCell(s.name)}" · ${coverageText(s.comparison)}${s.comparison.failed ? ' · FAIL' : ''}`, '')
+    out.push(`### Eval set "${mdCell(s.name)}" · ${coverageText(s.comparison)}${s.failed ? ' · FAIL' : ''}`, '')
     out.push(`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => ' --- ').join('|')}|`)
     for (const r of rowsOf(s)) out.push(`| ${r.map(mdCell).join(' | ')} |`)
     const regressed = s.comparison.metrics.filter((x) => x.regressedCases.length > 0)
@@ -287,6 +386,7 @@ export function formatMarkdown(c: ReportsComparison): string {
       const more = m.regressedCases.length > CASES_SHOWN ? `, … and ${m.regressedCases.length - CASES_SHOWN} more` : ''
       out.push(`- ${mdCell(regressedHeading(s, m))}: ${shown.join(', ')}${more}`)
     }
+    for (const line of notComparable(s)) out.push('', `> ${mdCell(line)}`)
     const skipped = unlisted(s)
     if (skipped) out.push('', `> ${mdCell(skipped)}`)
     const power = powerText(s)
@@ -309,7 +409,7 @@ export function formatJson(c: ReportsComparison, files: { base: string; next: st
     onlyInNew: c.onlyInNew,
     evalSets: c.evalSets.map((s) => ({
       name: s.name,
-      failed: s.comparison.failed,
+      failed: s.failed,
       options: s.comparison.options,
       coverage: s.comparison.coverage,
       power: s.comparison.power,

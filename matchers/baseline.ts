@@ -10,14 +10,14 @@ import {
   type RunComparison,
   type SignificanceTest,
 } from '../src/eval-set/compare-runs.js'
-import { measureLabel, measureName } from '../src/eval-set/measure-names.js'
 import { describeRevisionChange, identitySignature } from '../src/eval-set/metric-revisions.js'
-import { isMetricName, METRIC_NAMES, metricRunOf, metricScale } from '../src/eval-set/metrics.js'
+import { metricRunOf, metricScale, type MetricSpec } from '../src/eval-set/metrics.js'
 import { isCiEnvironment } from '../src/eval-set/run-eval-set.js'
 import type { EvalCase } from '../src/eval-case.js'
 import { caseLabel } from '../src/eval-case.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { buildMessage, formatNumber, list, table } from './message.js'
+import { asMetricSpec, differenceOf, labelOf, reportLabelOf, resolveMetricSpecs, retrievedHaveScores, signatureLines, type BaselineMetricSpec } from './baseline-metrics.js'
 import { declareMatcher } from './declare.js'
 import { denseCases, matcherError } from './validate.js'
 
@@ -32,8 +32,14 @@ export interface BaselineWriteInfo {
 }
 
 export interface MetricBaselineOptions {
-  /** Metric names of the registry: `recall@k`, `precision@k`, `ndcg@k`, `mrr`, `hit@k`, `map@k`, `bleu`, `chrf`, `rouge1`, `rouge2`, `rougeL`, `rougeLsum`, `meteor`. */
-  readonly metrics: readonly string[]
+  /**
+   * Registry names (`recall@k`, `precision@k`, `ndcg@k`, `mrr`, `hit@k`, `map@k`, `sentenceBleu`,
+   * `sentenceChrf`, `rouge1`, `rouge2`, `rougeL`, `rougeLsum`, `meteor`, `ter`; `bleu`/`chrf` are the
+   * older names of the mean sentence scores), or a name with the options its matcher takes:
+   * `{ metric: 'ndcg@3', order: 'score', gain: 'exponential' }`, `{ metric: 'sentenceBleu', tokenize: 'intl' }`.
+   * The options are part of each metric's signature; values stored with other settings are not compared.
+   */
+  readonly metrics: readonly MetricSpec[]
   /** Smallest drop that can fail, as a fraction of the metric's full scale (0.02 = 2 BLEU points). @default 0.02 */
   readonly tolerance?: number | Readonly<Record<string, number>>
   /** Significance level of the one-sided test. @default 0.05 */
@@ -142,7 +148,9 @@ function readCases(ctx: MatcherContext, received: unknown): readonly EvalCase[] 
 }
 
 interface Resolved {
+  /** The metric names (baseline keys), in the order given. */
   readonly metrics: string[]
+  readonly specs: readonly BaselineMetricSpec[]
   readonly tolerance: MetricBaselineOptions['tolerance']
   readonly alpha: number
   readonly test: SignificanceTest
@@ -159,10 +167,7 @@ function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): R
   if (typeof name !== 'string' || name.length === 0) matcherError(ctx, MATCHER, ARGS, 'name must be a non-empty string naming the baseline entry', name)
   if (options === null || typeof options !== 'object') matcherError(ctx, MATCHER, ARGS, 'options must be an object with `metrics`', options)
   const o = options as MetricBaselineOptions
-  if (!Array.isArray(o.metrics) || o.metrics.length === 0) matcherError(ctx, MATCHER, ARGS, 'options.metrics must be a non-empty array of metric names', o.metrics)
-  for (const m of o.metrics) {
-    if (!isMetricName(m)) matcherError(ctx, MATCHER, ARGS, `options.metrics has an unknown metric; known: ${METRIC_NAMES.join(', ')} (k a positive integer)`, m)
-  }
+  const specs = resolveMetricSpecs(ctx, o.metrics)
   const tolerance = o.tolerance ?? 0.02
   const badTolerance = (t: unknown) => typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > 1
   if (typeof tolerance === 'number' ? badTolerance(tolerance) : tolerance === null || typeof tolerance !== 'object' || Object.values(tolerance).some(badTolerance)) {
@@ -187,7 +192,7 @@ function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): R
     if (o[key] !== undefined && (typeof o[key] !== 'string' || o[key].length === 0)) matcherError(ctx, MATCHER, ARGS, `options.${key} must be a non-empty path`, o[key])
   }
   if (o.onWrite !== undefined && typeof o.onWrite !== 'function') matcherError(ctx, MATCHER, ARGS, 'options.onWrite must be a function', o.onWrite)
-  return { metrics: [...new Set(o.metrics)], tolerance, alpha, test, resamples, seed, cases, failOnDrop, maxRegressedCases }
+  return { metrics: specs.map((s) => s.name), specs, tolerance, alpha, test, resamples, seed, cases, failOnDrop, maxRegressedCases }
 }
 
 function pick(run: BaselineEntry, metrics: readonly string[]): BaselineEntry {
@@ -199,13 +204,13 @@ function pick(run: BaselineEntry, metrics: readonly string[]): BaselineEntry {
   return { metrics: out }
 }
 
-/** What a baseline stores: the identity signature (settings + `rev`, no package version) and the measure's name. */
-function asBaselineEntry(run: MetricRun): BaselineEntry {
+/** What a baseline stores: the identity signature (settings + `rev`, no package version) and the measure's name with its settings. */
+function asBaselineEntry(run: MetricRun, specs: readonly BaselineMetricSpec[]): BaselineEntry {
   const out: Record<string, BaselineMetric> = Object.create(null) as Record<string, BaselineMetric>
   for (const [m, mv] of Object.entries(run.metrics) as Array<[string, MetricValues]>) {
     // a lower-is-better metric (TER) keeps its flag for compareRuns; the file stores only measure, signature and values
     const lower = (mv as { higherIsBetter?: unknown }).higherIsBetter === false ? { higherIsBetter: false } : {}
-    out[m] = { measure: measureName(m), signature: identitySignature(mv.signature), values: mv.values, ...lower }
+    out[m] = { measure: reportLabelOf(specs, m), signature: identitySignature(mv.signature), values: mv.values, ...lower }
   }
   return { metrics: out }
 }
@@ -242,25 +247,32 @@ function failedCasesSection(cases: readonly EvalCase[]): string | undefined {
   return `${failed.length} of ${cases.length} cases failed in the pipeline:\n${table(rows)}`
 }
 
-/** The status word of a metric as the message, the reports and the JSON show it. */
+/** The status word of a metric as the message shows it: an incomparable one says which keys differ. */
 function statusWord(m: MetricComparison): string {
-  return m.status
+  return m.status === 'incomparable' ? `not comparable: ${differenceOf(m)}` : m.status
 }
+
+/** The status as `meta.extra.metrics[].status` records it for the reports (`incomparable: order:given → order:score`, which the HTML marks). */
+function recordedStatus(m: MetricComparison): string {
+  return m.status === 'incomparable' ? `incomparable: ${differenceOf(m)}` : m.status
+}
+
+const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null)
 
 function formatDecimals(metric: string, value: number): string {
   return Number.isFinite(value) ? fmt(metric, value) : 'n/a'
 }
 
-function summaryTable(comparison: RunComparison): string {
+function summaryTable(comparison: RunComparison, specs: readonly BaselineMetricSpec[]): string {
   const confidence = Math.round(comparison.options.confidence * 100)
   const header = ['measure', 'baseline', 'current', 'delta', `${confidence}% CI`, 'p', 'tolerance', 'status']
   const rows = comparison.metrics.map((m) => [
-    measureLabel(m.metric) + (m.higherIsBetter ? '' : ' (lower is better)'),
+    labelOf(specs, m.metric) + (m.higherIsBetter ? '' : ' (lower is better)'),
     formatDecimals(m.metric, m.baselineMean),
     formatDecimals(m.metric, m.currentMean),
     Number.isFinite(m.delta) ? signed(m.metric, m.delta) : 'n/a',
     Number.isFinite(m.ci[0]) ? `[${fmt(m.metric, m.ci[0])}, ${fmt(m.metric, m.ci[1])}]` : 'n/a',
-    comparison.options.test === 'none' ? '—' : formatP(m.pValue),
+    comparison.options.test === 'none' || !Number.isFinite(m.pValue) ? '—' : formatP(m.pValue),
     fmt(m.metric, m.tolerance),
     statusWord(m),
   ])
@@ -274,13 +286,13 @@ function droppedCases(m: MetricComparison, max = WORST_CASES): MetricComparison[
 }
 
 /** Per metric, the cases that regressed on their own (dropped by more than the tolerance), worst first, bounded. */
-function regressedCasesSection(comparison: RunComparison): string | undefined {
+function regressedCasesSection(comparison: RunComparison, specs: readonly BaselineMetricSpec[]): string | undefined {
   const parts = comparison.metrics
     .filter((m) => m.regressedCases.length > 0)
     .map((m) => {
       const rows = m.regressedCases.map((c) => [c.id, m.metric, `${fmt(m.metric, c.baseline)} → ${fmt(m.metric, c.current)}`, `(${signed(m.metric, c.delta)})`])
       const by = m.tolerance > 0 ? ` by more than the tolerance ${fmt(m.metric, m.tolerance)}` : ''
-      return `cases that regressed in ${measureLabel(m.metric)} (${m.regressedCases.length} of ${m.n} dropped${by}), worst first:\n${table(rows, { max: WORST_CASES })}`
+      return `cases that regressed in ${labelOf(specs, m.metric)} (${m.regressedCases.length} of ${m.n} dropped${by}), worst first:\n${table(rows, { max: WORST_CASES })}`
     })
   return parts.length > 0 ? parts.join('\n') : undefined
 }
@@ -304,14 +316,14 @@ function revisionOrSetting(m: MetricComparison, d: { key: string; a: string | un
   return `    ${d.key}: ${d.a ?? '(absent)'} in the baseline, ${d.b ?? '(absent)'} now`
 }
 
-function signatureSection(comparison: RunComparison): string {
+function signatureSection(comparison: RunComparison, specs: readonly BaselineMetricSpec[]): string {
   return comparison.metrics
     .filter((m) => m.status === 'incomparable')
     .map((m) => {
       const changes = (m.signatureDifferences ?? []).map((d) => revisionOrSetting(m, d))
       const revision = (m.signatureDifferences ?? []).some((d) => d.key === 'rev')
       return [
-        `  ${measureLabel(m.metric)}: ${revision ? "the metric's implementation changed" : 'computed with different settings'}`,
+        `  ${labelOf(specs, m.metric)}: ${revision ? "the metric's implementation changed" : 'computed with different settings'} (${differenceOf(m)})`,
         ...changes,
         `    baseline signature: ${m.baselineSignature}`,
         `    current signature:  ${identitySignature(m.currentSignature ?? '')}`,
@@ -368,11 +380,15 @@ function testName(test: SignificanceTest): string {
  */
 export function toMatchMetricBaseline(this: MatcherContext, received: unknown, name: string, options: MetricBaselineOptions): MatcherResult {
   const ctx = this as BaselineMatcherContext
+  // the options first: a wrong option is named with and without .not
+  const resolved = resolveOptions(ctx, name, options)
   if (ctx.isNot) matcherError(ctx, MATCHER, ARGS, '.not.toMatchMetricBaseline is not supported: a baseline either holds or regressed')
-  const o = resolveOptions(ctx, name, options)
   const updateBaselines = updateSwitch(ctx)
   const opts = options
   const cases = readCases(ctx, received)
+  // retrieved items with scores: every label states its ranking, so it never reads like a matcher's `order: 'score'` row
+  const statesOrder = retrievedHaveScores(cases)
+  const o = statesOrder ? { ...resolved, specs: resolved.specs.map((s) => ({ ...s, statesOrder })) } : resolved
   const testFile = opts.file ?? ctx.testPath
   if (typeof testFile !== 'string' || testFile.length === 0) {
     matcherError(ctx, MATCHER, ARGS, 'the runner gave no test file path (this.testPath); pass { file: __filename } or { file: fileURLToPath(import.meta.url) }')
@@ -403,7 +419,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
 
   let current: BaselineEntry
   try {
-    current = asBaselineEntry(metricRunOf(cases, o.metrics))
+    current = asBaselineEntry(metricRunOf(cases, o.specs.map(asMetricSpec)), o.specs)
   } catch (error) {
     if (error instanceof MetricInputError) matcherError(ctx, MATCHER, ARGS, error.message)
     throw error
@@ -469,7 +485,28 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     return { pass: true, message: message(`Baseline "${name}" was written (first run).`, []), meta: meta(true, { file, written: missing }) }
   }
 
-  const comparison = compareRuns(pick(stored as BaselineEntry, present), pick(current, present), {
+  // a metric stored without a signature was computed with the default settings (the only ones there were)
+  const unsigned = present.filter((m) => (stored as BaselineEntry).metrics[m]?.unsigned === true)
+  let storedPicked = pick(stored as BaselineEntry, present)
+  if (unsigned.length > 0) {
+    let defaults: BaselineEntry
+    try {
+      defaults = asBaselineEntry(metricRunOf(cases, unsigned), [])
+    } catch (error) {
+      if (error instanceof MetricInputError) matcherError(ctx, MATCHER, ARGS, error.message)
+      throw error
+    }
+    const filled: Record<string, BaselineMetric> = Object.create(null) as Record<string, BaselineMetric>
+    for (const [m, mv] of Object.entries(storedPicked.metrics)) {
+      filled[m] = mv.unsigned === true ? { ...mv, signature: (defaults.metrics[m] as BaselineMetric).signature } : mv
+    }
+    storedPicked = { metrics: filled }
+  }
+  const unsignedNote =
+    unsigned.length > 0
+      ? `${unsigned.join(', ')}: stored without a signature (an older or hand-written file), so taken as computed with the default settings; ${UPDATE_BASELINES_ENV}=1 stores the signature.`
+      : undefined
+  const comparison = compareRuns(storedPicked, pick(current, present), {
     tolerance: o.tolerance,
     alpha: o.alpha,
     test: o.test,
@@ -489,13 +526,16 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     test: o.test,
     alpha: o.alpha,
     metrics: comparison.metrics.map((m) => ({
-      metric: measureName(m.metric),
+      metric: reportLabelOf(o.specs, m.metric),
       key: m.metric,
-      status: statusWord(m),
-      baseline: m.baselineMean,
-      current: m.currentMean,
-      delta: m.delta,
-      pValue: m.pValue,
+      status: recordedStatus(m),
+      ...(m.currentSignature !== undefined ? { signature: identitySignature(m.currentSignature) } : {}),
+      ...(m.status === 'incomparable' && m.baselineSignature !== undefined ? { baselineSignature: identitySignature(m.baselineSignature) } : {}),
+      // not compared (incomparable, no common cases): null, never NaN
+      baseline: finiteOrNull(m.baselineMean),
+      current: finiteOrNull(m.currentMean),
+      delta: finiteOrNull(m.delta),
+      pValue: finiteOrNull(m.pValue),
       tolerance: m.tolerance,
       n: m.n,
       regressedCases: m.regressedCases.length,
@@ -514,7 +554,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   const regressedCases = comparison.metrics.flatMap((m) =>
     m.regressedCases
       .slice(0, META_CASES_PER_METRIC)
-      .map((c) => ({ case: c.id.slice(0, 40), metric: measureName(m.metric), key: m.metric, baseline: c.baseline, current: c.current, delta: c.delta })),
+      .map((c) => ({ case: c.id.slice(0, 40), metric: reportLabelOf(o.specs, m.metric), key: m.metric, baseline: c.baseline, current: c.current, delta: c.delta })),
   )
   const totalRegressedCases = comparison.metrics.reduce((s, m) => s + m.regressedCases.length, 0)
   // the reporters keep at most RECORD_LIMITS.extra (4000) characters of extra and drop a larger one whole:
@@ -538,13 +578,16 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
 
   if (comparison.incomparable.length > 0) {
     const revision = comparison.metrics.some((m) => m.status === 'incomparable' && (m.signatureDifferences ?? []).some((d) => d.key === 'rev'))
+    const changed = comparison.metrics.filter((m) => m.status === 'incomparable').map((m) => `${labelOf(o.specs, m.metric)} (${differenceOf(m)})`)
     return {
       pass: false,
       message: message(
-        `Baseline "${name}" cannot be compared: ${comparison.incomparable.map(measureLabel).join(', ')} ${comparison.incomparable.length === 1 ? 'was' : 'were'} computed with different settings${revision ? ' or another implementation revision' : ''} than the baseline.`,
+        `Baseline "${name}" cannot be compared: ${changed.join(', ')} ${changed.length === 1 ? 'was' : 'were'} computed with different settings${revision ? ' or another implementation revision' : ''} than the baseline.`,
         [
-          signatureSection(comparison),
-          `Values computed with other settings${revision ? ' or by a revised implementation' : ''} are not comparable.\n${updateHint(testFile)}`,
+          summaryTable(comparison, o.specs),
+          signatureSection(comparison, o.specs),
+          `Values computed with other settings${revision ? ' or by a revised implementation' : ''} are not comparable, so neither a regression nor an improvement is reported.\n${updateHint(testFile, 'If the new settings are intended')}`,
+          unsignedNote,
           coverageLine(comparison),
         ],
       ),
@@ -562,8 +605,9 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
       pass: false,
       message: message(headline, [
         coverageSection(comparison),
-        comparison.metrics.some((m) => m.n > 0) ? `on the ${c.compared} shared cases:\n${summaryTable(comparison)}` : undefined,
-        regressedCasesSection(comparison),
+        comparison.metrics.some((m) => m.n > 0) ? `on the ${c.compared} shared cases:\n${summaryTable(comparison, o.specs)}` : undefined,
+        regressedCasesSection(comparison, o.specs),
+        unsignedNote,
         c.mode === 'equal'
           ? `${updateHint(testFile, 'If the eval set changed on purpose')}\nTo compare only the cases in both, pass { cases: 'shared' }.`
           : updateHint(testFile, 'If the eval set changed on purpose'),
@@ -580,8 +624,8 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
       message: message(
         `Baseline "${name}": the ${testName(o.test)} cannot fail on ${fewest} ${fewest === 1 ? 'case' : 'cases'}: its smallest attainable p is ${formatP(p.minAttainableP)}, not below alpha ${o.alpha}.`,
         [
-          summaryTable(comparison),
-          regressedCasesSection(comparison),
+          summaryTable(comparison, o.specs),
+          regressedCasesSection(comparison, o.specs),
           [
             'A gate that cannot fail passes every drop. Either:',
             p.casesNeeded !== undefined
@@ -604,7 +648,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   const dropped = comparison.metrics.filter((m) => m.status === 'dropped (not significant)')
   const pass = failed.length === 0
   const describe = (m: MetricComparison) =>
-    `${measureLabel(m.metric)} ${fmt(m.metric, m.baselineMean)} → ${fmt(m.metric, m.currentMean)} (${signed(m.metric, m.delta)}${o.test === 'none' ? '' : `, p = ${formatP(m.pValue)}`})`
+    `${labelOf(o.specs, m.metric)} ${fmt(m.metric, m.baselineMean)} → ${fmt(m.metric, m.currentMean)} (${signed(m.metric, m.delta)}${o.test === 'none' ? '' : `, p = ${formatP(m.pValue)}`})`
   const nCases = (n: number) => `${n} ${n === 1 ? 'case' : 'cases'}`
   const why = (m: MetricComparison) =>
     `${m.regressed ? describe(m) : `${describe(m)} ${statusWord(m)}`}${m.tooManyRegressedCases ? `, ${nCases(m.regressedCases.length)} regressed (more than maxRegressedCases: ${o.maxRegressedCases})` : ''}`
@@ -622,8 +666,10 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   return {
     pass,
     message: message(headline, [
-      summaryTable(comparison),
-      regressedCasesSection(comparison),
+      summaryTable(comparison, o.specs),
+      regressedCasesSection(comparison, o.specs),
+      signatureLines(o.specs, comparison.metrics),
+      unsignedNote,
       coverageLine(comparison),
       coverageSection(comparison),
       pass ? undefined : `${settings}${strictness.map((t) => `; ${t}`).join('')}.\n${updateHint(testFile)}`,
@@ -648,8 +694,8 @@ export const baselineDeclarations = [
         optionsRequired: true,
         options: {
           metrics: {
-            type: 'a non-empty array of metric names',
-            doc: 'Registry names: `recall@k`, `precision@k`, `ndcg@k`, `mrr`, `hit@k`, `map@k`, `bleu`, `chrf`, `rouge1`, `rouge2`, `rougeL`, `rougeLsum`, `meteor`.',
+            type: 'a non-empty array of metric names or { metric, ...options }',
+            doc: "Registry names: `recall@k`, `precision@k`, `ndcg@k`, `mrr`, `hit@k`, `map@k`, `sentenceBleu`, `sentenceChrf` (means of sentence scores, not the corpus scores of the set matchers; `bleu`/`chrf` are their older names), `rouge1`, `rouge2`, `rougeL`, `rougeLsum`, `meteor`, `ter`; or `{ metric, ...options }` with the options the matcher takes (`{ metric: 'ndcg@3', order: 'score' }`), checked strictly. The options are in each metric's signature: values stored with other settings are refused, not compared.",
           },
           tolerance: {
             type: 'a number 0–1 or a record metric → number',
@@ -682,7 +728,7 @@ export const baselineDeclarations = [
       },
     ],
     metric: { name: 'metrics regressed vs baseline', scale: 1, direction: 'lower', comparator: '<' },
-    example: "expect(run).toMatchMetricBaseline('qa', { metrics: ['recall@3', 'ndcg@3', 'bleu'] })",
+    example: "expect(run).toMatchMetricBaseline('qa', { metrics: ['recall@3', { metric: 'ndcg@3', order: 'score' }, 'sentenceBleu'] })",
     failing: {
       received: [
         { id: 'q1', retrieved: ['a'], relevant: ['a'] },

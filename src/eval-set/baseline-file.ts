@@ -22,8 +22,12 @@
  *     }
  *   }
  *
- * `measure` names what the values are (`mean sentence BLEU`, not corpus BLEU); `signature` is the
- * identity (settings and the metric's implementation revision `rev`, see metric-revisions.ts).
+ * `measure` names what the values are and the settings asked for (`mean sentence BLEU`, not corpus
+ * BLEU; `mean nDCG@3 [order:score gain:exponential]`); `signature` is the identity: the core
+ * function's signature built from the metric's options (`order:score`, `gain:exponential`,
+ * `tok:intl`…) and the metric's implementation revision `rev` (see metric-revisions.ts), so values
+ * computed with other options are never compared. A metric without `signature` (hand-written or
+ * older files) is read with `unsigned: true`; the matcher takes the default settings' signature for it.
  * Version 1 (written by 0.1.0) has no `measure` and signatures ending in `version:0.1.0`; it is read
  * as it is, and compared by the settings it records (identitySignature maps the version to a revision).
  */
@@ -44,8 +48,15 @@ const READABLE_VERSIONS: readonly number[] = [1, 2]
 
 /** One metric of a baseline entry: its identity signature, a value per case id, and the measure's name. */
 export interface BaselineMetric extends MetricValues {
-  /** Display name of the measure (`mean sentence BLEU`); absent in files written by 0.1.0. */
+  /** Display name of the measure and its settings (`mean nDCG@3 [order:score]`); absent in files written by 0.1.0. */
   readonly measure?: string
+  /**
+   * `true` when the file stored no `signature` for the metric (a hand-written or pre-signature file);
+   * `signature` is then `''`. The baseline matcher compares such values as computed with the metric's
+   * DEFAULT settings (the only ones the registry had before metrics took options), so a metric now
+   * asked for with other options is refused rather than compared.
+   */
+  readonly unsigned?: true
 }
 
 /** One named baseline: per metric, its signature and a value per case id. */
@@ -118,7 +129,7 @@ export function validateBaselineFile(data: unknown, file = '<baseline>'): Baseli
     const metrics = emptyRecord<BaselineMetric>()
     for (const [metric, mv] of Object.entries(entry.metrics)) {
       const at = ['entries', name, 'metrics', metric]
-      if (!isRecord(mv) || typeof mv.signature !== 'string' || !isRecord(mv.values)) {
+      if (!isRecord(mv) || (mv.signature !== undefined && typeof mv.signature !== 'string') || !isRecord(mv.values)) {
         throw new BaselineFileError(file, path(at), 'expected `{ "signature": string, "values": { caseId: number } }`')
       }
       if (mv.measure !== undefined && typeof mv.measure !== 'string') throw new BaselineFileError(file, path([...at, 'measure']), 'expected a string')
@@ -127,7 +138,8 @@ export function validateBaselineFile(data: unknown, file = '<baseline>'): Baseli
         if (typeof v !== 'number' || !Number.isFinite(v)) throw new BaselineFileError(file, path([...at, 'values', id]), `expected a finite number, got ${JSON.stringify(v)}`)
         values[id] = v
       }
-      metrics[metric] = typeof mv.measure === 'string' ? { measure: mv.measure, signature: mv.signature, values } : { signature: mv.signature, values }
+      const signed = typeof mv.signature === 'string' ? { signature: mv.signature } : { signature: '', unsigned: true as const }
+      metrics[metric] = typeof mv.measure === 'string' ? { measure: mv.measure, ...signed, values } : { ...signed, values }
     }
     entries[name] = { metrics }
   }
@@ -186,7 +198,9 @@ export function serializeBaselineFile(data: BaselineFile): string {
             .sort(byCodeUnit)
             .map((id) => `            ${q(id)}: ${checkFinite(`entries.${name}.metrics.${metric}.values.${id}`, mv.values[id] as number)}`)
           const measure = mv.measure === undefined ? '' : `\n          "measure": ${q(mv.measure)},`
-          return `        ${q(metric)}: {${measure}\n          "signature": ${q(mv.signature)},\n          "values": ${block('          ', values)}\n        }`
+          // a metric read without a signature is written back without one (it is rewritten with one on update)
+          const signature = mv.unsigned === true ? '' : `\n          "signature": ${q(mv.signature)},`
+          return `        ${q(metric)}: {${measure}${signature}\n          "values": ${block('          ', values)}\n        }`
         })
       return `    ${q(name)}: {\n      "metrics": ${block('      ', metrics)}\n    }`
     })

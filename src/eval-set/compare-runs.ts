@@ -245,6 +245,16 @@ const NOT_COMPARED = {
   tooManyRegressedCases: false,
 }
 
+/**
+ * The keys in which two identities differ, as `key:old → key:new` joined by `, ` (a key absent on one
+ * side reads `(absent)`), e.g. `order:given → order:score, gain:linear → gain:exponential`.
+ * @example signatureDifferenceText([{ key: 'order', a: 'given', b: 'score' }]) // 'order:given → order:score'
+ */
+export function signatureDifferenceText(differences: ReadonlyArray<{ key: string; a: string | undefined; b: string | undefined }>): string {
+  const side = (key: string, v: string | undefined) => (v === undefined ? `${key} (absent)` : key === 'name' ? v : `${key}:${v}`)
+  return differences.map((d) => `${side(d.key, d.a)} → ${side(d.key, d.b)}`).join(', ')
+}
+
 /** The status word of a compared metric from its change `d` in the good direction (see {@link ComparisonStatus}). */
 export function comparisonStatus(d: number, tolerance: number, pValue: number, alpha: number, test: SignificanceTest): ComparisonStatus {
   if (d > tolerance) return 'improved'

@@ -166,6 +166,105 @@ describe('rag-matchers compare', () => {
     expect(out).toContain('  per-case regressions not listed for BLEU (corpus): no per-case values in both reports\n')
   })
 
+  it('pairs rows only when metric AND signature match: another signature is "not comparable" and fails --check (issue #26 item 5)', async () => {
+    const ndcg = (values: Record<string, number>, order?: 'score') =>
+      setAssertion('nDCG@3', values, {
+        matcher: 'toHaveNdcgAtK',
+        signature: `nDCG|k:3|gain:linear|empty:zero|dup:first${order ? '|order:score' : ''}|version:0.1.0`,
+      })
+    const base = writeReport('base', [ndcg(halved)])
+    const next = writeReport('new', [ndcg(ones, 'score')])
+    const out = await runCli(['compare', base, next])
+    expect(out.stdout).toMatch(/\n {2}mean nDCG@3 +0\.5000 +1\.0000 +n\/a +— +— +not comparable: order:given → order:score\n/)
+    expect(out.stdout).toContain('Eval set "qa" · 0 compared, 0 added, 0 removed · FAIL')
+    expect(out.stdout).not.toMatch(/improved|regressed|NaN/)
+    expect(out.stdout).toContain('verdict: FAIL')
+    expect(out.stdout).not.toContain('per-case regressions not listed for mean nDCG@3')
+    expect(out.stdout).toContain(
+      '  not comparable: mean nDCG@3 was computed with other settings in the two reports (order:given → order:score); its values are not compared, so this fails. Run both systems with the same settings.\n',
+    )
+    expect((await runCli(['compare', base, next, '--check'])).code).toBe(EXIT.evaluation)
+    const json = JSON.parse((await runCli(['compare', base, next, '--format', 'json'])).stdout)
+    expect(json.failed).toBe(true)
+    expect(json.evalSets[0].metrics).toEqual([])
+    expect(json.evalSets[0].unpaired).toEqual([
+      {
+        metric: 'mean nDCG@3',
+        base: 0.5,
+        next: 1,
+        why: 'not comparable: order:given → order:score',
+        decimals: 4,
+        comparable: false,
+        baseSignature: 'nDCG|k:3|gain:linear|empty:zero|dup:first|order:given|rev:1',
+        nextSignature: 'nDCG|k:3|gain:linear|empty:zero|dup:first|order:score|rev:1',
+      },
+    ])
+    const md = (await runCli(['compare', base, next, '--format', 'md'])).stdout
+    expect(md).toContain('| mean nDCG@3 | 0.5000 | 1.0000 | n/a | — | — | not comparable: order:given → order:score |')
+    // the package version alone is not a difference
+    const later = writeReport('later', [setAssertion('nDCG@3', ones, { matcher: 'toHaveNdcgAtK', signature: 'nDCG|k:3|gain:linear|empty:zero|dup:first|version:0.3.0' })])
+    expect((await runCli(['compare', base, later])).stdout).toMatch(/mean nDCG@3 +0\.5000 +1\.0000 +\+0\.5000 .* improved/)
+  })
+
+  it('refuses set-level scores with other settings too (corpus BLEU tok:13a vs tok:intl)', async () => {
+    const corpus = (value: number, tok: string) =>
+      setAssertion(
+        'BLEU',
+        {},
+        {
+          matcher: 'toScoreBleuAbove',
+          metric: 'BLEU (corpus)',
+          value,
+          perCase: undefined,
+          setSize: 20,
+          scale: 100,
+          threshold: 30,
+          index: 2,
+          signature: `BLEU|nrefs:1|case:mixed|eff:no|tok:${tok}|smooth:exp|version:0.1.0`,
+        },
+      )
+    const base = writeReport('base', [setAssertion('R@3', ones), corpus(31.18, '13a')])
+    const next = writeReport('new', [setAssertion('R@3', ones), corpus(31.48, 'intl')])
+    const out = await runCli(['compare', base, next, '--check'])
+    expect(out.stdout).toMatch(/BLEU \(corpus\) +31\.18 +31\.48 +n\/a +— +— +not comparable: tok:13a → tok:intl/)
+    expect(out.code).toBe(EXIT.evaluation)
+    // the same settings: listed, not tested, and not a failure
+    const same = writeReport('same', [setAssertion('R@3', ones), corpus(31.48, '13a')])
+    expect((await runCli(['compare', base, same, '--check'])).code).toBe(EXIT.ok)
+  })
+
+  it('keeps rows with one label and two signatures apart, pairing each with its own', async () => {
+    const ndcg = (values: Record<string, number>, order: 'given' | 'score', index: number) =>
+      setAssertion('nDCG@3', values, {
+        matcher: 'toHaveNdcgAtK',
+        index,
+        signature: `nDCG|k:3|gain:linear|empty:zero|dup:first${order === 'score' ? '|order:score' : ''}|version:0.1.0`,
+      })
+    const base = writeReport('base', [ndcg(ones, 'given', 1), ndcg(ones, 'score', 2)])
+    const next = writeReport('new', [ndcg(halved, 'given', 1), ndcg(ones, 'score', 2)])
+    const out = (await runCli(['compare', base, next])).stdout
+    expect(out).toMatch(/mean nDCG@3 \(order:given\) +1\.0000 +0\.5000 +−0\.5000 +1\.0e-4 +20 +regressed/)
+    expect(out).toMatch(/mean nDCG@3 \(order:score\) +1\.0000 +1\.0000 +±0\.0000 +1\.0000 +20 +ok/)
+  })
+
+  it('compares any metric family by its per-case values and signature: a set judge score', async () => {
+    const judge = (values: Record<string, number>, model: string) =>
+      setAssertion('grounded', values, {
+        matcher: 'toBeGroundedIn',
+        metric: 'mean faithfulness',
+        signature: `Faithfulness|judge:${model}|prompt:faithfulness-v1|temp:0|version:0.1.0`,
+        threshold: 0.8,
+      })
+    const base = writeReport('base', [judge(ones, 'gpt-4o-mini')])
+    const next = writeReport('new', [judge(halved, 'gpt-4o-mini')])
+    expect((await runCli(['compare', base, next])).stdout).toMatch(/mean faithfulness +1\.0000 +0\.5000 +−0\.5000 +1\.0e-4 +20 +regressed/)
+    // another judge model: other numbers, not comparable
+    const other = writeReport('other', [judge(ones, 'llama3.1:8b')])
+    const out = await runCli(['compare', base, other, '--check'])
+    expect(out.stdout).toContain('not comparable: judge:gpt-4o-mini → judge:llama3.1:8b')
+    expect(out.code).toBe(EXIT.evaluation)
+  })
+
   it('refuses bad arguments (exit 1) and files that are not reports (exit 2)', async () => {
     const base = writeReport('base', [setAssertion('R@3', ones)])
     expect((await runCli(['compare', base])).code).toBe(EXIT.usage)

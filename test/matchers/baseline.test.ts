@@ -191,7 +191,9 @@ describe('.toMatchMetricBaseline', () => {
       metrics: { 'recall@1': { signature: old.signature.replace('dup:first', 'dup:literal').replace(/version:[^|]+$/, 'version:0.0.9'), values: old.values } },
     })
     const message = withRunner(local, () => failureOf(() => expect(evalRun()).toMatchMetricBaseline('qa', opts({ metrics: ['recall@1'] }))))
-    expect(message).toContain('Baseline "qa" cannot be compared: mean recall@1 (recall@1) was computed with different settings than the baseline.')
+    expect(message).toContain('Baseline "qa" cannot be compared: mean recall@1 (recall@1) (dup:literal → dup:first) was computed with different settings than the baseline.')
+    expect(message).toMatch(/mean recall@1 \(recall@1\)\s+n\/a\s+n\/a\s+n\/a\s+n\/a\s+—\s+0\.0200\s+not comparable: dup:literal → dup:first/)
+    expect(message).not.toMatch(/regressed|improved/)
     expect(message).toContain('    dup: literal in the baseline, first now')
     // the package version is not part of the identity
     expect(message).not.toContain('version: 0.0.9 in the baseline')
@@ -373,7 +375,7 @@ describe('.toMatchMetricBaseline', () => {
   it('throws usage errors for bad arguments and .not', () => {
     const run = evalRun()
     expect(() => expect(run).toMatchMetricBaseline('qa', opts({ metrics: ['recall@0'] }))).toThrow(
-      'Matcher error: options.metrics has an unknown metric; known: recall@k, precision@k, ndcg@k, mrr, hit@k, map@k, bleu, chrf, rouge1, rouge2, rougeL, rougeLsum, meteor, ter (k a positive integer)',
+      'Matcher error: options.metrics[0] is not a known metric; known: recall@k, precision@k, ndcg@k, mrr, hit@k, map@k, sentenceBleu, sentenceChrf, bleu, chrf, rouge1, rouge2, rougeL, rougeLsum, meteor, ter (k a positive integer)',
     )
     expect(() => expect(run).toMatchMetricBaseline('', opts())).toThrow('name must be a non-empty string')
     expect(() => expect(run).toMatchMetricBaseline('qa', opts({ metrics: [] }))).toThrow('options.metrics must be a non-empty array')

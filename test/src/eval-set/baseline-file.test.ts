@@ -196,6 +196,20 @@ describe('the owned lock', () => {
   })
 })
 
+describe('metrics stored without a signature (issue #26 item 5)', () => {
+  it('are read as unsigned, written back without a signature, and refused only when the signature is not a string', () => {
+    const file = join(dir, 'unsigned.json')
+    writeFileSync(file, '{"version": 2, "entries": {"e": {"metrics": {"mrr": {"values": {"a": 1}}}}}}')
+    expect(readBaselineFile(file)!.entries.e!.metrics.mrr).toEqual({ signature: '', unsigned: true, values: { a: 1 } })
+    // another entry written into the file keeps this one as it was: no empty signature appears
+    writeBaselineEntry(file, 'other', { metrics: { mrr: { signature: 'RR|dup:first|rev:1', values: { a: 1 } } } })
+    expect(readFileSync(file, 'utf8')).toContain('"mrr": {\n          "values": {\n            "a": 1\n          }')
+    expect(readBaselineFile(file)!.entries.e!.metrics.mrr!.unsigned).toBe(true)
+    writeFileSync(file, '{"version": 2, "entries": {"e": {"metrics": {"mrr": {"signature": 7, "values": {}}}}}}')
+    expect(() => readBaselineFile(file)).toThrow('at ["entries"]["e"]["metrics"]["mrr"]: expected `{ "signature": string, "values": { caseId: number } }`')
+  })
+})
+
 describe('the 0.1.0 format (version 1)', () => {
   it('is read as it is and rewritten in the current format, keeping its signatures', () => {
     const file = join(dir, 'old.test.ts.json')

@@ -1,4 +1,4 @@
-import { compareRuns, type MetricRun } from '../../../src/eval-set/compare-runs.js'
+import { compareRuns, signatureDifferenceText, type MetricRun } from '../../../src/eval-set/compare-runs.js'
 import { MetricInputError } from '../../../src/errors.js'
 
 const SIG = 'R|k:3|empty:zero|dup:first|version:0.1.0'
@@ -288,5 +288,18 @@ describe('compareRuns', () => {
     expect(() => compareRuns(run({}), run({}), { test: 'wilcoxon' as never })).toThrow("Expected `options.test` to be 'bootstrap', 'permutation' or 'none'")
     expect(() => compareRuns(run({}), run({}), { cases: 'all' as never })).toThrow("Expected `options.cases` to be 'equal' or 'shared'")
     expect(() => compareRuns(run({ a: 1 }), run({ a: 1 }), { tolerance: -1 })).toThrow('Expected `options.tolerance` to be a finite number ≥ 0')
+  })
+})
+
+describe('signatureDifferenceText (issue #26 item 5)', () => {
+  it('says which keys differ, old → new', () => {
+    expect(signatureDifferenceText([{ key: 'order', a: 'given', b: 'score' }])).toBe('order:given → order:score')
+    expect(
+      signatureDifferenceText([
+        { key: 'gain', a: 'linear', b: 'exponential' },
+        { key: 'tok', a: undefined, b: 'intl' },
+      ]),
+    ).toBe('gain:linear → gain:exponential, tok (absent) → tok:intl')
+    expect(signatureDifferenceText([{ key: 'name', a: 'BLEU', b: 'chrF2' }])).toBe('BLEU → chrF2')
   })
 })

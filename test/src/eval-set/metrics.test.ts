@@ -1,4 +1,4 @@
-import { computeMetric, mergeSignatures, metricKind, metricRunOf, metricScale, METRIC_NAMES } from '../../../src/eval-set/metrics.js'
+import { computeMetric, mergeSignatures, metricKind, metricOptionKeys, metricRunOf, metricScale, METRIC_NAMES, resolveMetricSpec } from '../../../src/eval-set/metrics.js'
 import { sentenceBleu } from '../../../src/generation/bleu.js'
 import { sentenceChrf } from '../../../src/generation/chrf.js'
 import { meteorScore } from '../../../src/generation/meteor.js'
@@ -51,9 +51,9 @@ describe('computeMetric', () => {
       expect(() => computeMetric(bad, c)).toThrow(MetricInputError)
     }
     expect(() => computeMetric('bleurt', c)).toThrow(
-      "computeMetric: Expected `name` to be one of 'recall@k', 'precision@k', 'ndcg@k', 'mrr', 'hit@k', 'map@k', 'bleu', 'chrf', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'meteor', 'ter' (k a positive integer, e.g. 'recall@3'), got `\"bleurt\"` (string)",
+      "computeMetric: Expected `name` to be one of 'recall@k', 'precision@k', 'ndcg@k', 'mrr', 'hit@k', 'map@k', 'sentenceBleu', 'sentenceChrf', 'bleu', 'chrf', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'meteor', 'ter' (k a positive integer, e.g. 'recall@3'), got `\"bleurt\"` (string)",
     )
-    expect(METRIC_NAMES).toHaveLength(14)
+    expect(METRIC_NAMES).toHaveLength(16)
   })
 
   it('names the missing field of a case', () => {
@@ -113,5 +113,46 @@ describe('ter in the registry', () => {
     const run = metricRunOf([c], ['ter', 'bleu'])
     expect(run.metrics.ter?.higherIsBetter).toBe(false)
     expect(run.metrics.bleu?.higherIsBetter).toBeUndefined()
+  })
+})
+
+describe('metrics with options (issue #26 item 5)', () => {
+  const scored = {
+    id: 'q1',
+    retrieved: [
+      { id: 'x', score: 0.1 },
+      { id: 'y', score: 0.2 },
+      { id: 'z', score: 0.3 },
+      { id: 'd', score: 0.9 },
+    ],
+    relevant: ['d'],
+    answer,
+    reference,
+  }
+
+  it('passes the options to the core function, whose signature records them', () => {
+    expect(computeMetric('ndcg@3', scored, { order: 'score', gain: 'exponential' })).toEqual({
+      value: ndcgAtK(scored, 3, { order: 'score', gain: 'exponential' }).value,
+      signature: ndcgAtK(scored, 3, { order: 'score', gain: 'exponential' }).signature,
+    })
+    expect(computeMetric('ndcg@3', scored, { order: 'score' }).value).toBe(1)
+    expect(computeMetric('ndcg@3', scored).value).toBe(0)
+    expect(computeMetric('sentenceBleu', c, { tokenize: 'intl' }).signature).toContain('tok:intl')
+    expect(computeMetric('rougeL', c, { stemmer: false }).signature).toContain('stem:no')
+    const run = metricRunOf([scored], ['recall@3', { metric: 'ndcg@3', order: 'score' }, { metric: 'sentenceBleu', tokenize: 'intl' }])
+    expect(Object.keys(run.metrics)).toEqual(['recall@3', 'ndcg@3', 'sentenceBleu'])
+    expect(run.metrics['ndcg@3']!.signature).toMatch(/^nDCG\|k:3\|gain:linear\|empty:zero\|dup:first\|order:score\|version:/)
+  })
+
+  it('refuses an unknown option naming the metric and the nearest key, a metric listed twice, and corpus scores', () => {
+    expect(resolveMetricSpec({ metric: 'ndcg@3', order: 'score' })).toEqual({ name: 'ndcg@3', options: { order: 'score' } })
+    expect(() => resolveMetricSpec({ metric: 'ndcg@3', gian: 'exponential' })).toThrow("ndcg@3 unknown option 'gian' — did you mean 'gain'?")
+    expect(() => computeMetric('mrr', c, { gain: 'exponential' })).toThrow("mrr unknown option 'gain'")
+    expect(metricOptionKeys('rouge1')).toEqual(['stemmer', 'maxTokens'])
+    expect(() => metricRunOf([c], ['mrr', { metric: 'mrr', order: 'score' }])).toThrow('each metric once (mrr is listed twice')
+    expect(() => computeMetric('corpusBleu', c)).toThrow('corpus BLEU (what toScoreBleuAbove computes for a set) sums n-gram statistics')
+    // bleu keeps meaning what baselines stored under it: the mean of sentence BLEU
+    expect(computeMetric('bleu', c)).toEqual(computeMetric('sentenceBleu', c))
+    expect(computeMetric('chrf', c)).toEqual(computeMetric('sentenceChrf', c))
   })
 })

@@ -57,7 +57,8 @@ async function failureMessage(decl: MatcherDeclaration): Promise<string | undefi
 
 /** With no judge configured a judge matcher fails, with or without `.not`: a real message every reader meets first. */
 function judgeFailing(decl: MatcherDeclaration): { received: unknown; args: unknown[] } {
-  const form = decl.forms[0] as FormSpec
+  // The single-answer form (the eval-set form, listed first, has a `when` test on the received value).
+  const form = (decl.forms.find((f) => f.when === undefined) ?? decl.forms[0]) as FormSpec
   const sample: Record<string, unknown> = {
     contexts: ['Paris is the capital of France.'],
     source: { reference: 'Paris, on the Seine.' },

@@ -134,6 +134,8 @@ export interface BaselineComparison {
   readonly tolerance?: number
   /** The cases that dropped most, for a `regressed` or `dropped (not significant)` metric (at most 3). */
   readonly worst?: ReadonlyArray<{ readonly id: string; readonly baseline: number; readonly current: number; readonly delta: number }>
+  /** The metric's signature as the baseline assertion computed it (its settings), when it recorded one. */
+  readonly signature?: string
 }
 
 /** One case that regressed against the baseline, as a baseline assertion recorded it in `extra.regressedCases`. */
@@ -474,6 +476,7 @@ function buildEvalSet(key: string, name: string, source: 'set' | 'describe', par
     failing,
   }))
   const regressed = parts.flatMap(regressedCasesOf).slice(0, 50)
+  const baselines = parts.flatMap(baselineComparisons)
   return {
     key,
     name,
@@ -481,8 +484,8 @@ function buildEvalSet(key: string, name: string, source: 'set' | 'describe', par
     files: [...new Set(parts.map((p) => p.file))],
     tests: [...new Set(parts.map((p) => p.fullName))],
     pass: metrics.every((m) => m.pass),
-    metrics,
-    baselines: parts.flatMap(baselineComparisons),
+    metrics: metrics.map((m) => withBaselineLine(m, baselines)),
+    baselines,
     ...(regressed.length > 0 ? { regressedCases: regressed } : {}),
     cases,
   }
@@ -541,9 +544,34 @@ function baselineComparisons(a: ReportAssertion): BaselineComparison[] {
       ...(typeof e.n === 'number' ? { n: e.n } : {}),
       ...(numberOrNull(e.tolerance) !== null ? { tolerance: e.tolerance as number } : {}),
       ...(Array.isArray(e.worst) ? { worst: worstOf(e.worst) } : {}),
+      ...(typeof e.signature === 'string' ? { signature: e.signature } : {}),
     })
   }
   return out
+}
+
+/**
+ * A signature without its version entries (`version:`, the package; `rev:`, the metric revision) and the
+ * eval-set-only `failed:` choice: what says whether a matcher's row and a baseline metric computed the same number.
+ */
+function comparableSignature(signature: string): string {
+  return signature
+    .split('|')
+    .filter((part) => !/^(version|rev|failed):/.test(part))
+    .join('|')
+}
+
+/**
+ * The metric row's baseline line: the set's baseline comparison computed with the same settings (same
+ * signature but for versions) and a finite baseline mean. Labels are not compared (`mean R@3` vs
+ * `recall@3`), and a row never gets a baseline computed with other settings.
+ */
+function withBaselineLine(row: MetricRow, baselines: readonly BaselineComparison[]): MetricRow {
+  if (row.baseline !== undefined || row.value === null) return row
+  const want = comparableSignature(row.signature)
+  const match = baselines.find((b) => b.signature !== undefined && b.baseline !== null && comparableSignature(b.signature) === want)
+  if (match === undefined || match.baseline === null) return row
+  return { ...row, baseline: { mean: match.baseline, delta: row.value - match.baseline } }
 }
 
 /**

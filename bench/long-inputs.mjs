@@ -1,10 +1,21 @@
 #!/usr/bin/env node
-// Long inputs (issue #13): time and peak memory of ROUGE-L and METEOR on two different English-like
+// Long inputs.
+//
+// Default (issue #27, "bounded cost"): every synchronous generation metric (BLEU, chrF, ROUGE-1/2/L/Lsum,
+// METEOR, TER, numeric consistency) on two different texts of 200,000 tokens and on two of 50,000
+// one-token lines, through the core function and through the matcher (the `expect` package with the
+// matchers registered), each in a fresh child process with a 120 s cap. Every row must finish or be
+// refused up front within seconds; the table prints which, how long it took, and the refusal message.
+// The code comes from the sources (an esbuild bundle of src/ and matchers/, written under
+// node_modules/.cache so that the data/ lookup finds this package), so no build is needed.
+//
+//   node bench/long-inputs.mjs                        # the bounded-cost table (from sources)
+//   node --expose-gc bench/long-inputs.mjs --scaling  # issue #13's tables below (built package, dist/)
+//   node --expose-gc bench/long-inputs.mjs --scaling --full  # also ROUGE-L on 1M × 1M tokens (many minutes)
+//
+// Issue #13's tables: time and peak memory of ROUGE-L and METEOR on two different English-like
 // texts of 10k, 100k and 1M tokens, and every generation metric on one 100k-token pair, against the
 // built package (dist/, or $RAG_MATCHERS_DIST like bench/run.mjs).
-//
-//   node --expose-gc bench/long-inputs.mjs            # the tables below (1M-token ROUGE-L skipped)
-//   node --expose-gc bench/long-inputs.mjs --full     # also ROUGE-L on 1M × 1M tokens (many minutes)
 //
 // Each measurement runs in a fresh child process, so its peak RSS (getrusage maxRSS) is its own;
 // "heap+buffers" is V8 heap used plus ArrayBuffer memory right after the call, before a GC (an
@@ -116,9 +127,141 @@ function row(r) {
   return `| ${r.metric} | ${r.tokens.toLocaleString('en')} | ${(r.ms / 1000).toFixed(2)} s | ${MB(r.maxRss)} MB | ${MB(r.heap)} MB | ${value} |`
 }
 
+// ------------------------------------------------------------------ bounded cost (issue #27)
+
+const BUNDLE = join(root, 'node_modules', '.cache', 'rag-matchers-bench', 'long-inputs.mjs')
+
+/** The core functions and the matchers, bundled from the sources (packages stay external). */
+async function bundleSources() {
+  const { build } = await import('esbuild')
+  await build({
+    stdin: {
+      contents: [
+        "export { sentenceBleu } from './src/generation/bleu.ts'",
+        "export { sentenceChrf } from './src/generation/chrf.ts'",
+        "export { rougeScore } from './src/generation/rouge.ts'",
+        "export { meteorScore } from './src/generation/meteor.ts'",
+        "export { sentenceTer } from './src/generation/ter/ter.ts'",
+        "export { numericConsistency } from './src/generation/numeric-consistency.ts'",
+        "export { allMatchers } from './matchers/all.ts'",
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outfile: BUNDLE,
+    logLevel: 'silent',
+  })
+}
+
+/** The largest input each bounded metric accepts by default (the `limit` rows): its worst case. */
+const AT_LIMIT = {
+  'ROUGE-L': { tokens: 50_000, perLine: 0 },
+  'ROUGE-Lsum': { tokens: 20_000, perLine: 10 },
+  TER: { tokens: 5_000, perLine: 0 },
+}
+
+/**
+ * English-like words with a number every 40 words (for the numeric check): 200,000 tokens on one
+ * line (`tokens`), 50,000 one-token lines (`lines`), or a metric's default limit (`limit`).
+ */
+function hostileText(shape, seed, metric) {
+  const { tokens, perLine } = shape === 'tokens' ? { tokens: 200_000, perLine: 0 } : shape === 'lines' ? { tokens: 50_000, perLine: 1 } : AT_LIMIT[metric]
+  const words = englishLike(tokens, seed).replaceAll('.', '').split(' ').filter(Boolean).slice(0, tokens)
+  for (let k = 0; k < words.length; k += 40) words[k] = String((k * 7919 + seed) % 1000)
+  if (perLine === 0) return words.join(' ')
+  const lines = []
+  for (let k = 0; k < words.length; k += perLine) lines.push(words.slice(k, k + perLine).join(' '))
+  return lines.join('\n')
+}
+
+const SHAPES = { tokens: '200,000 tokens', lines: '50,000 lines', limit: 'at the default limit' }
+
+/** metric → [core call, matcher call] on (candidate, reference). */
+function calls(lib, expect) {
+  const rouge = (type) => [(c, r) => lib.rougeScore(c, r, { types: [type] })[type].value, (c, r) => expect(c).toScoreRougeAbove(r, 0, { type })]
+  return {
+    BLEU: [(c, r) => lib.sentenceBleu(c, r).value, (c, r) => expect(c).toScoreBleuAbove(r, 0)],
+    chrF: [(c, r) => lib.sentenceChrf(c, r).value, (c, r) => expect(c).toScoreChrfAbove(r, 0)],
+    'ROUGE-1': rouge('rouge1'),
+    'ROUGE-2': rouge('rouge2'),
+    'ROUGE-L': rouge('rougeL'),
+    'ROUGE-Lsum': rouge('rougeLsum'),
+    METEOR: [(c, r) => lib.meteorScore(c, r).value, (c, r) => expect(c).toScoreMeteorAbove(r, 0)],
+    TER: [(c, r) => lib.sentenceTer(c, r).score, (c, r) => expect(c).toScoreTerBelow(r, 1e9)],
+    numeric: [(c, r) => lib.numericConsistency(c, r).value, (c, r) => expect(c).toStateNumbersOf(r)],
+  }
+}
+
+/** Child: one (metric, shape, path) row, printed as one JSON line. */
+async function boundedChild(metric, shape, path) {
+  const lib = await import(pathToFileURL(BUNDLE).href)
+  const { expect } = await import('expect')
+  expect.extend(lib.allMatchers)
+  const candidate = hostileText(shape, 1, metric)
+  const reference = hostileText(shape, 2, metric)
+  // warm up (loads WordNet for METEOR) on a short pair
+  lib.meteorScore('a warm up', 'warm up text')
+  const [core, matcher] = calls(lib, expect)[metric]
+  const start = performance.now()
+  let outcome
+  try {
+    const value = path === 'core' ? core(candidate, reference) : matcher(candidate, reference)
+    outcome = { kind: 'finished', detail: typeof value === 'number' ? value.toFixed(4) : 'passed' }
+  } catch (error) {
+    // eslint-disable-next-line no-control-regex -- strips the runner's ANSI colours
+    const message = String(error?.message ?? error).replace(/\u001b\[[0-9;]*m/g, '')
+    const refused = error?.name === 'MetricInputError' || message.includes('Matcher error')
+    const lines = message.split('\n')
+    const line = lines.find((l) => l.includes('Matcher error')) ?? lines.find((l) => /Expected|must|refus|at most/.test(l)) ?? lines[0]
+    outcome = refused ? { kind: 'refused', detail: line.trim() } : { kind: 'finished', detail: `assertion failed: ${message.split('\n')[0].trim()}` }
+  }
+  const seconds = (performance.now() - start) / 1000
+  process.stdout.write(`${JSON.stringify({ ...outcome, seconds, rss: process.resourceUsage().maxRSS * 1024 })}\n`)
+}
+
+function boundedRow(metric, shape, path) {
+  const result = spawnSync(process.execPath, ['--max-old-space-size=4096', fileURLToPath(import.meta.url), '--bounded-child', metric, shape, path], {
+    encoding: 'utf8',
+    env: process.env,
+    timeout: 120_000,
+    maxBuffer: 1 << 20,
+  })
+  const line = result.stdout.trim().split('\n').pop()
+  const size =
+    shape === 'limit'
+      ? `${AT_LIMIT[metric].tokens.toLocaleString('en')} tokens${AT_LIMIT[metric].perLine > 0 ? ` in lines of ${AT_LIMIT[metric].perLine}` : ''} (the default limit)`
+      : SHAPES[shape]
+  const what = `| ${metric} | ${size} | ${path} |`
+  if (result.error?.code === 'ETIMEDOUT') return `${what} DID NOT FINISH in 120 s | | |`
+  if (result.status !== 0 || !line) return `${what} crashed: ${(result.stderr || `exit ${result.status}`).trim().split('\n').slice(-2).join(' ')} | | |`
+  const r = JSON.parse(line)
+  return `${what} ${r.kind} in ${r.seconds.toFixed(2)} s | ${MB(r.rss)} MB | ${r.detail.replaceAll('|', '\\|')} |`
+}
+
+async function bounded() {
+  await bundleSources()
+  console.log('Bounded cost (issue #27): two different texts per row, default options, fresh process per row\n')
+  console.log('| metric | input (each text) | through | outcome | peak RSS | value or message |')
+  console.log('|---|---|---|---|---:|---|')
+  for (const shape of ['tokens', 'lines']) {
+    for (const metric of ['BLEU', 'chrF', 'ROUGE-1', 'ROUGE-2', 'ROUGE-L', 'ROUGE-Lsum', 'METEOR', 'TER', 'numeric']) {
+      for (const path of ['core', 'matcher']) console.log(boundedRow(metric, shape, path))
+    }
+  }
+  // the quadratic metrics' worst case that the defaults still accept
+  for (const metric of Object.keys(AT_LIMIT)) for (const path of ['core', 'matcher']) console.log(boundedRow(metric, 'limit', path))
+}
+
 async function main() {
-  const args = new Set(process.argv.slice(2))
+  if (process.argv[2] === '--bounded-child') return boundedChild(process.argv[3], process.argv[4], process.argv[5])
   if (process.argv[2] === '--child') return child(process.argv[3], Number(process.argv[4]))
+  const args = new Set(process.argv.slice(2))
+  if (!args.has('--scaling')) return bounded()
   const header = ['| metric | tokens per text | time | peak RSS | heap+buffers | value |', '|---|---:|---:|---:|---:|---|']
   console.log('ROUGE-L and METEOR on two different texts (limits raised with maxTokens: Infinity)\n')
   console.log(header.join('\n'))

@@ -1,4 +1,7 @@
 import { caseLabel, caseName, caseReferences, isFailedCase, type EvalCase } from '../src/eval-case.js'
+import { invisibleCodePoints, type ReferenceTokenCheck } from '../src/generation/reference-tokens.js'
+import { firstHole, holeProblem } from '../src/dense-array.js'
+import { pyIsSpaceCode } from '../src/text/python-string.js'
 import type { MatcherContext } from './context.js'
 import type { FailedCase } from './message.js'
 import { denseCases, errorText, matcherError } from './validate.js'
@@ -59,6 +62,9 @@ export function readAnswerSetPartial(ctx: MatcherContext, matcher: string, args:
     if (references === undefined || references.length === 0) {
       matcherError(ctx, matcher, args, `${where} must have \`reference\` (a string) or \`references\` (a non-empty array of strings)`, c.references ?? c.reference)
     }
+    // forEach below would skip a hole (`[ 'a', , 'b' ]`) and the metric would then crash on it
+    const hole = firstHole(references)
+    if (hole >= 0) matcherError(ctx, matcher, args, `${holeProblem(field('references'), hole)}; every reference must be a string`)
     references.forEach((r, j) => {
       if (typeof r !== 'string') matcherError(ctx, matcher, args, `${field(`references[${j}]`)} must be a string`, r)
     })
@@ -73,7 +79,10 @@ export function readReferences(ctx: MatcherContext, matcher: string, args: strin
   if (!Array.isArray(references) || references.length === 0) {
     matcherError(ctx, matcher, args, 'references must be a string or a non-empty array of strings', references)
   }
-  references.forEach((r, i) => {
+  // forEach below would skip a hole, which then crashed the metric (src/dense-array.ts)
+  const hole = firstHole(references)
+  if (hole >= 0) matcherError(ctx, matcher, args, `${holeProblem('references', hole)}; every reference must be a string`)
+  references.forEach((r: unknown, i) => {
     if (typeof r !== 'string') matcherError(ctx, matcher, args, `references[${i}] must be a string`, r)
   })
   return references as readonly string[]
@@ -92,18 +101,45 @@ export function readAnswer(ctx: MatcherContext, matcher: string, args: string, r
   return received
 }
 
+/** Whether `text` is empty or only Python whitespace (what every metric's tokenizer splits on). */
+function isBlank(text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (!pyIsSpaceCode(text.charCodeAt(k))) return false
+  return true
+}
+
 /**
- * An empty or whitespace-only reference scores 0 on every overlap metric, so `.not` would pass on it:
- * refused instead, naming the reference (`where`: `references[1]`, `received[2].reference`).
+ * A reference that is blank scores 0 on every overlap metric whatever the answer says, so `.not`
+ * would pass on it: refused instead (both directions), naming the reference (`where`: `references[1]`,
+ * `received[2].reference`). Blank means empty or whitespace only, or, with `check`, no token under
+ * the metric's own tokenizer (ROUGE on CJK text, TER with noPunct on punctuation, invisible characters).
  */
-export function refuseBlankReferences(ctx: MatcherContext, matcher: string, args: string, references: readonly string[], where: (index: number) => string): void {
+export function refuseBlankReferences(
+  ctx: MatcherContext,
+  matcher: string,
+  args: string,
+  references: readonly string[],
+  where: (index: number) => string,
+  check?: ReferenceTokenCheck,
+): void {
   references.forEach((r, i) => {
-    if (r.trim() === '') matcherError(ctx, matcher, args, `${where(i)} is empty or whitespace only; an overlap score against it is 0 whatever the answer says`, r)
+    if (isBlank(r) || r.trim() === '')
+      matcherError(ctx, matcher, args, `${where(i)} is empty or whitespace only; an overlap score against it is 0 whatever the answer says`, r)
+    if (check !== undefined && !check.hasToken(r)) {
+      const invisible = invisibleCodePoints(r)
+      const holds = invisible === '' ? '' : `; invisible characters in it: ${invisible}`
+      matcherError(
+        ctx,
+        matcher,
+        args,
+        `${where(i)} has no tokens under ${check.metric}'s tokenizer (${check.tokenizer}), so a score against it is 0 whatever the answer says${holds}. Hint: ${check.hint}`,
+        r,
+      )
+    }
   })
 }
 
 /** {@link refuseBlankReferences} for every case of an answer set. */
-export function refuseBlankSetReferences(ctx: MatcherContext, matcher: string, args: string, cases: readonly AnswerCase[]): void {
+export function refuseBlankSetReferences(ctx: MatcherContext, matcher: string, args: string, cases: readonly AnswerCase[], check?: ReferenceTokenCheck): void {
   cases.forEach((c, i) =>
     refuseBlankReferences(
       ctx,
@@ -111,6 +147,7 @@ export function refuseBlankSetReferences(ctx: MatcherContext, matcher: string, a
       args,
       c.references,
       (j) => (c.references.length === 1 ? `received[${c.index ?? i}].reference` : `received[${c.index ?? i}].references[${j}]`) + ` (case ${c.id})`,
+      check,
     ),
   )
 }

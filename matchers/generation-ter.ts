@@ -4,9 +4,10 @@
  * recorded meta says `comparator: '<='` and `direction: 'lower'` so reports and baselines read it
  * the right way round.
  */
-import { terSegments, sentenceTer, TER_OPTION_KEYS, type CorpusTerScore, type TerOptions, type TerScore } from '../src/generation/ter/ter.js'
+import { terReferenceCheck } from '../src/generation/reference-tokens.js'
+import { DEFAULT_MAX_TER_TOKENS, terSegments, sentenceTer, TER_OPTION_KEYS, type CorpusTerScore, type TerOptions, type TerScore } from '../src/generation/ter/ter.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import { declareMatcher, isBoolean, type ArgSpec, type MatcherDeclaration, type MetricSpec, type OptionSpec } from './declare.js'
+import { declareMatcher, isBoolean, limitOption, type ArgSpec, type MatcherDeclaration, type MetricSpec, type OptionSpec } from './declare.js'
 import { isEvalSet, readAnswer, readAnswerSet, readReferences, refuseBlankReferences, refuseBlankSetReferences } from './generation-received.js'
 import { buildMessage, formatNumber, quote, table } from './message.js'
 import { matcherError, requireHundredScaleThreshold } from './validate.js'
@@ -105,7 +106,7 @@ export function toScoreTerBelow(this: MatcherContext, received: unknown, ...args
     const [max, options] = args as [unknown, TerOptions | undefined]
     const threshold = requireMax(this, 'max', max)
     const cases = readAnswerSet(this, MATCHER, 'max', received)
-    refuseBlankSetReferences(this, MATCHER, 'max', cases)
+    refuseBlankSetReferences(this, MATCHER, 'max', cases, terReferenceCheck(options))
     const { corpus, segments } = terSegments(
       cases.map((c) => c.answer),
       cases.map((c) => c.references),
@@ -126,7 +127,7 @@ export function toScoreTerBelow(this: MatcherContext, received: unknown, ...args
   const argNames = 'references, max'
   const answer = readAnswer(this, MATCHER, argNames, received)
   const refs = readReferences(this, MATCHER, argNames, references)
-  refuseBlankReferences(this, MATCHER, argNames, refs, (i) => (refs.length === 1 ? 'the reference' : `references[${i}]`))
+  refuseBlankReferences(this, MATCHER, argNames, refs, (i) => (refs.length === 1 ? 'the reference' : `references[${i}]`), terReferenceCheck(options))
   const threshold = requireMax(this, argNames, max)
   const score = sentenceTer(answer, refs, options)
   return atMostResult(this, {
@@ -154,6 +155,10 @@ const TER_OPTIONS: Readonly<Record<(typeof TER_OPTION_KEYS)[number], OptionSpec>
   noPunct: { type: 'a boolean', default: 'false', doc: 'Delete `.,?:;!"()` (and CJK/full-width punctuation with asianSupport).', check: isBoolean },
   asianSupport: { type: 'a boolean', default: 'false', doc: 'Split CJK characters and punctuation (the splitting needs normalized).', check: isBoolean },
   caseSensitive: { type: 'a boolean', default: 'false', doc: 'Compare case-sensitively (otherwise both sides are lower-cased).', check: isBoolean },
+  maxTokens: limitOption(
+    String(DEFAULT_MAX_TER_TOKENS),
+    "The most TER tokens the answer or one reference may have (TER's edit matrices grow with the product of the lengths); longer input fails the assertion instead of blocking the run.",
+  ),
 }
 
 /** Lower is better: passes when the value is ≤ the threshold (`.not`: >). */

@@ -3,6 +3,7 @@ import { chrfSegments, sentenceChrf, type ChrfOptions, type ChrfScore } from '..
 import { meteorScore, type MeteorDetails, type MeteorOptions } from '../src/generation/meteor.js'
 import type { TerOptions } from '../src/generation/ter/ter.js'
 import type { Score } from '../src/score.js'
+import { bleuReferenceCheck, chrfReferenceCheck, METEOR_REFERENCE_CHECK, ROUGE_REFERENCE_CHECK, type ReferenceTokenCheck } from '../src/generation/reference-tokens.js'
 import { rougeScore, type RougeScore, type RougeType } from '../src/generation/rouge.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { terDeclaration } from './generation-ter.js'
@@ -47,8 +48,10 @@ export interface RougeMatcherOptions {
   readonly measure?: 'precision' | 'recall' | 'fmeasure'
   /** Porter-stem tokens longer than 3 (rouge-score `use_stemmer`). @default true */
   readonly stemmer?: boolean
-  /** The most tokens the answer or a reference may have (more fails the assertion). @default 50000 for ROUGE-L/Lsum, else 1000000 */
+  /** The most tokens the answer or a reference may have (more fails the assertion). @default 50000 for ROUGE-L/Lsum (20000 for ROUGE-Lsum on several lines), else 1000000 */
   readonly maxTokens?: number
+  /** ROUGE-Lsum: the most lines the answer or a reference may have (more fails the assertion). @default 2000 */
+  readonly maxLines?: number
 }
 
 /** The options of an answer-quality matcher on an eval set: its own, and what a failed case does. */
@@ -113,6 +116,8 @@ interface CorpusSpec<O, S extends Score<unknown>> {
   readonly segments: (answers: string[], references: Array<readonly string[]>, options: O | undefined) => { corpus: S; segments: S[] }
   readonly breakdown: (score: S) => string
   readonly perCaseHeading: string
+  /** The metric's tokenizer under these options, to refuse a reference with no token. */
+  readonly check: (options: O | undefined) => ReferenceTokenCheck
 }
 
 function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: CorpusSpec<O, S>, received: unknown, args: unknown[]): MatcherResult {
@@ -124,7 +129,7 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
     const threshold = requireHundredScale(ctx, matcher, 'min', min)
     // 'zero': a failed case counts as an empty answer, so its references still weigh in the corpus statistics
     const { cases, failed, total } = readAnswerSetPartial(ctx, matcher, 'min', received, mode === 'zero')
-    refuseBlankSetReferences(ctx, matcher, 'min', cases)
+    refuseBlankSetReferences(ctx, matcher, 'min', cases, spec.check(options))
     const scoredCases = cases.length > 0 ? cases : [{ id: '', answer: '', references: ['-'] }]
     const { corpus: score, segments } = spec.segments(
       scoredCases.map((c) => c.answer),
@@ -163,7 +168,7 @@ function corpusMatcher<O, S extends Score<unknown>>(ctx: MatcherContext, spec: C
   const argNames = 'references, min'
   const answer = readAnswer(ctx, matcher, argNames, received)
   const refs = readReferences(ctx, matcher, argNames, references)
-  refuseBlankReferences(ctx, matcher, argNames, refs, referenceName(refs))
+  refuseBlankReferences(ctx, matcher, argNames, refs, referenceName(refs), spec.check(options))
   const threshold = requireHundredScale(ctx, matcher, argNames, min)
   const score = spec.sentence(answer, refs, options)
   return thresholdResult(ctx, {
@@ -205,6 +210,7 @@ const BLEU_SPEC: CorpusSpec<BleuOptions, BleuScore> = {
   sentence: sentenceBleu,
   segments: bleuSegments,
   breakdown: bleuBreakdown,
+  check: (options) => bleuReferenceCheck(options?.tokenize),
   perCaseHeading: 'sentence BLEU per answer (for orientation; the corpus score is computed from summed n-gram counts)',
 }
 
@@ -213,6 +219,7 @@ const CHRF_SPEC: CorpusSpec<ChrfOptions, ChrfScore> = {
   sentence: sentenceChrf,
   segments: chrfSegments,
   breakdown: chrfBreakdown,
+  check: (options) => chrfReferenceCheck(options?.keepWhitespace),
   perCaseHeading: 'sentence chrF per answer',
 }
 
@@ -232,6 +239,8 @@ interface MeanSpec<R> {
   /** Validates and completes the options (throws a matcher error). */
   readonly resolve: (ctx: MatcherContext, args: string, options: unknown) => R
   readonly score: (answer: string, references: readonly string[], options: R) => { score: Score<unknown>; value: number; label: string; note: string; breakdown: () => string }
+  /** The metric's tokenizer, to refuse a reference with no token. */
+  readonly check: ReferenceTokenCheck
 }
 
 function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknown, args: unknown[]): MatcherResult {
@@ -242,7 +251,7 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
     const resolved = spec.resolve(ctx, 'min', withoutFailedCases(options))
     const threshold = requireThreshold(ctx, matcher, 'min', 'min', min)
     const { cases, failed, total } = readAnswerSetPartial(ctx, matcher, 'min', received)
-    refuseBlankSetReferences(ctx, matcher, 'min', cases)
+    refuseBlankSetReferences(ctx, matcher, 'min', cases, spec.check)
     const results = cases.map((c) => spec.score(c.answer, c.references, resolved))
     // 'zero': each failed case adds a 0 to the mean
     const n = cases.length + (mode === 'zero' ? failed.length : 0)
@@ -273,9 +282,10 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
   const argNames = 'references, min'
   const answer = readAnswer(ctx, matcher, argNames, received)
   const refs = readReferences(ctx, matcher, argNames, references)
-  refuseBlankReferences(ctx, matcher, argNames, refs, referenceName(refs))
+  const resolved = spec.resolve(ctx, argNames, options)
+  refuseBlankReferences(ctx, matcher, argNames, refs, referenceName(refs), spec.check)
   const threshold = requireThreshold(ctx, matcher, argNames, 'min', min)
-  const result = spec.score(answer, refs, spec.resolve(ctx, argNames, options))
+  const result = spec.score(answer, refs, resolved)
   return thresholdResult(ctx, {
     matcher,
     args: argNames,
@@ -289,11 +299,15 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
 
 const MEASURE_LABEL = { precision: 'P', recall: 'R', fmeasure: 'F' } as const
 
-type ResolvedRougeMatcherOptions = Required<Omit<RougeMatcherOptions, 'maxTokens'>> & { readonly maxTokens: number | undefined }
+type ResolvedRougeMatcherOptions = Required<Omit<RougeMatcherOptions, 'maxTokens' | 'maxLines'>> & {
+  readonly maxTokens: number | undefined
+  readonly maxLines: number | undefined
+}
 
 function rougeSpec(matcher: string, fixed?: Partial<RougeMatcherOptions>): MeanSpec<ResolvedRougeMatcherOptions> {
   return {
     matcher,
+    check: ROUGE_REFERENCE_CHECK,
     resolve: (ctx, args, options) => {
       if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(ctx, matcher, args, 'options must be an object', options)
       const o = { ...((options ?? {}) as RougeMatcherOptions), ...fixed }
@@ -304,10 +318,10 @@ function rougeSpec(matcher: string, fixed?: Partial<RougeMatcherOptions>): MeanS
       if (measure !== 'precision' && measure !== 'recall' && measure !== 'fmeasure') {
         matcherError(ctx, matcher, args, "options.measure must be 'precision', 'recall' or 'fmeasure'", measure)
       }
-      return { type, measure, stemmer: o.stemmer ?? true, maxTokens: o.maxTokens }
+      return { type, measure, stemmer: o.stemmer ?? true, maxTokens: o.maxTokens, maxLines: o.maxLines }
     },
     score: (answer, refs, o) => {
-      const limit = o.maxTokens === undefined ? {} : { maxTokens: o.maxTokens }
+      const limit = { ...(o.maxTokens === undefined ? {} : { maxTokens: o.maxTokens }), ...(o.maxLines === undefined ? {} : { maxLines: o.maxLines }) }
       const score = rougeScore(answer, refs, { types: [o.type], stemmer: o.stemmer, ...limit })[o.type] as RougeScore
       return {
         score,
@@ -363,6 +377,7 @@ function meteorBreakdown(score: MeteorScore): string {
 
 const METEOR_SPEC: MeanSpec<MeteorOptions | undefined> = {
   matcher: 'toScoreMeteorAbove',
+  check: METEOR_REFERENCE_CHECK,
   resolve: (ctx, args, options) => {
     if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(ctx, 'toScoreMeteorAbove', args, 'options must be an object', options)
     return options as MeteorOptions | undefined
@@ -409,8 +424,8 @@ const BLEU_OPTIONS: Readonly<Record<string, OptionSpec>> = {
 }
 const CHRF_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   charOrder: { type: 'a positive integer', default: '6', doc: 'Character n-gram order.', check: isPositiveInteger },
-  wordOrder: { type: 'an integer 0–2', default: '0', doc: 'Word n-gram order (2 = chrF++).', check: isInteger },
-  beta: { type: 'a positive number', default: '2', doc: 'Weight of recall over precision.', check: isFiniteNumber },
+  wordOrder: { type: 'an integer 0–2', default: '0', doc: 'Word n-gram order (2 = chrF++).', check: (v) => isInteger(v) && (v as number) >= 0 && (v as number) <= 2 },
+  beta: { type: 'a positive number', default: '2', doc: 'Weight of recall over precision.', check: (v) => isFiniteNumber(v) && (v as number) > 0 },
   epsSmoothing: { type: 'a boolean', default: 'false', doc: "sacrebleu's eps smoothing instead of the default effective-order one.", check: isBoolean },
   lowercase: { type: 'a boolean', default: 'false', doc: 'Lower-case both sides first.', check: isBoolean },
   keepWhitespace: { type: 'a boolean', default: 'false', doc: 'Keep whitespace inside character n-grams.', check: isBoolean },
@@ -420,7 +435,11 @@ const ROUGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   type: { type: "'rouge1'…'rouge9' | 'rougeL' | 'rougeLsum'", default: "'rougeL'", doc: 'Which ROUGE.' },
   measure: { type: "'precision' | 'recall' | 'fmeasure'", default: "'fmeasure'", doc: 'Which of P, R, F is compared with min.' },
   stemmer: { type: 'a boolean', default: 'true', doc: 'Porter-stem tokens longer than 3 (rouge-score `use_stemmer`).', check: isBoolean },
-  maxTokens: maxTokensOption('50000 for rougeL/rougeLsum (an LCS: cost grows with the product of the lengths), else 1000000'),
+  maxTokens: maxTokensOption('50000 for rougeL/rougeLsum (an LCS: cost grows with the product of the lengths; 20000 for rougeLsum on text of several lines), else 1000000'),
+  maxLines: limitOption(
+    '2000',
+    'rougeLsum: the most lines the answer or one reference may have (every answer line is aligned with every reference line); more fails the assertion instead of blocking the run.',
+  ),
 }
 const METEOR_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   alpha: { type: 'a number', default: '0.9', doc: 'Weight of precision vs recall in Fmean.', check: isFiniteNumber },

@@ -4,6 +4,7 @@
  * Written from the algorithm's description (golden README §5c), not ported: NLTK's matching order,
  * its stem-then-synonym quirk and its zero conventions are reproduced because they change numbers.
  */
+import { denseArray } from '../dense-array.js'
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
@@ -252,7 +253,8 @@ function preprocessReferences(fn: string, references: unknown, maxTokens: number
     // NLTK: max() of an empty sequence raises; a score against nothing has no meaning.
     throw new MetricInputError(fn, 'references', 'at least one reference', references)
   }
-  return references.map((reference: unknown, k) => {
+  // map would skip a hole and leave one in the result, which then crashed
+  return denseArray(fn, 'references', references as unknown[], 'a string or an array of token strings').map((reference: unknown, k) => {
     if (typeof reference !== 'string' && !Array.isArray(reference)) {
       throw new MetricInputError(fn, `references[${k}]`, 'a string or an array of token strings', reference)
     }

@@ -11,6 +11,7 @@ import {
   type ExtractNumbersOptions,
   type IgnorableNumbers,
   type NumberMention,
+  extractMentions,
   extractNumbers,
   validateExtractOptions,
 } from './numbers/extract-numbers.js'
@@ -209,7 +210,16 @@ export function numericConsistency(candidate: string, reference: string, options
   checkTextLength(FN, 'candidate', candidate, opts.maxTokens)
   checkTextLength(FN, 'reference', reference, opts.maxTokens)
   const extract = { words: opts.words, ignore: [...opts.ignore] }
-  const refs = extractNumbers(reference, extract)
+  const { mentions: refs, outOfRange } = extractMentions(FN, reference, extract)
+  // a number beyond a double's range cannot be compared; read as no number it would let any answer pass
+  if (outOfRange.length > 0) {
+    throw new MetricInputError(
+      FN,
+      'reference',
+      `a text whose numbers are within the range of a double (magnitude below 1.8e308); ${JSON.stringify(outOfRange[0])} is out of range and cannot be compared`,
+      reference,
+    )
+  }
   checkNumberCount('reference', refs.length, opts.maxNumbers)
   if (opts.requireNumbers && refs.length === 0) {
     throw new MetricInputError(FN, 'reference', 'a text that states at least one number (pass { requireNumbers: false } to accept one without)', reference)

@@ -15,7 +15,7 @@ import {
   tokenizeZh as tokenizeZhInternal,
 } from './tokenizers/index.js'
 import { tokenizeTercom as tokenizeTercomInternal, type TercomSettings } from './ter/tokenizer-tercom.js'
-import { TER_OPTION_KEYS, type TerOptions } from './ter/ter.js'
+import { TER_OPTION_KEYS, TERCOM_SETTING_KEYS, type TerOptions } from './ter/ter.js'
 
 export type { Score } from '../score.js'
 export { MetricInputError }
@@ -175,7 +175,8 @@ export function tokenizeTercom(text: string, options?: TerOptions): string {
   assertString('tokenizeTercom', 'text', text)
   checkOptionKeys('tokenizeTercom', options, TER_OPTION_KEYS)
   const settings: Record<keyof TercomSettings, boolean> = { normalized: false, noPunct: false, asianSupport: false, caseSensitive: false }
-  for (const key of TER_OPTION_KEYS) {
+  // maxTokens is accepted (the options of sentenceTer) and has nothing to limit here
+  for (const key of TERCOM_SETTING_KEYS) {
     const value: unknown = options?.[key]
     if (value === undefined) continue
     if (typeof value !== 'boolean') throw new MetricInputError('tokenizeTercom', `options.${key}`, 'a boolean', value)

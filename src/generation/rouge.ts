@@ -1,9 +1,20 @@
+import { denseArray } from '../dense-array.js'
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
-import { checkTokenCount, DEFAULT_MAX_LCS_TOKENS, DEFAULT_MAX_TOKENS, resolveMaxTokens, type InputLimitOptions } from './input-limits.js'
+import {
+  checkTokenCount,
+  checkUnitCount,
+  DEFAULT_MAX_LCS_TOKENS,
+  DEFAULT_MAX_LSUM_LINES,
+  DEFAULT_MAX_LSUM_TOKENS,
+  DEFAULT_MAX_TOKENS,
+  resolveLimit,
+  resolveMaxTokens,
+  type InputLimitOptions,
+} from './input-limits.js'
 import { lcsLengthOf, lcsPathOf } from './lcs.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
 import { rougeRawTokens, rougeStemToken } from './tokenizers/rouge-default.js'
@@ -58,14 +69,22 @@ export interface RougeOptions extends InputLimitOptions {
   /**
    * The most ROUGE tokens the candidate or any reference may have; more is a MetricInputError.
    * @default 50000 when `types` has rougeL or rougeLsum (an LCS: the cost is the product of the
-   * lengths: 16.5 s at 100,000 × 100,000 on a shared 2-core machine, a quarter of that here), else 1000000.
-   * `Infinity` turns the check off.
+   * lengths: 16.5 s at 100,000 × 100,000 on a shared 2-core machine, a quarter of that here), but
+   * 20000 for rougeLsum when a text has several lines (one LCS per line pair, each a plain table:
+   * the full |cand|·|ref| cells), else 1000000. `Infinity` turns the check off.
    */
   readonly maxTokens?: number
+  /**
+   * ROUGE-Lsum only: the most non-empty `\n` lines the candidate or any reference may have; more is a
+   * MetricInputError raised before any alignment (every candidate line is aligned with every
+   * reference line, so the work grows with lines × lines). `Infinity` turns the check off.
+   * @default 2000
+   */
+  readonly maxLines?: number
 }
 
 /** The keys of {@link RougeOptions}: what rougeScore accepts. */
-export const ROUGE_OPTION_KEYS = keysOf<RougeOptions>()('types', 'stemmer', 'maxTokens')
+export const ROUGE_OPTION_KEYS = keysOf<RougeOptions>()('types', 'stemmer', 'maxTokens', 'maxLines')
 
 export const MISSED_TOKENS_LIMIT = 20
 
@@ -108,14 +127,17 @@ const METRIC_NAMES: Readonly<Record<RougeType, string>> = {
  *
  * @param candidate the generated text
  * @param references one reference or a non-empty list of them
- * Cost: ROUGE-N is linear in the lengths; ROUGE-L / ROUGE-Lsum are an LCS in bit-parallel form
- * (|cand|·|ref|/32 word operations, memory O(√|ref|·|cand|/32)), so their texts are limited to
- * `maxTokens` (default 50,000) tokens each.
+ * Cost: ROUGE-N is linear in the lengths; ROUGE-L is an LCS in bit-parallel form
+ * (|cand|·|ref|/32 word operations, memory O(√|ref|·|cand|/32)), so its texts are limited to
+ * `maxTokens` (default 50,000) tokens each; ROUGE-Lsum on texts of several lines is one LCS per
+ * line pair (|cand|·|ref| table cells and lines × lines pairs), so its texts are then limited to
+ * 20,000 tokens by default and to `maxLines` (2,000) lines.
  *
  * @param options `types` (default rouge1, rouge2, rougeL, rougeLsum), `stemmer` (default `false`),
- *   `maxTokens` (default 50,000 with an LCS type, else 1,000,000)
+ *   `maxTokens` (default 50,000 with an LCS type, 20,000 for rougeLsum on several lines, else
+ *   1,000,000), `maxLines` (rougeLsum; default 2,000)
  * @throws MetricInputError on a non-string text, an empty reference list, an unknown type, or a
- *   text longer than `maxTokens` tokens
+ *   text longer than `maxTokens` tokens or (rougeLsum) `maxLines` lines
  * @example
  * const r = rougeScore(
  *   'Their big model achieved a BLEU score of 41.0 on the WMT 2014 English-to-German translation task.',
@@ -136,6 +158,7 @@ export function rougeScore(candidate: string, references: string | readonly stri
 
   const lcsType = types.find((t) => t === 'rougeL' || t === 'rougeLsum')
   const maxTokens = resolveMaxTokens(fn, options.maxTokens, lcsType === undefined ? DEFAULT_MAX_TOKENS : DEFAULT_MAX_LCS_TOKENS)
+  const maxLines = resolveLimit(fn, 'maxLines', options.maxLines, DEFAULT_MAX_LSUM_LINES)
 
   const wantLines = types.includes('rougeLsum')
   resetVocabularyIfLarge()
@@ -144,11 +167,20 @@ export function rougeScore(candidate: string, references: string | readonly stri
   const cand = prepare(candidate, stemmer, wantLines)
   const what = lcsType === undefined ? '' : `for ${METRIC_NAMES[lcsType]}`
   checkTokenCount(fn, 'candidate', cand.ids.length, maxTokens, what)
+  if (wantLines) checkLineCount(fn, 'candidate', cand, maxLines)
   const prepared = refs.map((r, k) => {
     const ref = prepare(r, stemmer, wantLines)
-    checkTokenCount(fn, typeof references === 'string' ? 'references' : `references[${k}]`, ref.ids.length, maxTokens, what)
+    const argument = typeof references === 'string' ? 'references' : `references[${k}]`
+    checkTokenCount(fn, argument, ref.ids.length, maxTokens, what)
+    if (wantLines) checkLineCount(fn, argument, ref, maxLines)
     return ref
   })
+  if (wantLines && options.maxTokens === undefined && (isMultiLine(cand) || prepared.some(isMultiLine))) {
+    // several lines: one LCS per line pair, each a plain table, so the default is lower (see DEFAULT_MAX_LSUM_TOKENS)
+    const several = 'for ROUGE-Lsum on a text of several lines'
+    checkTokenCount(fn, 'candidate', cand.ids.length, DEFAULT_MAX_LSUM_TOKENS, several)
+    prepared.forEach((ref, k) => checkTokenCount(fn, typeof references === 'string' ? 'references' : `references[${k}]`, ref.ids.length, DEFAULT_MAX_LSUM_TOKENS, several))
+  }
   const v = vocabulary.tokens.length
 
   const result: { [K in RougeType]?: RougeScore } = {}
@@ -195,6 +227,15 @@ export function rougeScore(candidate: string, references: string | readonly stri
   return result
 }
 
+function isMultiLine(text: Prepared): boolean {
+  return (text.lines?.length ?? 0) > 1
+}
+
+/** ROUGE-Lsum's line limit, e.g. ``Expected `candidate` to be a text with at most 2000 lines (ROUGE-Lsum aligns …; raise options.maxLines to allow more)``. */
+function checkLineCount(fn: string, argument: string, text: Prepared, maxLines: number): void {
+  checkUnitCount(fn, argument, text.lines?.length ?? 0, maxLines, 'lines', 'maxLines', 'ROUGE-Lsum aligns every candidate line with every reference line')
+}
+
 /** The signature of one ROUGE type: `ROUGE-Lsum|tok:rouge-default|stem:no|split:newline|version:…`. */
 export function rougeSignature(type: RougeType, stemmer: boolean): string {
   return buildSignature(METRIC_NAMES[type], [
@@ -221,10 +262,12 @@ function normalizeReferences(fn: string, references: unknown): readonly string[]
   if (typeof references === 'string') return [references]
   if (!Array.isArray(references)) throw new MetricInputError(fn, 'references', 'a string or a non-empty array of strings', references)
   if (references.length === 0) throw new MetricInputError(fn, 'references', 'a string or a non-empty array of strings', references)
-  references.forEach((r, i) => {
+  // forEach would skip a hole, which then crashed the scoring
+  const dense = denseArray(fn, 'references', references as unknown[], 'a string')
+  dense.forEach((r, i) => {
     if (typeof r !== 'string') throw new MetricInputError(fn, `references[${i}]`, 'a string', r)
   })
-  return references as readonly string[]
+  return dense as string[]
 }
 
 const TYPE_SET: ReadonlySet<string> = new Set(ROUGE_TYPES)

@@ -1,4 +1,4 @@
-import { MetricInputError } from '../errors.js'
+import { HOLE, MetricInputError } from '../errors.js'
 
 /*
  * Argument checks shared by the sacrebleu-style metrics (BLEU, chrF): the sentence form
@@ -12,6 +12,8 @@ export function checkSentenceArgs(fn: string, candidate: unknown, references: un
   if (!Array.isArray(references)) throw new MetricInputError(fn, 'references', 'a string or a non-empty array of strings', references)
   if (references.length === 0) throw new MetricInputError(fn, 'references', 'a string or a non-empty array of strings', references)
   for (let i = 0; i < references.length; i++) {
+    // read by index, a hole would read as undefined: named as a hole instead (src/dense-array.ts)
+    if (!(i in references)) throw new MetricInputError(fn, `references[${i}]`, 'a string', HOLE)
     if (typeof references[i] !== 'string') throw new MetricInputError(fn, `references[${i}]`, 'a string', references[i])
   }
   return references as readonly string[]
@@ -71,6 +73,7 @@ export function checkSegmentArgs(fn: string, candidates: unknown, references: un
     const refs: unknown = references[i]
     if (!Array.isArray(refs) || refs.length === 0) throw new MetricInputError(fn, `references[${i}]`, 'a non-empty array of strings', refs)
     for (let j = 0; j < refs.length; j++) {
+      if (!(j in refs)) throw new MetricInputError(fn, `references[${i}][${j}]`, 'a string', HOLE)
       if (typeof refs[j] !== 'string') throw new MetricInputError(fn, `references[${i}][${j}]`, 'a string', refs[j])
     }
   }

@@ -192,6 +192,8 @@ function execAt(re: RegExp, text: string, pos: number): RegExpExecArray | null {
 
 class Scanner {
   readonly tokens: Token[] = []
+  /** Numerals beyond the range of a double (`1e400`), read as names; numericConsistency refuses them in a reference. */
+  readonly outOfRange: string[] = []
   private pos = 0
 
   constructor(
@@ -412,7 +414,10 @@ class Scanner {
     const plain = sign === 0 && currency === null && unit === null && !magnitude && !grouped && (kind === 'integer' || kind === 'decimal') && lit[1] !== undefined
     const value = toNumber(dec)
     // Beyond the range of a double ("1e999", 400 digits) the text is not a quantity we can report.
-    if (!Number.isFinite(value)) return this.nameFrom(start)
+    if (!Number.isFinite(value)) {
+      this.outOfRange.push(text.slice(start, q))
+      return this.nameFrom(start)
+    }
     const yearCandidate = plain && kind === 'integer' && /^\d{4}$/.test(intRaw) && value >= 1900 && value <= 2099
     this.pushNum([draft(start, q, { dec, kind, sign, unit, yearCandidate, plain })])
     return true
@@ -810,10 +815,20 @@ function finish(d: Draft, text: string): NumberMention {
  * // → [['28.4', ['bleu']], ['8', ['head']]]
  */
 export function extractNumbers(text: string, options: ExtractNumbersOptions = {}): NumberMention[] {
-  assertString('extractNumbers', 'text', text)
-  const { words, ignore } = validateExtractOptions('extractNumbers', options)
-  checkOptionKeys('extractNumbers', options, EXTRACT_NUMBERS_OPTION_KEYS)
-  const tokens = new Scanner(text, words).run()
+  return extractMentions('extractNumbers', text, options).mentions
+}
+
+/**
+ * {@link extractNumbers} with the numerals it left out because they are beyond the range of a double
+ * (`outOfRange`: their text, e.g. `1e400`), so that a caller can refuse them instead of reading them
+ * as no number. `fn` names the public function in errors.
+ */
+export function extractMentions(fn: string, text: string, options: ExtractNumbersOptions = {}): { mentions: NumberMention[]; outOfRange: string[] } {
+  assertString(fn, 'text', text)
+  const { words, ignore } = validateExtractOptions(fn, options)
+  checkOptionKeys(fn, options, EXTRACT_NUMBERS_OPTION_KEYS)
+  const scanner = new Scanner(text, words)
+  const tokens = scanner.run()
   applyMinusWords(tokens, text)
   applyVersionCues(tokens, text)
   attachUnits(tokens, text)
@@ -825,12 +840,13 @@ export function extractNumbers(text: string, options: ExtractNumbersOptions = {}
   for (const tok of tokens) if (tok.type === 'num') drafts.push(...tok.mentions)
   const kept = drafts.filter((d) => !isIgnored(d, ignore))
   const index = new Map(kept.map((d, i) => [d, i]))
-  return kept.map((d) => {
+  const mentions = kept.map((d) => {
     const mention = finish(d, text)
     const partner = d.partner ? index.get(d.partner) : undefined
     if (d.rangeRole === undefined || partner === undefined) return mention
     return { ...mention, range: { role: d.rangeRole, partner } }
   })
+  return { mentions, outOfRange: scanner.outOfRange }
 }
 
 function isIgnored(d: Draft, ignore: ReadonlySet<IgnorableNumbers>): boolean {

@@ -6,6 +6,7 @@ import { pyIsSpaceCode, pyRstrip } from '../../text/python-string.js'
 import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, type CorpusSegmentRefs } from '../sacrebleu-args.js'
 import { bootstrapCorpus, bootstrapEntries, bootstrapOptions, type BootstrapEstimate } from '../significance/bootstrap.js'
 import type { SignificanceKernel } from '../significance/kernel.js'
+import { checkTokenCount, resolveMaxTokens } from '../input-limits.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from '../token-table.js'
 import { EditMatrix } from './edit-distance.js'
 import { bestShift, MAX_SHIFT_CANDIDATES, performShift, ShiftScratch } from './shifts.js'
@@ -21,10 +22,24 @@ export interface TerOptions {
   readonly asianSupport?: boolean
   /** Compare case-sensitively; otherwise both sides are lower-cased (sacrebleu `case_sensitive`). @default false */
   readonly caseSensitive?: boolean
+  /**
+   * The most TER tokens the candidate or any reference may have; more is a MetricInputError, raised
+   * before any alignment. TER's edit matrices have (|cand|+1)·(|ref|+1) cells (8 bytes each) and its
+   * shift search grows with the product too, so this bounds both memory and time. `Infinity` lifts it.
+   * @default 5000 ({@link DEFAULT_MAX_TER_TOKENS})
+   */
+  readonly maxTokens?: number
 }
 
 /** The keys of {@link TerOptions}. */
-export const TER_OPTION_KEYS = keysOf<TerOptions>()('normalized', 'noPunct', 'asianSupport', 'caseSensitive')
+export const TER_OPTION_KEYS = keysOf<TerOptions>()('normalized', 'noPunct', 'asianSupport', 'caseSensitive', 'maxTokens')
+
+/**
+ * Default `maxTokens` of TER: two 5,000-token texts need 2 · 5001² · 4 bytes ≈ 200 MB of edit
+ * matrices and a few seconds (bench/long-inputs.mjs); 20,000 tokens took 29 s and 3.3 GB, 200,000
+ * could not allocate at all.
+ */
+export const DEFAULT_MAX_TER_TOKENS = 5_000
 
 /** {@link corpusTer} options: the TER options plus sacrebleu's bootstrap confidence interval. */
 export interface CorpusTerOptions extends TerOptions {
@@ -79,22 +94,32 @@ export interface TerSegmentStats {
   readonly bestReference: number
 }
 
-const DEFAULTS: TercomSettings = { normalized: false, noPunct: false, asianSupport: false, caseSensitive: false }
+/** The Tercom settings and the token limit. */
+interface ResolvedTer extends TercomSettings {
+  readonly maxTokens: number
+}
 
-function resolveTerOptions(fn: string, options: unknown, keys: readonly string[] = TER_OPTION_KEYS): TercomSettings {
+const DEFAULTS: ResolvedTer = { normalized: false, noPunct: false, asianSupport: false, caseSensitive: false, maxTokens: DEFAULT_MAX_TER_TOKENS }
+/** The keys of {@link TerOptions} that are Tercom tokenizer switches (all but `maxTokens`). */
+export const TERCOM_SETTING_KEYS = ['normalized', 'noPunct', 'asianSupport', 'caseSensitive'] as const
+
+function resolveTerOptions(fn: string, options: unknown, keys: readonly string[] = TER_OPTION_KEYS): ResolvedTer {
   if (options === undefined || options === null) return DEFAULTS
   if (typeof options !== 'object' || Array.isArray(options)) throw new MetricInputError(fn, 'options', 'an options object', options)
   checkOptionKeys(fn, options, keys)
   const o = options as TerOptions
   const out: Record<keyof TercomSettings, boolean> = { ...DEFAULTS }
-  for (const key of TER_OPTION_KEYS) {
+  for (const key of TERCOM_SETTING_KEYS) {
     const value: unknown = o[key]
     if (value === undefined) continue
     if (typeof value !== 'boolean') throw new MetricInputError(fn, `options.${key}`, 'a boolean', value)
     out[key] = value
   }
-  return out
+  return { ...out, maxTokens: resolveMaxTokens(fn, o.maxTokens, DEFAULT_MAX_TER_TOKENS) }
 }
+
+/** Why TER's inputs are limited, for the limit's message. */
+const TER_LIMIT_REASON = 'for TER, whose edit matrices have (|candidate|+1)·(|reference|+1) cells'
 
 function terSignature(s: TercomSettings, nrefs: number | 'var', extra: ReadonlyArray<readonly [string, SignatureValue]> = []): string {
   return buildSignature('TER', [
@@ -266,14 +291,24 @@ function terTokens(text: string, s: TercomSettings): string[] {
 }
 
 /** The statistics of one segment from its raw strings (sacrebleu `_compute_segment_statistics`). */
-function segmentStats(hypothesis: string, references: readonly string[], s: TercomSettings): TerSegmentStats {
+function segmentStats(hypothesis: string, references: readonly string[], s: ResolvedTer): TerSegmentStats {
   if (vocabulary.size >= VOCABULARY_LIMIT) vocabulary = new TokenTable()
   const hyp = tokenIds(hypothesis, s, hypBuffer)
+  // tokenizing is linear; the limit is checked before any alignment (whose cost is the product)
+  checkTokenCount('TER', 'each candidate and reference', hyp.length, s.maxTokens, TER_LIMIT_REASON)
+  for (const reference of references) {
+    // every reference before the first alignment; a text has at most one token per two characters
+    // (per character once the normaliser splits punctuation and CJK), so short ones need no count
+    if (reference.length > (s.normalized ? 1 : 2) * s.maxTokens) {
+      checkTokenCount('TER', 'each candidate and reference', tokenIds(reference, s, refBuffer).length, s.maxTokens, TER_LIMIT_REASON)
+    }
+  }
   let best = -1
   let bestReference = 0
   let lengths = 0
   for (let k = 0; k < references.length; k++) {
     const ref = tokenIds(references[k]!, s, refBuffer)
+    checkTokenCount('TER', 'each candidate and reference', ref.length, s.maxTokens, TER_LIMIT_REASON)
     const edits = translationEditRate(hyp, ref)
     lengths += ref.length
     if (best < 0 || edits < best) {

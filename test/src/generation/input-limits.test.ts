@@ -2,12 +2,23 @@
 // MetricInputError naming the limit and the option, accepts it with the limit raised, and rejects
 // a malformed limit.
 import { MetricInputError } from '../../../src/errors.js'
-import { sentenceBleu } from '../../../src/generation/bleu.js'
+import { bleuSegments, sentenceBleu } from '../../../src/generation/bleu.js'
 import { sentenceChrf } from '../../../src/generation/chrf.js'
-import { checkTokenCount, countWords, DEFAULT_MAX_LCS_TOKENS, DEFAULT_MAX_TOKENS, resolveMaxTokens } from '../../../src/generation/input-limits.js'
+import {
+  checkTokenCount,
+  countWords,
+  DEFAULT_MAX_LCS_TOKENS,
+  DEFAULT_MAX_LSUM_LINES,
+  DEFAULT_MAX_LSUM_TOKENS,
+  DEFAULT_MAX_TOKENS,
+  resolveMaxTokens,
+} from '../../../src/generation/input-limits.js'
 import { meteorScore, singleMeteorScore } from '../../../src/generation/meteor.js'
 import { numericConsistency } from '../../../src/generation/numeric-consistency.js'
+import { extractNumbers } from '../../../src/generation/numbers/extract-numbers.js'
+import { tokenizeTercom } from '../../../src/generation/public.js'
 import { rougeScore } from '../../../src/generation/rouge.js'
+import { corpusTer, DEFAULT_MAX_TER_TOKENS, sentenceTer, terSegments } from '../../../src/generation/ter/ter.js'
 
 const words = (n: number, word = 'word') => Array.from({ length: n }, (_, i) => `${word}${i % 7}`).join(' ')
 
@@ -103,5 +114,83 @@ describe('each metric applies maxTokens', () => {
     )
     expect(numericConsistency(numbers, 'it is 5', { maxNumbers: 12 }).value).toBeGreaterThanOrEqual(0)
     expect(() => numericConsistency('1', '1', { maxNumbers: -3 })).toThrow(/options.maxNumbers/)
+  })
+})
+
+describe('issue #27: the costs that grew past every limit', () => {
+  const lines = (n: number, per = 1) => Array.from({ length: n }, (_, i) => Array.from({ length: per }, (_, k) => `w${(i + k) % 11}`).join(' ')).join('\n')
+
+  it('rougeScore: ROUGE-Lsum refuses more than maxLines (2000) lines before aligning; Infinity lifts it', () => {
+    expect(DEFAULT_MAX_LSUM_LINES).toBe(2_000)
+    const many = lines(DEFAULT_MAX_LSUM_LINES + 1)
+    const error = thrown(() => rougeScore(many, 'w1', { types: ['rougeLsum'] }))
+    expect(error.message).toBe(
+      'rougeScore: Expected `candidate` to be a text with at most 2000 lines (ROUGE-Lsum aligns every candidate line with every reference line; raise options.maxLines to allow more), got `{"lines":2001}` (Object)',
+    )
+    expect(() => rougeScore('w1', ['w1', lines(5)], { types: ['rougeLsum'], maxLines: 4 })).toThrow(/`references\[1\]` to be a text with at most 4 lines/)
+    // only ROUGE-Lsum counts lines
+    expect(rougeScore(many, 'w1', { types: ['rouge1', 'rougeL'] }).rougeL?.value).toBeGreaterThan(0)
+    expect(rougeScore(lines(5), lines(5), { types: ['rougeLsum'], maxLines: Number.POSITIVE_INFINITY }).rougeLsum?.value).toBe(1)
+    expect(() => rougeScore('a', 'a', { maxLines: 0 })).toThrow(/Expected `options.maxLines` to be a positive integer or Infinity/)
+  })
+
+  it('rougeScore: ROUGE-Lsum on texts of several lines is limited to 20,000 tokens by default (one line keeps 50,000)', () => {
+    expect(DEFAULT_MAX_LSUM_TOKENS).toBe(20_000)
+    const several = lines(1_000, 21)
+    expect(() => rougeScore(several, 'w1', { types: ['rougeLsum'] })).toThrow(
+      /`candidate` to be at most 20000 tokens long for ROUGE-Lsum on a text of several lines \(raise options.maxTokens/,
+    )
+    expect(() => rougeScore('w1', ['w1', several])).toThrow(/`references\[1\]` to be at most 20000 tokens long for ROUGE-Lsum on a text of several lines/)
+    // one line: ROUGE-Lsum is ROUGE-L's single LCS
+    expect(rougeScore(several.replaceAll('\n', ' '), 'w1', { types: ['rougeLsum'] }).rougeLsum?.details.candidateCount).toBe(21_000)
+    expect(rougeScore(several, 'w1', { types: ['rougeLsum'], maxTokens: 21_000 }).rougeLsum?.details.candidateCount).toBe(21_000)
+  })
+
+  it('sentenceTer / corpusTer / terSegments: maxTokens (default 5000) before any alignment', () => {
+    expect(DEFAULT_MAX_TER_TOKENS).toBe(5_000)
+    const long = words(DEFAULT_MAX_TER_TOKENS + 1)
+    const error = thrown(() => sentenceTer(long, 'word1'))
+    expect(error.message).toBe(
+      'TER: Expected `each candidate and reference` to be at most 5000 tokens long for TER, whose edit matrices have (|candidate|+1)·(|reference|+1) cells (raise options.maxTokens to allow more), got `{"tokens":5001}` (Object)',
+    )
+    expect(() => sentenceTer('word1', ['word1', long])).toThrow(/at most 5000 tokens long for TER/)
+    expect(() => corpusTer(['a', 'word1'], [['a', long]])).toThrow(/at most 5000 tokens long for TER/)
+    expect(() => terSegments(['a b c'], [['a b c d']], { maxTokens: 3 })).toThrow(/at most 3 tokens long for TER/)
+    // normalized splits punctuation: 3 characters, 3 tokens
+    expect(() => sentenceTer('a', 'a,b', { normalized: true, maxTokens: 2 })).toThrow(/at most 2 tokens long for TER/)
+    expect(sentenceTer('a b c', 'a b c', { maxTokens: 3 }).score).toBe(0)
+    expect(sentenceTer(long, 'word1', { maxTokens: Number.POSITIVE_INFINITY }).numEdits).toBe(DEFAULT_MAX_TER_TOKENS)
+    expect(() => sentenceTer('a', 'a', { maxTokens: 1.5 })).toThrow(/Expected `options.maxTokens` to be a positive integer or Infinity/)
+    // the tokenizer takes TER's options, maxTokens included, and ignores the limit
+    expect(tokenizeTercom('A, b', { normalized: true, maxTokens: 1 })).toBe('a , b')
+  })
+
+  it('numericConsistency: a reference number beyond a double is refused, not read as no number', () => {
+    const error = thrown(() => numericConsistency('The ratio is 5.', 'The ratio is 1e400.'))
+    expect(error.message).toBe(
+      'numericConsistency: Expected `reference` to be a text whose numbers are within the range of a double (magnitude below 1.8e308); "1e400" is out of range and cannot be compared, got `"The ratio is 1e400."` (string)',
+    )
+    expect(() => numericConsistency('x', `It has ${'9'.repeat(400)} parts.`)).toThrow(/is out of range and cannot be compared/)
+    // extractNumbers keeps its documented behaviour (left out), and so does an answer's number
+    expect(extractNumbers('The ratio is 1e400.')).toEqual([])
+    expect(numericConsistency('The ratio is 1e400.', 'The ratio is 5.').value).toBe(0)
+  })
+})
+
+describe('issue #27: holes in a references array are refused by position, never a TypeError', () => {
+  // eslint-disable-next-line no-sparse-arrays
+  const sparse = ['a b', , 'c'] as unknown as string[]
+  it.each([
+    ['rougeScore', () => rougeScore('a', sparse)],
+    ['meteorScore', () => meteorScore('a', sparse)],
+    ['sentenceBleu', () => sentenceBleu('a', sparse)],
+    ['sentenceChrf', () => sentenceChrf('a', sparse)],
+    ['sentenceTer', () => sentenceTer('a', sparse)],
+    ['bleuSegments', () => bleuSegments(['a'], [sparse])],
+  ] as const)('%s', (fn, run) => {
+    const error = thrown(run)
+    expect(error.message).toMatch(
+      new RegExp(`^${fn}: Expected \`references\\[(0\\]\\[)?1\\]\` to be a string( or an array of token strings)?, got a hole \\(an empty slot in a sparse array\\)$`),
+    )
   })
 })

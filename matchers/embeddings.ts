@@ -146,6 +146,17 @@ function uncomputable(ctx: MatcherContext, args: string, embedder: Embedder, sou
   }
 }
 
+/**
+ * A blank text (empty or whitespace only) has no meaning to compare, yet an embedder still returns a
+ * vector for it (MiniLM gives a blank reference a cosine of 0.84 with many answers): refused with or
+ * without `.not`, before any embedding.
+ */
+function refuseBlank(ctx: MatcherContext, args: string, what: string, text: string): void {
+  if (text.trim() === '') {
+    matcherError(ctx, MATCHER, args, `${what} is blank (${text.length === 0 ? 'empty' : 'whitespace only'}); there is nothing to compare, with or without .not`, text)
+  }
+}
+
 function failureReason(error: unknown): string | undefined {
   if (error instanceof EmbeddingError) return error.message
   return undefined
@@ -174,6 +185,8 @@ export async function toBeSemanticallySimilarTo(this: MatcherContext, received: 
       reference,
     )
   }
+  refuseBlank(ctx, args, 'received value (the answer)', received)
+  refuseBlank(ctx, args, 'reference', reference)
   requireThreshold(ctx, MATCHER, args, 'min', min, [-1, 1], ' (cosine similarity)')
   const { embedder, source } = resolveEmbedder(ctx, args, options)
 
@@ -219,6 +232,9 @@ async function setForm(ctx: MatcherContext, received: unknown, min: unknown, opt
     if (c.references.length !== 1) {
       matcherError(ctx, MATCHER, args, `case ${c.id} has ${c.references.length} references; semantic similarity compares each answer with exactly one reference`, c.references)
     }
+    const where = `case ${c.id} (received[${c.index}])`
+    refuseBlank(ctx, args, `${where}: the answer`, c.answer)
+    refuseBlank(ctx, args, `${where}: the reference`, c.references[0] as string)
     return { candidate: c.answer, reference: c.references[0] as string }
   })
   if (typeof min === 'string') {

@@ -4,8 +4,8 @@
  */
 import { answerRelevance, completeness, contextRecall, contextUtilization, groundedness, rubricScore, type Rubric } from '../src/judge/index.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import type { CompleteSetMatcherOptions, GroundedSetMatcherOptions, JudgeSetMatcherOptions } from './judge.js'
-import { metricOptions } from './judge-shared.js'
+import type { CompleteSetMatcherOptions, GroundedSetMatcherOptions, JudgeSetMatcherOptions, RelevanceSetMatcherOptions } from './judge.js'
+import { metricOptions, relevanceOptions } from './judge-shared.js'
 import { runSet, shortfall, type JudgeCase } from './judge-set.js'
 import { quote } from './message.js'
 import { matcherError } from './validate.js'
@@ -150,10 +150,11 @@ export function relevanceSet(ctx: MatcherContext, received: unknown, min: unknow
     matcher,
     args: 'min',
     label: 'answer relevance',
+    emptyOption: true,
     min,
     options,
     needs: ['answer', 'question'],
-    compute: (judge, o, c) => answerRelevance(c.question as string, c.answer as string, judge, metricOptions(o)),
+    compute: (judge, o: RelevanceSetMatcherOptions | undefined, c) => answerRelevance(c.question as string, c.answer as string, judge, relevanceOptions(o)),
     reasons: (score) => {
       const d = score.details
       if (d.empty) return d.note ?? 'no statements'

@@ -150,6 +150,16 @@ export function readJudgeSet(
           c[field === 'contexts' && c['contexts'] === undefined ? 'retrieved' : field],
         )
       }
+      // A blank question or reference would be sent to the judge as if it said something.
+      if ((field === 'question' || field === 'reference') && (value as string).trim() === '') {
+        matcherError(
+          ctx,
+          matcher,
+          args,
+          `${where} has a blank \`${field}\` (${(value as string).length === 0 ? 'empty' : 'whitespace only'}); the judge would be asked about nothing`,
+          value,
+        )
+      }
       if (field === 'contexts') out.contexts = value as readonly ContextInput[]
       else out[field] = value as string
     }

@@ -8,6 +8,7 @@ import {
   DEFAULT_JUDGE_CACHE_DIR,
   judgeCache,
   JudgeError,
+  MAX_REPEAT,
   repeatPassRate,
   type Consistency,
   type ContextInput,
@@ -18,7 +19,7 @@ import {
 import type { Score } from '../src/score.js'
 import { getConfig } from './config.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import type { EmptyMatcherOptions, JudgeMatcherOptions } from './judge.js'
+import type { EmptyMatcherOptions, JudgeMatcherOptions, RelevanceMatcherOptions } from './judge.js'
 import { buildMessage, formatNumber, list, quote, table, thresholdHeadline } from './message.js'
 import { denseUserArray, matcherError, requireThreshold } from './validate.js'
 
@@ -75,12 +76,14 @@ export function readOptions<O extends JudgeMatcherOptions>(ctx: MatcherContext, 
     matcherError(ctx, matcher, args, 'options must be an object such as { judge, repeat, passRate }', options)
   const o = options as O
   if (o.judge !== undefined && !isJudge(o.judge)) matcherError(ctx, matcher, args, 'options.judge must be a judge such as ollamaJudge({ model })', o.judge)
-  if (o.repeat !== undefined && !(Number.isSafeInteger(o.repeat) && o.repeat > 0)) matcherError(ctx, matcher, args, 'options.repeat must be a positive integer', o.repeat)
+  if (o.repeat !== undefined && !(Number.isSafeInteger(o.repeat) && o.repeat > 0 && o.repeat <= MAX_REPEAT)) {
+    matcherError(ctx, matcher, args, `options.repeat must be a positive integer ≤ ${MAX_REPEAT} (each run is a full set of judge calls)`, o.repeat)
+  }
   if (o.passRate !== undefined) requireThreshold(ctx, matcher, args, 'options.passRate', o.passRate)
   for (const [key, kind] of Object.entries(kinds)) {
     const value = (o as Record<string, unknown>)[key]
     if (value === undefined) continue
-    if (kind === 'string') requireString(ctx, matcher, args, `options.${key}`, value)
+    if (kind === 'string') requireText(ctx, matcher, args, `options.${key}`, value)
     else requireContexts(ctx, matcher, args, `options.${key}`, value)
   }
   return o
@@ -91,6 +94,11 @@ export function metricOptions<O extends JudgeMatcherOptions, K extends keyof O>(
   const picked: Partial<O> = o?.repeat ? ({ repeat: o.repeat } as Partial<O>) : {}
   for (const key of keys) if (o?.[key] !== undefined) picked[key] = o[key]
   return picked
+}
+
+/** The core's options for answer relevance: `empty: 'pass'` scores an answer without statements 1 (`empty:vacuous`). */
+export function relevanceOptions(o: RelevanceMatcherOptions | undefined): { repeat?: number; onEmpty?: 'vacuous' } {
+  return { ...metricOptions(o), ...(o?.empty === 'pass' ? { onEmpty: 'vacuous' as const } : {}) }
 }
 
 /** The judge to use, with the default cache folder applied when it has no cache of its own. */
@@ -259,6 +267,18 @@ export function requireAnswer(ctx: MatcherContext, matcher: string, args: string
 export function requireString(ctx: MatcherContext, matcher: string, args: string, name: string, value: unknown): string {
   if (typeof value !== 'string') matcherError(ctx, matcher, args, `${name} must be a string`, value)
   return value
+}
+
+/**
+ * A text the judge is asked about (question, reference, criteria): a string that is not blank. A blank
+ * one is a Matcher error naming the argument, before any judge call, with or without `.not`.
+ */
+export function requireText(ctx: MatcherContext, matcher: string, args: string, name: string, value: unknown): string {
+  const text = requireString(ctx, matcher, args, name, value)
+  if (text.trim() === '') {
+    matcherError(ctx, matcher, args, `${name} is blank (${text.length === 0 ? 'empty' : 'whitespace only'}); the judge would be asked about nothing`, value)
+  }
+  return text
 }
 
 export function requireContexts(ctx: MatcherContext, matcher: string, args: string, name: string, value: unknown): readonly ContextInput[] {

@@ -11,10 +11,11 @@ import {
   type EmptyPolicy,
   type Judge,
   type Rubric,
+  MAX_REPEAT,
 } from '../src/judge/index.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { isEvalSet } from './generation-received.js'
-import { failures, itemRow, metricOptions, reasonCell, requireAnswer, requireContexts, requireString, run } from './judge-shared.js'
+import { failures, itemRow, metricOptions, reasonCell, requireAnswer, requireContexts, requireString, relevanceOptions, requireText, run } from './judge-shared.js'
 import { isCaseSet, type JudgeSetOptions } from './judge-set.js'
 import { completeSet, contextRecallSet, groundedSet, relevanceSet, rubricSet, utilizeSet } from './judge-set-forms.js'
 import { FAILED_CASES_OPTION, list, quote, table } from './message.js'
@@ -30,7 +31,10 @@ export interface JudgeMatcherOptions {
    * the judge an explicit `judgeCache({ dir, mode })` to choose another folder or mode, e.g. `replay` in CI).
    */
   judge?: Judge
-  /** Self-consistency: run the metric `repeat` times with seeds `seed … seed+repeat-1`. @default 1 */
+  /**
+   * Self-consistency: run the metric `repeat` times with seeds `seed … seed+repeat-1`. An integer from 1
+   * to 100; a larger one is a Matcher error, not a run. @default 1
+   */
   repeat?: number
   /**
    * With `repeat`: pass when at least this share of the runs (0–1) scores ≥ `min`, instead of
@@ -49,6 +53,8 @@ export interface EmptyMatcherOptions {
    */
   empty?: 'fail' | 'pass'
 }
+
+export interface RelevanceMatcherOptions extends JudgeMatcherOptions, EmptyMatcherOptions {}
 
 export interface CompleteMatcherOptions extends QuestionMatcherOptions, EmptyMatcherOptions {}
 
@@ -79,6 +85,7 @@ export interface PreferenceMatcherOptions extends JudgeMatcherOptions {
 
 /** Options of the eval-set forms: the judge options without `passRate` (the assertion is on the mean), plus `concurrency` and `failedCases`. */
 export type JudgeSetMatcherOptions = Omit<JudgeMatcherOptions, 'passRate'> & JudgeSetOptions
+export type RelevanceSetMatcherOptions = Omit<RelevanceMatcherOptions, 'passRate'> & JudgeSetOptions
 export type GroundedSetMatcherOptions = Omit<GroundedMatcherOptions, 'passRate'> & JudgeSetOptions
 export type ContextRecallSetMatcherOptions = Omit<ContextRecallMatcherOptions, 'passRate'> & JudgeSetOptions
 /** Each case's question goes to the judge when it has one. */
@@ -137,10 +144,11 @@ export interface JudgeMatchers<R = unknown, T = unknown> {
   toHaveContextRecall: ByReceived<T, P, [reference: string, min: number, options?: ContextRecallMatcherOptions], [min: number, options?: ContextRecallSetMatcherOptions]>
   /**
    * Answer relevance of the received answer to `question` ≥ `min` (share of its statements that address it).
+   * An answer with no statement fails with or without `.not` unless `{ empty: 'pass' }` (then it scores 1).
    * For an eval set, each case's answer to its question.
    * @example await expect(answer).toBeRelevantTo('What is the capital of France?', 0.8)
    */
-  toBeRelevantTo: ByReceived<T, P, [question: string, min: number, options?: JudgeMatcherOptions], [min: number, options?: JudgeSetMatcherOptions]>
+  toBeRelevantTo: ByReceived<T, P, [question: string, min: number, options?: RelevanceMatcherOptions], [min: number, options?: RelevanceSetMatcherOptions]>
   /**
    * Rubric score of the received answer, normalised to 0–1 ((raw − lo)/(hi − lo), default scale 1–5), ≥ `min`.
    * For an eval set, the mean over the cases (each with its question, contexts and reference).
@@ -210,7 +218,7 @@ export async function toBeCompleteGiven(this: MatcherContext, received: unknown,
   if (s === null || typeof s !== 'object' || 'contexts' in s === 'reference' in s) {
     matcherError(this, matcher, args, 'source must be { reference: string } or { contexts: [...] } (exactly one)', source)
   }
-  if ('reference' in s) requireString(this, matcher, args, 'source.reference', s.reference)
+  if ('reference' in s) requireText(this, matcher, args, 'source.reference', s.reference)
   else requireContexts(this, matcher, args, 'source.contexts', s.contexts)
   return run(this, {
     matcher,
@@ -277,7 +285,7 @@ export async function toHaveContextRecall(this: MatcherContext, received: unknow
   const matcher = 'toHaveContextRecall'
   const args = 'reference, min'
   const chunks = requireContexts(this, matcher, args, 'received value (the retrieved contexts)', received)
-  const ref = requireString(this, matcher, args, 'reference', reference)
+  const ref = requireText(this, matcher, args, 'reference', reference)
   return run(this, {
     matcher,
     args,
@@ -309,14 +317,15 @@ export async function toBeRelevantTo(this: MatcherContext, received: unknown, qu
   const matcher = 'toBeRelevantTo'
   const args = 'question, min'
   const answer = requireAnswer(this, matcher, args, received)
-  const q = requireString(this, matcher, args, 'question', question)
+  const q = requireText(this, matcher, args, 'question', question)
   return run(this, {
     matcher,
     args,
     label: 'answer relevance',
+    emptyOption: true,
     min,
     options,
-    compute: (judge, o) => answerRelevance(q, answer, judge, metricOptions(o)),
+    compute: (judge, o: RelevanceMatcherOptions | undefined) => answerRelevance(q, answer, judge, relevanceOptions(o)),
     breakdown: (score) => {
       const d = score.details
       if (d.empty) return [d.note]
@@ -368,6 +377,7 @@ export async function toBePreferredOver(this: MatcherContext, received: unknown,
   if (options === null || typeof options !== 'object' || typeof (options as { question?: unknown }).question !== 'string') {
     matcherError(this, matcher, args, 'options must include the question both answers respond to: { question: string }', options)
   }
+  requireText(this, matcher, args, 'options.question', (options as { question: string }).question)
   const { question } = options as PreferenceMatcherOptions
   return run(this, {
     matcher,
@@ -398,7 +408,12 @@ const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     default: 'configure({ judge })',
     doc: 'The judge, e.g. `ollamaJudge({ model })`; a judge without a cache of its own records to `__rag_judge_cache__/` next to the test file.',
   },
-  repeat: { type: 'a positive integer', default: '1', doc: 'Self-consistency: run the metric `repeat` times with seeds `seed … seed+repeat−1`.' },
+  repeat: {
+    type: 'a positive integer ≤ 100',
+    default: '1',
+    doc: 'Self-consistency: run the metric `repeat` times with seeds `seed … seed+repeat−1`; more than 100 is refused.',
+    check: (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= MAX_REPEAT,
+  },
   passRate: { type: 'a number 0–1', doc: 'With `repeat`: pass when at least this share of the runs scores ≥ min, instead of comparing the mean.' },
 }
 const QUESTION: OptionSpec = { type: 'a string', doc: "The user's question, shown to the judge." }
@@ -514,8 +529,8 @@ export const judgeDeclarations = [
     family: 'judge',
     summary: 'Answer relevance to `question` ≥ `min`: the share of its statements that address the question.',
     forms: [
-      setForm('`answer` and `question`', [MIN_JUDGE]),
-      { received: ANSWER_RECEIVED, args: [{ name: 'question', type: 'string', doc: "The user's question." }, MIN_JUDGE], options: JUDGE_OPTIONS },
+      setForm('`answer` and `question`', [MIN_JUDGE], { empty: EMPTY }),
+      { received: ANSWER_RECEIVED, args: [{ name: 'question', type: 'string', doc: "The user's question." }, MIN_JUDGE], options: { ...JUDGE_OPTIONS, empty: EMPTY } },
     ],
     metric: judgeMetric('answer relevance'),
     example: "await expect(answer).toBeRelevantTo('What is the capital of France?', 0.8)",

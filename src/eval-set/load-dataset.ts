@@ -23,6 +23,10 @@ export interface EvalItem {
   readonly relevant?: readonly Id[] | Readonly<Record<string, number>>
   readonly reference?: string
   readonly references?: readonly string[]
+  /**
+   * Contexts recorded with the item, for a file of finished cases asserted on directly. runEvalSet
+   * refuses an item that has them (like `answer` and `retrieved`): a case's contexts come from its pipeline.
+   */
   readonly contexts?: readonly string[]
   readonly [extra: string]: unknown
 }
@@ -496,6 +500,11 @@ function formatFor(fn: string, source: string | undefined, format: DatasetFormat
  * (non-empty string), and optionally `keyword` (string), `relevant` (array of ids, or object of
  * id → grade), `reference` (string), `references` (non-empty array of strings), `contexts` (array of
  * strings). Other fields are kept unchanged.
+ *
+ * Pipeline outputs (`answer`, `retrieved`, `contexts`) are kept too, so a file of finished cases can be
+ * asserted on directly (`expect(loadDataset('run.jsonl')).toScoreBleuAbove(20)`); runEvalSet refuses an
+ * item that carries one, naming it, since a case's outputs must come from its pipeline (a failed call
+ * would otherwise be scored on the file's copy). A reference answer belongs in `reference`.
  *
  * Formats:
  * - `json`: one array of item objects. Errors give the array index and the line of the item (or of

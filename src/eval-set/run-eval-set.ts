@@ -12,7 +12,11 @@ import { isCiEnvironment, progressPrinter, shouldShowProgress, type ProgressMode
 
 export { isCiEnvironment, type ProgressStream }
 
-/** What a pipeline returns for one question. Extra fields are kept on the case. */
+/**
+ * What a pipeline returns for one question. Extra fields are kept on the case. These fields come only
+ * from the pipeline: a dataset item that carries `retrieved`, `answer` or `contexts` is refused (see
+ * {@link OUTPUT_FIELDS}), and a failed case has none of them.
+ */
 export interface PipelineOutput {
   readonly retrieved?: readonly RetrievedItem[]
   readonly answer?: string
@@ -122,6 +126,40 @@ export const RUN_EVAL_SET_OPTION_KEYS = keysOf<RunEvalSetOptions>()(
   'corpus',
 )
 
+/**
+ * The fields a case takes only from its pipeline. A dataset item carrying one of them is refused
+ * before any call: merged under the pipeline's output, the item's own `answer` (or `retrieved`,
+ * `contexts`) would survive a pipeline that threw or returned `{}` and be scored as if the pipeline had
+ * produced it. `error`, `timing` and `attempts` are set by runEvalSet itself.
+ */
+export const OUTPUT_FIELDS = ['retrieved', 'answer', 'contexts'] as const
+const RESERVED_FIELDS = ['error', 'timing', 'attempts'] as const
+
+/** Refuses an item that carries an output field (or a field runEvalSet sets), naming the item and the field. */
+function refuseOutputFields(item: EvalRunItem, i: number): void {
+  const label = item.id !== undefined ? `item ${JSON.stringify(String(item.id))} (dataset[${i}])` : `dataset[${i}]`
+  for (const field of OUTPUT_FIELDS) {
+    if (!Object.prototype.hasOwnProperty.call(item, field) || item[field] === undefined) continue
+    const hint =
+      field === 'answer'
+        ? 'A reference answer belongs in `reference` (or `references`).'
+        : field === 'retrieved'
+          ? 'Ground truth belongs in `relevant` (or `keyword`).'
+          : 'Give the pipeline its input contexts under another name (e.g. `givenContexts`; it receives the whole item) and return them as `contexts` if the answer is judged against them.'
+    const error = new MetricInputError(FN, `${label}.${field}`, 'absent: it is a pipeline output', item[field])
+    error.message =
+      `${FN}: ${label} carries \`${field}\`, which is a pipeline output, not a dataset field: a case's \`retrieved\`, \`answer\` and \`contexts\` come only from the pipeline, ` +
+      `so a case whose pipeline failed is never scored on the dataset's copy. Rename the field. ${hint}`
+    throw error
+  }
+  for (const field of RESERVED_FIELDS) {
+    if (!Object.prototype.hasOwnProperty.call(item, field) || item[field] === undefined) continue
+    const error = new MetricInputError(FN, `${label}.${field}`, 'absent: runEvalSet sets it on each case', item[field])
+    error.message = `${FN}: ${label} carries \`${field}\`, which runEvalSet sets on each case (${field === 'error' ? 'a failed pipeline call' : field}). Rename the field.`
+    throw error
+  }
+}
+
 class PipelineTimeoutError extends Error {
   override readonly name = 'TimeoutError'
 }
@@ -169,7 +207,10 @@ function checkOutput(output: unknown): PipelineOutput {
  *   item and keyword: it is a dataset mistake, not a pipeline failure, and left alone it would score
  *   0 on every retrieval metric.
  * - Each case is `{ ...item, ...output, timing: { ms }, attempts }` (the item's `id` and `question` win), in
- *   dataset order whatever the completion order.
+ *   dataset order whatever the completion order. `retrieved`, `answer` and `contexts` come only from
+ *   the pipeline: an item carrying one of them (or `error`, `timing`, `attempts`) is a MetricInputError
+ *   before any call, naming the item and the field, and a failed case, or one whose pipeline returned
+ *   `{}`, has none of them, so the matchers fail naming it instead of scoring a leftover.
  * - Progress (name, done/total, failures, elapsed, ETA) goes to `stream` (stderr) when `progress`
  *   is `'on'`, or `'auto'` and a person is watching and `CI` is not set (see progress.ts): one
  *   rewritten line on a TTY, else a line per second (a test worker, whose stderr the runner forwards).
@@ -177,8 +218,8 @@ function checkOutput(output: unknown): PipelineOutput {
  * A timed-out call cannot be stopped from outside; its slot is freed anyway so one hung request does
  * not stall the run, and its eventual result is ignored.
  *
- * @throws MetricInputError for a dataset that is not a non-empty array of `{ question }` items, a
- *   pipeline that is not a function, a bad option, a bad corpus, or a keyword found in no corpus chunk
+ * @throws MetricInputError for a dataset that is not a non-empty array of `{ question }` items, an
+ *   item carrying a pipeline output (`retrieved`, `answer`, `contexts`), a pipeline that is not a function, a bad option, a bad corpus, or a keyword found in no corpus chunk
  * @example
  * const run = await runEvalSet(loadDataset('eval.json'), async (question) => {
  *   const hits = await search(question)
@@ -192,6 +233,7 @@ export async function runEvalSet<I extends EvalRunItem>(items: readonly I[], pip
   dataset.forEach((item, i) => {
     if (item === null || typeof item !== 'object') throw new MetricInputError(FN, `dataset[${i}]`, 'an item object `{ id, question, … }`', item)
     if (typeof item.question !== 'string') throw new MetricInputError(FN, `dataset[${i}].question`, 'a string', item.question)
+    refuseOutputFields(item, i)
   })
   if (typeof pipeline !== 'function') throw new MetricInputError(FN, 'pipeline', 'a function `(question, item) => ({ retrieved, answer })`', pipeline)
   if (options === null || typeof options !== 'object') throw new MetricInputError(FN, 'options', 'an object', options)

@@ -55,12 +55,17 @@ export interface JudgeCacheEntry extends JudgeCacheRequest {
   readonly key: string
   /**
    * `content` is what the model said; `value` is its parse, kept for readers (the cache re-parses
-   * `content` on every read and refuses an entry whose `value` differs). `model` is the model the server
-   * said answered, `mode` how structured output was requested (OpenAI-compatible servers).
+   * `content` on every read and refuses an entry whose `value` differs or is missing). `sha256` is the
+   * digest of the key and `content` ({@link judgeReplyDigest}), written by the cache: an entry whose
+   * content was edited by hand (or copied from another entry) no longer matches it and is never replayed.
+   * `model` is the model the server said answered, `mode` how structured output was requested
+   * (OpenAI-compatible servers).
    */
   readonly reply: {
     readonly content: string
     readonly value: unknown
+    /** Set by {@link JudgeCache.write}; required on read. */
+    readonly sha256?: string
     readonly attempts: number
     readonly model?: string
     readonly mode?: string
@@ -85,6 +90,15 @@ export function judgeCacheKey(request: JudgeCacheRequest): string {
       template: request.template,
     }),
   )
+}
+
+/**
+ * The digest stored with a reply: sha256 of the canonical JSON of the entry's key and the reply's
+ * content, so the reply is bound both to its request and to its own text. It detects an edited or
+ * transplanted reply; it is not a signature (whoever edits the file can recompute it on purpose).
+ */
+export function judgeReplyDigest(key: string, content: string): string {
+  return sha256Hex(canonicalJson({ key, content }))
 }
 
 export type CacheRead = { readonly status: 'hit'; readonly entry: JudgeCacheEntry } | { readonly status: 'miss' } | { readonly status: 'corrupt'; readonly problem: string }
@@ -172,9 +186,10 @@ export function judgeCache(options: JudgeCacheOptions): JudgeCache {
       if (actual !== entry.key)
         throw new JudgeError('cache-write', `Judge cache: refusing to write ${file}: the entry's request hashes to ${actual}, not to its key.`, { dir, file })
       const temp = `${file}.${process.pid}-${threadId}-${randomUUID()}.tmp`
+      const sealed: JudgeCacheEntry = { ...entry, reply: { ...entry.reply, sha256: judgeReplyDigest(entry.key, entry.reply.content) } }
       try {
         await mkdir(dir, { recursive: true })
-        await writeFile(temp, `${JSON.stringify(entry, null, 2)}\n`, 'utf8')
+        await writeFile(temp, `${JSON.stringify(sealed, null, 2)}\n`, 'utf8')
       } catch (error) {
         await unlink(temp).catch(() => undefined)
         throw writeError(dir, file, error)
@@ -216,7 +231,8 @@ function fsCause(error: unknown, dir: string): string {
  * The entry in `text` when it is sound, else what is wrong with it. Sound means: the right format, the
  * stored key and the key recomputed from the stored request both equal the file name, `reply.content`
  * parses and `reply.value` is that parse (the value handed back is always the parse of the content),
- * the model that answered (when recorded) is the requested one, and `accept` finds no problem.
+ * `reply.sha256` is the digest of the key and the content, `reply.value` is present, the model that
+ * answered (when recorded) is the requested one, and `accept` finds no problem.
  */
 function checkEntry(text: string, key: string, accept?: (entry: JudgeCacheEntry) => readonly string[]): JudgeCacheEntry | string {
   let entry: unknown
@@ -248,7 +264,12 @@ function checkEntry(text: string, key: string, accept?: (entry: JudgeCacheEntry)
   } catch (error) {
     return `reply.content is not JSON (${(error as Error).message})`
   }
-  if ('value' in reply && canonicalJson(reply.value) !== canonicalJson(parsed)) return 'reply.value differs from the parse of reply.content'
+  if (typeof reply.sha256 !== 'string')
+    return 'reply.sha256 is missing, so its content cannot be checked against the request: the entry does not match its request (re-record it in readwrite mode)'
+  if (reply.sha256 !== judgeReplyDigest(key, reply.content))
+    return 'reply.content does not match reply.sha256: the reply was edited (or copied from another entry), so the entry does not match its request'
+  if (!('value' in reply)) return 'reply.value is missing: the entry does not match its request'
+  if (canonicalJson(reply.value) !== canonicalJson(parsed)) return 'reply.value differs from the parse of reply.content'
   if (reply.model !== undefined && !sameModel(e.model, reply.model))
     return `the reply came from model ${JSON.stringify(reply.model)}, not the requested ${JSON.stringify(e.model)}`
   const sound = { ...(e as JudgeCacheEntry), reply: { ...reply, value: parsed } } as JudgeCacheEntry

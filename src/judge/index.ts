@@ -6,7 +6,7 @@ export { openaiJudge, type OpenAIJudgeOptions, type OpenAIOutputMode } from './o
 export { functionJudge, type FunctionJudgeOptions, type FunctionJudgeRequest, type FunctionJudgeResult } from './function-judge.js'
 export type { JsonSchema, JsonType, Judge, JudgeReply, JudgeRequest, JudgeTokenUsage } from './types.js'
 export * from './templates/index.js'
-export { answerRelevance, type AnswerRelevanceDetails, type StatementRelevance } from './metrics/answer-relevance.js'
+export { answerRelevance, type AnswerRelevanceDetails, type AnswerRelevanceOptions, type StatementRelevance } from './metrics/answer-relevance.js'
 export { completeness, type CompletenessDetails, type CompletenessOptions, type CompletenessSource, type KeyPointJudgement } from './metrics/completeness.js'
 export { contextPrecision, type ContextPrecisionDetails, type RankedChunkRelevance } from './metrics/context-precision.js'
 export { contextRecall, type ContextRecallDetails, type ContextRecallOptions, type StatementAttribution } from './metrics/context-recall.js'
@@ -15,6 +15,7 @@ export { faithfulness, groundedness, type ClaimJudgement, type ClaimVerdict, typ
 export { pairwiseJudge, type PairwiseDetails, type PairwiseOptions, type PairwiseOrderVerdict, type PairwiseWinner } from './metrics/pairwise.js'
 export { rubricScore, type Rubric, type RubricDetails, type RubricScoreOptions } from './metrics/rubric-score.js'
 export {
+  MAX_REPEAT,
   repeatPassRate,
   sumUsage,
   type CallStats,

@@ -111,8 +111,26 @@ function ollamaBackend(model: string, host: string, baseFetch: typeof fetch): Ju
         fetch: ((input: Parameters<typeof fetch>[0], init?: RequestInit) => fetchWithRedirects(input, { ...init, signal })) as typeof fetch,
       })
       const response = await client.chat({ model, messages: [...messages], format: schema as object, options, stream: false })
-      const r = response as { model?: unknown; message?: { content?: unknown }; prompt_eval_count?: unknown; eval_count?: unknown } | null
+      const r = response as {
+        model?: unknown
+        message?: { content?: unknown }
+        prompt_eval_count?: unknown
+        eval_count?: unknown
+        done?: unknown
+        done_reason?: unknown
+      } | null
       const content = r?.message?.content
+      // A reply cut off (num_predict or the context window reached, or a stream that never finished) is not
+      // a judgement, even when the part that arrived happens to parse: refused like OpenAI's finish_reason 'length'.
+      if (r?.done === false || r?.done_reason === 'length') {
+        const why = r?.done_reason === 'length' ? "done_reason: 'length'" : 'done: false'
+        throw new JudgeError(
+          'truncated',
+          `${label} (model ${model}) cut the reply off (${why}), so it is not a complete judgement. ` +
+            'Raise the context window (`numCtx`) or the output limit (num_predict in the Modelfile), or shorten the input.',
+          { host: hostLabel, raw: typeof content === 'string' ? content.slice(0, 2000) : undefined },
+        )
+      }
       if (typeof content !== 'string') {
         throw new JudgeError('invalid-reply', `${label} answered /api/chat without message.content (model ${model}).`, { host: hostLabel, retryable: true })
       }

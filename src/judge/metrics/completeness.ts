@@ -7,6 +7,7 @@ import type { Judge } from '../types.js'
 import { emptyRun, extractItems, verdictPerItem, type VerdictStep } from './extract-then-verify.js'
 import { judgedScore } from './judged-score.js'
 import {
+  assertNonBlank,
   assertText,
   contextSections,
   normalizeContexts,
@@ -76,7 +77,7 @@ export async function completeness(answer: string, source: CompletenessSource, j
   let kind: 'contexts' | 'reference'
   let sourceSections: PromptSection[]
   if (source !== null && typeof source === 'object' && 'reference' in source && !('contexts' in source)) {
-    assertText(fn, 'source.reference', source.reference)
+    assertNonBlank(fn, 'source.reference', source.reference)
     kind = 'reference'
     sourceSections = [{ label: 'SOURCE', text: source.reference }]
   } else if (source !== null && typeof source === 'object' && 'contexts' in source && !('reference' in source)) {

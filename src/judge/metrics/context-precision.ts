@@ -3,7 +3,7 @@ import { contextPrecisionTemplate as T } from '../templates/context-precision.js
 import type { Judge } from '../types.js'
 import { judgedScore } from './judged-score.js'
 import {
-  assertText,
+  assertNonBlank,
   JUDGE_METRIC_OPTION_KEYS,
   normalizeContexts,
   readJudgeAndRepeat,
@@ -56,9 +56,9 @@ export async function contextPrecision(
   options: JudgeMetricOptions = {},
 ): Promise<Score<ContextPrecisionDetails>> {
   const fn = 'contextPrecision'
-  assertText(fn, 'question', question)
+  assertNonBlank(fn, 'question', question)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)
-  assertText(fn, 'reference', reference)
+  assertNonBlank(fn, 'reference', reference)
   const repeat = readJudgeAndRepeat(fn, judge, options, JUDGE_METRIC_OPTION_KEYS)
 
   const once = async (recorder: CallRecorder, seed: number): Promise<{ value: number; details: Omit<ContextPrecisionDetails, keyof JudgeDetailsBase> }> => {

@@ -5,7 +5,7 @@ import type { Judge } from '../types.js'
 import { attributeToContexts, emptyRun, extractItems, type ContextVerdictStep } from './extract-then-verify.js'
 import { judgedScore } from './judged-score.js'
 import {
-  assertText,
+  assertNonBlank,
   normalizeContexts,
   readEmptyPolicy,
   JUDGE_METRIC_OPTION_KEYS,
@@ -67,7 +67,7 @@ export async function contextRecall(
   options: ContextRecallOptions = {},
 ): Promise<Score<ContextRecallDetails>> {
   const fn = 'contextRecall'
-  assertText(fn, 'reference', reference)
+  assertNonBlank(fn, 'reference', reference)
   const ctx = normalizeContexts(fn, 'contexts', contexts, true)
   const repeat = readJudgeAndRepeat(fn, judge, options, CONTEXT_RECALL_OPTION_KEYS)
   const onEmpty = readEmptyPolicy(fn, options.onEmpty)

@@ -5,6 +5,7 @@ import { pairwiseTemplate as T } from '../templates/pairwise.js'
 import type { Judge } from '../types.js'
 import { judgedScore } from './judged-score.js'
 import {
+  assertNonBlank,
   assertText,
   optionalSection,
   optionalText,
@@ -58,7 +59,7 @@ export const PAIRWISE_OPTION_KEYS = keysOf<PairwiseOptions>()(...JUDGE_METRIC_OP
  */
 export async function pairwiseJudge(question: string, answerA: string, answerB: string, judge: Judge, options: PairwiseOptions = {}): Promise<Score<PairwiseDetails>> {
   const fn = 'pairwiseJudge'
-  assertText(fn, 'question', question)
+  assertNonBlank(fn, 'question', question)
   assertText(fn, 'answerA', answerA)
   assertText(fn, 'answerB', answerB)
   const repeat = readJudgeAndRepeat(fn, judge, options, PAIRWISE_OPTION_KEYS)

@@ -26,6 +26,7 @@ export interface JudgeMetricOptions {
    * Self-consistency: run the whole metric `repeat` times with seeds `judge.seed + i` (recorded), report the
    * mean as the value and the per-run values, min, max and population standard deviation in
    * `details.consistency`. Only meaningful with a temperature above 0: at temperature 0 the runs usually agree.
+   * An integer from 1 to 100 (`MAX_REPEAT`): more is refused, not run.
    * @default 1
    */
   readonly repeat?: number
@@ -122,12 +123,25 @@ export function assertText(fn: string, argument: string, value: unknown): assert
   if (typeof value !== 'string') throw new MetricInputError(fn, argument, 'a string', value)
 }
 
+/**
+ * A text the judge is asked about (a question, a reference, criteria): a string with something in it.
+ * A blank one (empty or whitespace only) is refused before any call: the judge would make up a verdict
+ * about nothing.
+ */
+export function assertNonBlank(fn: string, argument: string, value: unknown): asserts value is string {
+  assertText(fn, argument, value)
+  if (value.trim() === '') throw new MetricInputError(fn, argument, 'a non-blank string (not empty or whitespace only)', value)
+}
+
+/** The most runs `repeat` may ask for: each run is one or more judge calls, and every run's details are kept. */
+export const MAX_REPEAT = 100
+
 /** Checks `options` (an object, no key outside `knownKeys`, when given) and returns `options.repeat`. */
 export function readRepeat(fn: string, options: JudgeMetricOptions | undefined, knownKeys?: readonly string[]): number {
   if (options !== undefined && (options === null || typeof options !== 'object')) throw new MetricInputError(fn, 'options', 'an object', options)
   if (knownKeys !== undefined) checkOptionKeys(fn, options, knownKeys)
   const repeat = options?.repeat ?? 1
-  if (!Number.isSafeInteger(repeat) || repeat < 1) throw new MetricInputError(fn, 'options.repeat', 'a positive integer', repeat)
+  if (!Number.isSafeInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT) throw new MetricInputError(fn, 'options.repeat', `a positive integer ≤ ${MAX_REPEAT}`, repeat)
   return repeat
 }
 
@@ -140,9 +154,9 @@ export function readJudgeAndRepeat(fn: string, judge: unknown, options: JudgeMet
   return readRepeat(fn, options, knownKeys)
 }
 
-/** An optional text option: `undefined` stays `undefined`, anything else must be a string. */
+/** An optional text option: `undefined` stays `undefined`, anything else must be a non-blank string. */
 export function optionalText(fn: string, argument: string, value: unknown): string | undefined {
-  if (value !== undefined) assertText(fn, argument, value)
+  if (value !== undefined) assertNonBlank(fn, argument, value)
   return value
 }
 

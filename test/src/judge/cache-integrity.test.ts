@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { judgeCache, judgeCacheKey, type JudgeCacheEntry } from '../../../src/judge/cache.js'
+import { judgeCache, judgeCacheKey, judgeReplyDigest, type JudgeCacheEntry } from '../../../src/judge/cache.js'
 import { JudgeError } from '../../../src/judge/errors.js'
 import { ollamaJudge } from '../../../src/judge/ollama-judge.js'
 import type { JsonSchema, JudgeRequest } from '../../../src/judge/types.js'
@@ -67,13 +67,55 @@ describe('judge cache integrity', () => {
     expect((error as Error).message).toContain(`${file} is corrupt (reply.value differs from the parse of reply.content)`)
   })
 
-  it('takes the value from the content when an entry omits it', async () => {
-    await recordAndEdit((e) => {
+  // Issue #27 (3d): a hand-edited reply, or one with a field deleted, is not replayed.
+  const replayError = async (): Promise<Error> =>
+    (await judge('replay')
+      .ask(request())
+      .then(
+        () => new Error('replayed'),
+        (e: unknown) => e,
+      )) as Error
+
+  it('refuses an entry whose value was deleted (it does not match its request), naming the file', async () => {
+    const file = await recordAndEdit((e) => {
       const { value: _value, ...reply } = e.reply
       return { ...e, reply } as unknown as JudgeCacheEntry
     })
-    const reply = await judge('replay').ask(request())
-    expect(reply).toMatchObject({ cached: true, value: { ok: true }, raw: '{"ok":true}' })
+    const error = await replayError()
+    expect(error).toMatchObject({ kind: 'cache-miss' })
+    expect(error.message).toContain(`${file} is corrupt (reply.value is missing: the entry does not match its request)`)
+  })
+
+  it('refuses an entry whose content and value were both edited by hand (the digest no longer matches)', async () => {
+    const file = await recordAndEdit((e) => ({ ...e, reply: { ...e.reply, content: '{"ok":false}', value: { ok: false } } }))
+    const error = await replayError()
+    expect(error).toMatchObject({ kind: 'cache-miss' })
+    expect(error.message).toContain(`${file} is corrupt (reply.content does not match reply.sha256: the reply was edited`)
+  })
+
+  it('refuses an entry whose content only was edited (same JSON, other spacing) and one whose digest was deleted', async () => {
+    const file = await recordAndEdit((e) => ({ ...e, reply: { ...e.reply, content: '{ "ok": true }' } }))
+    expect((await replayError()).message).toContain(`${file} is corrupt (reply.content does not match reply.sha256`)
+    await recordAndEdit((e) => {
+      const { sha256: _sha, ...reply } = e.reply
+      return { ...e, reply } as unknown as JudgeCacheEntry
+    })
+    expect((await replayError()).message).toContain(`${file} is corrupt (reply.sha256 is missing`)
+  })
+
+  it('refuses a reply copied from another entry (the digest binds the reply to its key)', async () => {
+    fake.on('/api/chat', () => true, chatReply({ ok: true }))
+    const other = await judge().ask(request('Is it not?'))
+    const otherEntry = JSON.parse(await readFile(join(dir, `${other.key}.json`), 'utf8')) as JudgeCacheEntry
+    const file = await recordAndEdit((e) => ({ ...e, reply: otherEntry.reply }))
+    expect((await replayError()).message).toContain(`${file} is corrupt (reply.content does not match reply.sha256`)
+  })
+
+  it('an untouched entry still replays, with its digest written by the cache', async () => {
+    const file = await recordAndEdit((e) => e)
+    const entry = JSON.parse(await readFile(file, 'utf8')) as JudgeCacheEntry
+    expect(entry.reply.sha256).toBe(judgeReplyDigest(entry.key, entry.reply.content))
+    expect(await judge('replay').ask(request())).toMatchObject({ cached: true, value: { ok: true } })
   })
 
   it('refuses an entry whose reply came from another model', async () => {

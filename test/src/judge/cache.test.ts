@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { judgeCache, judgeCacheKey, JUDGE_CACHE_FORMAT, type JudgeCacheEntry } from '../../../src/judge/cache.js'
+import { judgeCache, judgeCacheKey, judgeReplyDigest, JUDGE_CACHE_FORMAT, type JudgeCacheEntry } from '../../../src/judge/cache.js'
 import { JudgeError } from '../../../src/judge/errors.js'
 import { ollamaJudge } from '../../../src/judge/ollama-judge.js'
 import type { JsonSchema, JudgeRequest } from '../../../src/judge/types.js'
@@ -48,7 +48,7 @@ describe('judgeCache with ollamaJudge', () => {
         { role: 'system', content: 'You judge.' },
         { role: 'user', content: 'Is it?' },
       ],
-      reply: { content: '{"ok":true}', value: { ok: true }, attempts: 1, model: 'llama3.1:8b' },
+      reply: { content: '{"ok":true}', value: { ok: true }, attempts: 1, model: 'llama3.1:8b', sha256: judgeReplyDigest(first.key, '{"ok":true}') },
     })
     expect(judgeCacheKey(entry)).toBe(first.key)
 
@@ -124,7 +124,12 @@ describe('judgeCache with ollamaJudge', () => {
     const { key } = await ollamaJudge({ model: 'm', host: fake.host, cache: cache() }).ask(request())
     const file = join(dir, `${key}.json`)
     const entry = JSON.parse(await readFile(file, 'utf8'))
-    await writeFile(file, JSON.stringify({ ...entry, reply: { ...entry.reply, content: '{"ok":"yes"}', value: { ok: 'yes' } } }), 'utf8')
+    // A consistent rewrite (content, value and digest) reaches the schema check.
+    await writeFile(
+      file,
+      JSON.stringify({ ...entry, reply: { ...entry.reply, content: '{"ok":"yes"}', value: { ok: 'yes' }, sha256: judgeReplyDigest(key, '{"ok":"yes"}') } }),
+      'utf8',
+    )
     expect((await ollamaJudge({ model: 'm', host: fake.host, cache: cache() }).ask(request())).cached).toBe(false)
     expect(warnings[0]).toContain('$.ok: expected boolean')
     await writeFile(file, JSON.stringify({ ...entry, key: 'f'.repeat(64) }), 'utf8')

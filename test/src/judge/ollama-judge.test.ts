@@ -23,6 +23,37 @@ function request(prompt = 'Is it?', extra: Partial<JudgeRequest> = {}): JudgeReq
 describe('ollamaJudge', () => {
   const fake = useFakeOllama()
 
+  // Issue #27 (3c): a truncated Ollama reply is refused like OpenAI's finish_reason 'length', even when it parses.
+  it.each([
+    ["done_reason: 'length'", { done: true, done_reason: 'length' }, "cut the reply off (done_reason: 'length')"],
+    ['done: false', { done: false }, 'cut the reply off (done: false)'],
+  ])('a reply with %s is a truncated reply, not a judgement (and is not cached)', async (_, flags, words) => {
+    const base = chatReply({ verdict: 'yes', n: 1 }) as { body: Record<string, unknown> }
+    fake.on('/api/chat', () => true, { body: { ...base.body, ...flags } })
+    const dir = await mkdtemp(join(tmpdir(), 'rag-ollama-truncated-'))
+    try {
+      const error = await ollamaJudge({ model: 'llama3.1:8b', host: fake.host, cache: judgeCache({ dir }) })
+        .ask(request())
+        .catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(JudgeError)
+      expect(error).toMatchObject({ kind: 'truncated' })
+      expect((error as Error).message).toContain(words)
+      expect((error as Error).message).toContain('numCtx')
+      expect(fake.requests).toHaveLength(1)
+      const replay = await ollamaJudge({ model: 'llama3.1:8b', host: fake.host, cache: judgeCache({ dir, mode: 'replay' }) })
+        .ask(request())
+        .catch((e: unknown) => e)
+      expect(replay).toMatchObject({ kind: 'cache-miss' })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("a finished reply (done: true, done_reason 'stop') is accepted", async () => {
+    fake.on('/api/chat', () => true, chatReply({ verdict: 'no', n: 2 }))
+    expect((await ollamaJudge({ model: 'llama3.1:8b', host: fake.host }).ask(request())).value).toEqual({ verdict: 'no', n: 2 })
+  })
+
   it('sends one non-streamed /api/chat request with the schema as format and temperature/seed options', async () => {
     fake.on('/api/chat', () => true, chatReply({ verdict: 'yes', n: 1 }))
     const judge = ollamaJudge({ model: 'llama3.1:8b', host: fake.host })

@@ -28,13 +28,17 @@ describe('contextRecall', () => {
     expect(score.signature).toMatch(/^Judge\|metric:context-recall@[0-9a-f]{8}\|model:llama3\.1:8b\|temp:0\|seed:42\|empty:vacuous\|version:0\.1\.0$/)
   })
 
-  it('is 0 without contexts (one call) and follows onEmpty for an empty reference', async () => {
+  it('is 0 without contexts (one call), refuses a blank reference, and follows onEmpty for a reference without statements', async () => {
+    fake.on('/api/chat', (body) => step('statements')(body) && JSON.stringify(body).includes('Hmm.'), chatReply({ statements: [] }))
     fake.on('/api/chat', step('statements'), chatReply({ statements: ['A.'] }))
     const none = await contextRecall('A.', [], judge())
     expect(none.value).toBe(0)
     expect(fake.requests).toHaveLength(1)
-    expect((await contextRecall('', ['c'], judge())).value).toBe(1)
-    expect((await contextRecall('', ['c'], judge(), { onEmpty: 'nan' })).value).toBeNaN()
+    // A blank reference is refused before any call (issue #27); an empty extraction follows onEmpty.
+    await expect(contextRecall('', ['c'], judge())).rejects.toThrow(/contextRecall: Expected `reference` to be a non-blank string/)
+    await expect(contextRecall(' \n', ['c'], judge())).rejects.toThrow(/non-blank/)
     expect(fake.requests).toHaveLength(1)
+    expect((await contextRecall('Hmm.', ['c'], judge())).value).toBe(1)
+    expect((await contextRecall('Hmm.', ['c'], judge(), { onEmpty: 'nan' })).value).toBeNaN()
   })
 })

@@ -1,0 +1,10 @@
+/** A history problem the user can act on (a store that cannot be opened, a bad reference, bad input): shown as one line, never with a stack. */
+export class HistoryError extends Error {
+  /** `input` (bad input: exit 2) or `usage` (a bad target or option: exit 1). */
+  readonly kind: 'input' | 'usage'
+  constructor(message: string, kind: 'input' | 'usage' = 'input') {
+    super(message)
+    this.name = 'HistoryError'
+    this.kind = kind
+  }
+}

@@ -1,0 +1,523 @@
+/**
+ * The history store: runs appended in one transaction each, read back as the report model, and the
+ * queries behind `rag-matchers history` (list, show, trend, case, export, prune). Backend-neutral: every
+ * statement goes through {@link HistoryBackend}, so SQLite today and PostgreSQL later share it.
+ */
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { REPORT_SCHEMA_VERSION, type RagReport } from '../report/model.js'
+import { VERSION } from '../version.js'
+import { comparisonStatus, type ComparisonStatus } from '../eval-set/compare-runs.js'
+import type { HistoryBackend, SqlValue } from './backend.js'
+import { HistoryError } from './errors.js'
+import { INSERT_CASE, INSERT_METRIC, INSERT_SET, INSERT_VALUE, reportRows } from './rows.js'
+import type { RunEnvironment } from './run-info.js'
+import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
+import { SqliteBackend, sqliteMessage } from './sqlite.js'
+import { redactUrl, targetText, type HistoryTarget } from './target.js'
+
+/** How a run came in: written by a reporter, by `merge-reports`, or imported from a rag-report.json. */
+export type RunSource = 'vitest' | 'jest' | 'merge-reports' | 'import'
+
+/** One run as `history list` shows it. */
+export interface RunSummary {
+  readonly id: string
+  readonly source: string
+  readonly startedAt?: string
+  readonly endedAt: string
+  readonly durationMs?: number
+  readonly runner: string
+  readonly runnerVersion?: string
+  readonly nodeVersion?: string
+  readonly ragMatchersVersion?: string
+  readonly shard?: { readonly index: number; readonly count: number }
+  readonly mergedFrom?: number
+  readonly git?: { readonly commit?: string; readonly branch?: string; readonly dirty?: boolean; readonly subject?: string }
+  readonly ci?: { readonly provider: string; readonly sha?: string; readonly ref?: string; readonly runId?: string; readonly runUrl?: string; readonly pr?: string }
+  readonly summary: { readonly assertions: number; readonly passed: number; readonly failed: number; readonly errored: number; readonly evalSets: number }
+  readonly verdict: { readonly status: 'pass' | 'fail'; readonly reasons: readonly string[] }
+}
+
+export interface RunFilter {
+  /** Only runs that have this eval set. */
+  readonly set?: string
+  /** Only runs on this git branch (or CI ref). */
+  readonly branch?: string
+  /** The last N runs (newest last in the result). */
+  readonly last?: number
+}
+
+/** One point of a metric's series: its value in one run, and what happened since the run before. */
+export interface SeriesPoint {
+  readonly runId: string
+  readonly endedAt: string
+  readonly branch?: string
+  readonly commit?: string
+  readonly value: number | null
+  readonly threshold?: number
+  readonly comparator: string
+  readonly pass: boolean
+  readonly direction: 'higher' | 'lower'
+  readonly scale?: number
+  readonly signature: string
+  /** Change since the previous point (current − previous); absent for the first point or a null value. */
+  readonly delta?: number
+  /** `compare`'s status words (no significance test: any drop beyond the tolerance is `regressed`). */
+  readonly status?: ComparisonStatus
+}
+
+export interface MetricSeries {
+  readonly set: string
+  readonly metric: string
+  readonly points: readonly SeriesPoint[]
+  /** The first run in the series whose value dropped beyond the tolerance in the metric's bad direction. */
+  readonly firstRegression?: SeriesPoint
+}
+
+export interface CasePoint {
+  readonly runId: string
+  readonly endedAt: string
+  readonly branch?: string
+  readonly values: Readonly<Record<string, number | null>>
+  readonly failing: readonly string[]
+  readonly retrieved?: readonly string[]
+  readonly answer?: string
+  readonly question?: string
+}
+
+export interface AppendOptions {
+  readonly source: RunSource
+  readonly startedAt?: Date
+  /** When the run ended; default the report's `createdAt`. */
+  readonly endedAt?: Date
+  readonly environment?: RunEnvironment
+}
+
+/** Checks that `value` is a rag-report this version reads; throws a HistoryError saying what it is not. */
+export function checkReport(value: unknown, where: string): RagReport {
+  const r = value as Partial<RagReport> | null
+  if (r === null || typeof r !== 'object' || Array.isArray(r) || (r.generator as { name?: unknown } | undefined)?.name !== 'rag-matchers') {
+    throw new HistoryError(`${where} is not a rag-report (no generator "rag-matchers")`)
+  }
+  if (typeof r.schemaVersion === 'number' && r.schemaVersion > REPORT_SCHEMA_VERSION) {
+    throw new HistoryError(
+      `${where} was written by a newer rag-matchers (report schemaVersion ${r.schemaVersion}; this version ${VERSION} reads ${REPORT_SCHEMA_VERSION}): upgrade rag-matchers to record it`,
+    )
+  }
+  if (r.schemaVersion !== REPORT_SCHEMA_VERSION)
+    throw new HistoryError(`${where} is not a rag-report this version reads (schemaVersion ${JSON.stringify(r.schemaVersion ?? null)})`)
+  for (const key of ['evalSets', 'assertions', 'singles'] as const) {
+    if (!Array.isArray(r[key])) throw new HistoryError(`${where} is not a rag-report (${key} is not an array)`)
+  }
+  if (r.summary === null || typeof r.summary !== 'object' || typeof r.createdAt !== 'string' || Number.isNaN(Date.parse(r.createdAt))) {
+    throw new HistoryError(`${where} is not a rag-report (no summary or createdAt)`)
+  }
+  return r as RagReport
+}
+
+/** The content hash of a report: the same report (a reporter's run, then its rag-report.json imported) hashes alike. */
+export function reportHash(report: RagReport): string {
+  return createHash('sha256').update(JSON.stringify(report)).digest('hex')
+}
+
+const RUN_COLUMNS = `id, source, started_at, ended_at, duration_ms, runner, runner_version, node_version, rag_matchers_version, shard_index, shard_count, merged_from, git_commit, git_branch, git_dirty, git_subject, ci_provider, ci_sha, ci_ref, ci_run_id, ci_run_url, ci_pr, assertions, passed, failed, errored, eval_sets, verdict, verdict_reasons`
+
+/** The columns of a new run row, in the order of the values `append` binds. */
+const INSERT_RUN_COLUMNS = `id, content_hash, source, started_at, ended_at, duration_ms, runner, runner_version, node_version, rag_matchers_version, report_schema_version, shard_index, shard_count, merged_from, git_commit, git_branch, git_dirty, git_subject, ci_provider, ci_sha, ci_ref, ci_run_id, ci_run_url, ci_pr, assertions, passed, failed, errored, eval_sets, verdict, verdict_reasons, env_json, report_json`
+
+type Row = Record<string, unknown>
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+const int = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined)
+const dropUndefined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
+
+function summaryOf(r: Row): RunSummary {
+  const git = dropUndefined({
+    commit: str(r.git_commit),
+    branch: str(r.git_branch),
+    dirty: r.git_dirty === null || r.git_dirty === undefined ? undefined : int(r.git_dirty) === 1,
+    subject: str(r.git_subject),
+  })
+  const ci = dropUndefined({ sha: str(r.ci_sha), ref: str(r.ci_ref), runId: str(r.ci_run_id), runUrl: str(r.ci_run_url), pr: str(r.ci_pr) })
+  const shardIndex = int(r.shard_index)
+  const shardCount = int(r.shard_count)
+  return dropUndefined({
+    id: String(r.id),
+    source: String(r.source),
+    startedAt: str(r.started_at),
+    endedAt: String(r.ended_at),
+    durationMs: int(r.duration_ms),
+    runner: String(r.runner),
+    runnerVersion: str(r.runner_version),
+    nodeVersion: str(r.node_version),
+    ragMatchersVersion: str(r.rag_matchers_version),
+    shard: shardIndex !== undefined && shardCount !== undefined ? { index: shardIndex, count: shardCount } : undefined,
+    mergedFrom: int(r.merged_from),
+    git: Object.keys(git).length > 0 ? git : undefined,
+    ci: str(r.ci_provider) !== undefined ? { provider: String(r.ci_provider), ...ci } : undefined,
+    summary: { assertions: int(r.assertions) ?? 0, passed: int(r.passed) ?? 0, failed: int(r.failed) ?? 0, errored: int(r.errored) ?? 0, evalSets: int(r.eval_sets) ?? 0 },
+    verdict: { status: r.verdict === 'pass' ? 'pass' : 'fail', reasons: JSON.parse(String(r.verdict_reasons)) as string[] },
+  }) as RunSummary
+}
+
+/** `30d`, `12h`, `2w`, `90m` → milliseconds; undefined when it is not such a duration. */
+export function parseAge(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*(m|h|d|w)$/i.exec(text.trim())
+  if (!m) return undefined
+  const unit = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[(m[2] as string).toLowerCase() as 'm' | 'h' | 'd' | 'w']
+  return Number(m[1]) * unit
+}
+
+export class HistoryStore {
+  private constructor(
+    readonly backend: HistoryBackend,
+    /** The schema version of the store as opened. */
+    readonly schemaVersion: number,
+  ) {}
+
+  /** Where the store is, for messages. */
+  get location(): string {
+    return this.backend.location
+  }
+
+  /**
+   * Opens the store at `target`. `write`: create it when missing and bring its schema forward; without it a
+   * missing store is an error and nothing is changed. A store of a newer schema is refused, untouched.
+   */
+  static async open(target: HistoryTarget, options: { root: string; write: boolean }): Promise<HistoryStore> {
+    if (target.kind === 'off') throw new HistoryError('run history is off (RAG_MATCHERS_HISTORY=off)', 'usage')
+    if (target.kind === 'postgres') {
+      throw new HistoryError(`PostgreSQL history stores are not supported yet (${redactUrl(target.url)}): use a SQLite file for now`, 'usage')
+    }
+    if (!options.write && !existsSync(target.path)) throw new HistoryError(`no history store at ${target.path} (a run recorded by a rag-matchers reporter creates it)`)
+    const backend = SqliteBackend.open(target.path, { root: options.root, create: options.write })
+    try {
+      const version = await HistoryStore.migrate(backend, options.write)
+      return new HistoryStore(backend, version)
+    } catch (error) {
+      await backend.close()
+      if (error instanceof HistoryError) throw error
+      throw new HistoryError(`cannot use ${targetText(target)}: ${sqliteMessage(error)}`)
+    }
+  }
+
+  private static async readVersion(backend: HistoryBackend): Promise<number> {
+    if (!(await backend.hasTable('meta'))) return 0
+    const rows = await backend.all<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`)
+    const v = Number(rows[0]?.value ?? 0)
+    return Number.isInteger(v) ? v : 0
+  }
+
+  /** Applies the forward migrations a store needs (each in one transaction); refuses a newer store. */
+  private static async migrate(backend: HistoryBackend, write: boolean): Promise<number> {
+    let version = await HistoryStore.readVersion(backend)
+    if (version > SCHEMA_VERSION) {
+      throw new HistoryError(
+        `${backend.location} was written by a newer rag-matchers (history schema ${version}; this version ${VERSION} knows ${SCHEMA_VERSION}): upgrade rag-matchers; the store is left as it is`,
+      )
+    }
+    if (version === SCHEMA_VERSION || !write) {
+      if (version < SCHEMA_VERSION && !write) throw new HistoryError(`${backend.location} is an empty or older history store: record a run with this version first`)
+      return version
+    }
+    // The version is read again inside the write lock: another process may have migrated meanwhile.
+    await backend.transaction(async () => {
+      version = await HistoryStore.readVersion(backend)
+      if (version > SCHEMA_VERSION) throw new HistoryError(`${backend.location} was written by a newer rag-matchers (history schema ${version}); the store is left as it is`)
+      for (let v = version; v < SCHEMA_VERSION; v++) {
+        for (const sql of MIGRATIONS[v] ?? []) await backend.exec(backend.ddl(sql))
+      }
+      if (version < SCHEMA_VERSION) {
+        await backend.run(`DELETE FROM meta WHERE key = 'schema_version'`)
+        await backend.run(`INSERT INTO meta (key, value) VALUES ('schema_version', ?)`, [String(SCHEMA_VERSION)])
+        if (version === 0) await backend.run(`INSERT INTO meta (key, value) VALUES ('created_by', ?)`, [`rag-matchers ${VERSION}`])
+      }
+      version = SCHEMA_VERSION
+    })
+    return version
+  }
+
+  /**
+   * Appends one run in one transaction: the run row, its eval sets, metric rows, cases and per-case values.
+   * A report already stored (same content hash) adds nothing: `{ added: false }` with the stored id.
+   */
+  async append(report: RagReport, options: AppendOptions): Promise<{ id: string; added: boolean }> {
+    checkReport(report, 'the report')
+    const hash = reportHash(report)
+    const id = hash.slice(0, 12)
+    const json = JSON.stringify(report)
+    const endedAt = options.endedAt ?? new Date(report.createdAt)
+    const env = options.environment ?? {}
+    const git = env.git ?? {}
+    const ci = env.ci
+    const rows = reportRows(report, id)
+    const runRow: SqlValue[] = [
+      id,
+      hash,
+      options.source,
+      options.startedAt?.toISOString() ?? null,
+      endedAt.toISOString(),
+      options.startedAt ? Math.max(0, endedAt.getTime() - options.startedAt.getTime()) : null,
+      report.runner,
+      env.runnerVersion ?? null,
+      env.node ?? null,
+      report.generator?.version ?? null,
+      report.schemaVersion,
+      report.shard?.index ?? null,
+      report.shard?.count ?? null,
+      report.mergedFrom ?? null,
+      git.commit ?? null,
+      git.branch ?? ci?.ref ?? null,
+      git.dirty === undefined ? null : git.dirty ? 1 : 0,
+      git.subject ?? null,
+      ci?.provider ?? null,
+      ci?.sha ?? null,
+      ci?.ref ?? null,
+      ci?.runId ?? null,
+      ci?.runUrl ?? null,
+      ci?.pr ?? null,
+      report.summary.assertions,
+      report.summary.passed,
+      report.summary.failed,
+      report.summary.errored ?? 0,
+      report.evalSets.length,
+      report.verdict?.status ?? (report.summary.failed > 0 ? 'fail' : 'pass'),
+      JSON.stringify(report.verdict?.reasons ?? []),
+      JSON.stringify(env),
+      json,
+    ]
+    return this.backend.transaction(async () => {
+      const existing = await this.backend.all<{ id: string }>(`SELECT id FROM runs WHERE content_hash = ? OR id = ?`, [hash, id])
+      if (existing.length > 0) return { id: String(existing[0]?.id), added: false }
+      await this.backend.run(`INSERT INTO runs (${INSERT_RUN_COLUMNS}) VALUES (${runRow.map(() => '?').join(', ')})`, runRow)
+      await this.backend.runMany(INSERT_SET, rows.sets)
+      await this.backend.runMany(INSERT_METRIC, rows.metrics)
+      await this.backend.runMany(INSERT_CASE, rows.cases)
+      await this.backend.runMany(INSERT_VALUE, rows.values)
+      return { id, added: true }
+    })
+  }
+
+  /** Runs, oldest first (the last N when `last` is given), filtered by eval set and branch. */
+  async listRuns(filter: RunFilter = {}): Promise<RunSummary[]> {
+    const where: string[] = []
+    const params: SqlValue[] = []
+    if (filter.set !== undefined) {
+      where.push(`id IN (SELECT run_id FROM eval_sets WHERE name = ?)`)
+      params.push(filter.set)
+    }
+    if (filter.branch !== undefined) {
+      where.push(`(git_branch = ? OR ci_ref = ?)`)
+      params.push(filter.branch, filter.branch)
+    }
+    const limit = filter.last !== undefined ? ` LIMIT ${Math.max(0, Math.floor(filter.last))}` : ''
+    const rows = await this.backend.all<Row>(
+      `SELECT ${RUN_COLUMNS} FROM runs${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ended_at DESC, id DESC${limit}`,
+      params,
+    )
+    return rows.reverse().map(summaryOf)
+  }
+
+  /**
+   * The id of the run `ref` names: `last`, `last~N` (N runs before the last), a run id or an id prefix.
+   * Throws a HistoryError when it names no run, or several.
+   */
+  async resolveRef(ref: string): Promise<string> {
+    const text = ref.trim()
+    const back = /^last(?:~(\d+))?$/.exec(text)
+    if (back) {
+      const n = Number(back[1] ?? 0)
+      const rows = await this.backend.all<{ id: string }>(`SELECT id FROM runs ORDER BY ended_at DESC, id DESC LIMIT 1 OFFSET ${n}`)
+      if (rows.length === 0) throw new HistoryError(`no run '${text}' in ${this.location} (${n === 0 ? 'the store has no runs' : `it has fewer than ${n + 1} runs`})`)
+      return String(rows[0]?.id)
+    }
+    if (!/^[0-9a-f]{1,64}$/i.test(text)) throw new HistoryError(`'${text}' is not a run reference (last, last~N, a run id or an id prefix)`)
+    const rows = await this.backend.all<{ id: string }>(`SELECT id FROM runs WHERE id LIKE ? ORDER BY ended_at, id LIMIT 6`, [`${text.toLowerCase().slice(0, 12)}%`])
+    if (rows.length === 0) throw new HistoryError(`no run matches '${text}' in ${this.location}`)
+    if (rows.length > 1) {
+      const shown = rows.slice(0, 5).map((r) => String(r.id))
+      throw new HistoryError(`'${text}' matches several runs (${shown.join(', ')}${rows.length > 5 ? ', …' : ''}): give more of the id`)
+    }
+    return String(rows[0]?.id)
+  }
+
+  /** The run's summary. */
+  async runSummary(ref: string): Promise<RunSummary> {
+    const id = await this.resolveRef(ref)
+    const rows = await this.backend.all<Row>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`, [id])
+    return summaryOf(rows[0] as Row)
+  }
+
+  /** The run's report, exactly as it was recorded (the report model of src/report/model.ts). */
+  async readRun(ref: string): Promise<RagReport> {
+    const id = await this.resolveRef(ref)
+    const rows = await this.backend.all<{ report_json: string }>(`SELECT report_json FROM runs WHERE id = ?`, [id])
+    return JSON.parse(String(rows[0]?.report_json)) as RagReport
+  }
+
+  /**
+   * A metric's value in eval set `set`, run by run (oldest first; the last N runs with `last`), each compared
+   * with the run before in the metric's good direction, with `compare`'s status words. `metric` is the row
+   * label the table shows (`mean recall@3`); a run with several rows under it gives its first.
+   */
+  async metricSeries(set: string, metric: string, options: { last?: number; tolerance?: number; branch?: string } = {}): Promise<MetricSeries> {
+    const params: SqlValue[] = [set, metric]
+    let branch = ''
+    if (options.branch !== undefined) {
+      branch = ` AND (r.git_branch = ? OR r.ci_ref = ?)`
+      params.push(options.branch, options.branch)
+    }
+    const limit = options.last !== undefined ? ` LIMIT ${Math.max(0, Math.floor(options.last))}` : ''
+    const rows = await this.backend.all<Row>(
+      `SELECT m.run_id, r.ended_at, r.git_branch, r.git_commit, m.value, m.threshold, m.comparator, m.pass, m.direction, m.scale, m.signature, m.set_index, m.metric_index
+       FROM metric_rows m JOIN runs r ON r.id = m.run_id
+       WHERE m.set_name = ? AND m.metric = ?${branch}
+       ORDER BY r.ended_at DESC, r.id DESC, m.set_index, m.metric_index`,
+      params,
+    )
+    const seen = new Set<string>()
+    const picked: Row[] = []
+    for (const r of rows) {
+      const id = String(r.run_id)
+      if (seen.has(id)) continue
+      seen.add(id)
+      picked.push(r)
+    }
+    const chosen = (limit === '' ? picked : picked.slice(0, Math.max(0, Math.floor(options.last ?? 0)))).reverse()
+    const points: SeriesPoint[] = []
+    let previous: number | null = null
+    let firstRegression: SeriesPoint | undefined
+    for (const r of chosen) {
+      const value = typeof r.value === 'number' ? r.value : null
+      const direction = r.direction === 'lower' ? 'lower' : 'higher'
+      const scale = typeof r.scale === 'number' ? r.scale : undefined
+      let delta: number | undefined
+      let status: ComparisonStatus | undefined
+      if (value !== null && previous !== null) {
+        delta = value - previous
+        const good = direction === 'lower' ? -delta : delta
+        status = comparisonStatus(good, (options.tolerance ?? 0) * (scale ?? 1), Number.NaN, 0.05, 'none')
+      }
+      const point: SeriesPoint = dropUndefined({
+        runId: String(r.run_id),
+        endedAt: String(r.ended_at),
+        branch: str(r.git_branch),
+        commit: str(r.git_commit),
+        value,
+        threshold: typeof r.threshold === 'number' ? r.threshold : undefined,
+        comparator: String(r.comparator),
+        pass: int(r.pass) === 1,
+        direction,
+        scale,
+        signature: String(r.signature),
+        delta,
+        status,
+      }) as SeriesPoint
+      if (status === 'regressed' && firstRegression === undefined) firstRegression = point
+      points.push(point)
+      if (value !== null) previous = value
+    }
+    return { set, metric, points, ...(firstRegression ? { firstRegression } : {}) }
+  }
+
+  /** Labels of the metric rows recorded for `set` (for a helpful message when a metric is not found). */
+  async metricsOf(set: string): Promise<string[]> {
+    const rows = await this.backend.all<{ metric: string }>(`SELECT DISTINCT metric FROM metric_rows WHERE set_name = ? ORDER BY metric`, [set])
+    return rows.map((r) => String(r.metric))
+  }
+
+  /** Names of the eval sets recorded. */
+  async setNames(): Promise<string[]> {
+    const rows = await this.backend.all<{ name: string }>(`SELECT DISTINCT name FROM eval_sets ORDER BY name`)
+    return rows.map((r) => String(r.name))
+  }
+
+  /** One case of an eval set across runs (oldest first): its values per metric, retrieved ids and answer. */
+  async caseSeries(set: string, caseId: string, options: { last?: number } = {}): Promise<CasePoint[]> {
+    const limit = options.last !== undefined ? ` LIMIT ${Math.max(0, Math.floor(options.last))}` : ''
+    const rows = await this.backend.all<Row>(
+      `SELECT c.run_id, r.ended_at, r.git_branch, c.case_json
+       FROM cases c JOIN runs r ON r.id = c.run_id
+       WHERE c.set_name = ? AND c.case_id = ?
+       ORDER BY r.ended_at DESC, r.id DESC, c.set_index, c.case_index${limit}`,
+      [set, caseId],
+    )
+    const labels = new Map<string, Map<string, string>>()
+    const labelOf = async (runId: string): Promise<Map<string, string>> => {
+      let map = labels.get(runId)
+      if (!map) {
+        const ms = await this.backend.all<{ row_key: string; metric: string }>(`SELECT row_key, metric FROM metric_rows WHERE run_id = ? AND set_name = ?`, [runId, set])
+        map = new Map(ms.map((m) => [String(m.row_key), String(m.metric)]))
+        labels.set(runId, map)
+      }
+      return map
+    }
+    const out: CasePoint[] = []
+    for (const r of rows.reverse()) {
+      const c = JSON.parse(String(r.case_json)) as {
+        values?: Record<string, { value: number | null }>
+        failing?: string[]
+        retrieved?: string[]
+        answer?: string
+        question?: string
+      }
+      const names = await labelOf(String(r.run_id))
+      const values: Record<string, number | null> = {}
+      for (const [key, v] of Object.entries(c.values ?? {})) values[names.get(key) ?? key] = v.value
+      out.push(
+        dropUndefined({
+          runId: String(r.run_id),
+          endedAt: String(r.ended_at),
+          branch: str(r.git_branch),
+          values,
+          failing: c.failing ?? [],
+          retrieved: c.retrieved,
+          answer: c.answer,
+          question: c.question,
+        }) as CasePoint,
+      )
+    }
+    return out
+  }
+
+  /** Every run, oldest first, with its report: what `history export` writes as JSON lines. */
+  async *exportRuns(): AsyncGenerator<{ run: RunSummary; report: RagReport }> {
+    const ids = await this.backend.all<{ id: string }>(`SELECT id FROM runs ORDER BY ended_at, id`)
+    for (const { id } of ids) {
+      const rows = await this.backend.all<Row>(`SELECT ${RUN_COLUMNS}, report_json FROM runs WHERE id = ?`, [id])
+      const r = rows[0]
+      if (r) yield { run: summaryOf(r), report: JSON.parse(String(r.report_json)) as RagReport }
+    }
+  }
+
+  /** Deletes runs beyond the newest `keep`, and/or ended more than `olderThanMs` ago; one transaction; returns how many. */
+  async prune(options: { keep?: number; olderThanMs?: number; now?: Date }): Promise<number> {
+    return this.backend.transaction(async () => {
+      const ids = new Set<string>()
+      if (options.keep !== undefined) {
+        const rows = await this.backend.all<{ id: string }>(`SELECT id FROM runs ORDER BY ended_at DESC, id DESC`)
+        for (const r of rows.slice(Math.max(0, Math.floor(options.keep)))) ids.add(String(r.id))
+      }
+      if (options.olderThanMs !== undefined) {
+        const cutoff = new Date((options.now ?? new Date()).getTime() - options.olderThanMs).toISOString()
+        const rows = await this.backend.all<{ id: string }>(`SELECT id FROM runs WHERE ended_at < ?`, [cutoff])
+        for (const r of rows) ids.add(String(r.id))
+      }
+      for (const id of ids) {
+        for (const table of ['case_values', 'cases', 'metric_rows', 'eval_sets']) await this.backend.run(`DELETE FROM ${table} WHERE run_id = ?`, [id])
+        await this.backend.run(`DELETE FROM runs WHERE id = ?`, [id])
+      }
+      return ids.size
+    })
+  }
+
+  /** Counts of stored rows (runs, eval sets, metric rows, cases, case values), for tests and `history list --json`. */
+  async counts(): Promise<Record<'runs' | 'evalSets' | 'metricRows' | 'cases' | 'caseValues', number>> {
+    const one = async (table: string) => Number((await this.backend.all<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))[0]?.n ?? 0)
+    return { runs: await one('runs'), evalSets: await one('eval_sets'), metricRows: await one('metric_rows'), cases: await one('cases'), caseValues: await one('case_values') }
+  }
+
+  async close(): Promise<void> {
+    await this.backend.close()
+  }
+}

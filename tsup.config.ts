@@ -11,6 +11,7 @@ const candidates: Record<string, string> = {
   'src/eval-set/public': 'src/eval-set/public.ts',
   'src/report/public': 'src/report/public.ts',
   'src/adapters/public': 'src/adapters/public.ts',
+  'src/history/public': 'src/history/public.ts',
   'runners/matchers': 'runners/matchers.ts',
   'runners/vitest': 'runners/vitest.ts',
   'runners/jest': 'runners/jest.ts',
@@ -45,5 +46,6 @@ export default defineConfig({
     '@langchain/core',
     'llamaindex',
     'csv-parse',
+    'better-sqlite3',
   ],
 })

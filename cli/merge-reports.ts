@@ -13,8 +13,10 @@ import { join, resolve } from 'node:path'
 import { mergeReportFiles } from '../src/report/merge.js'
 import { DEFAULT_OUTPUT_DIR, REPORT_JSON, writeReport } from '../src/report/output.js'
 import { renderTable } from '../src/report/table.js'
+import type { RagReport } from '../src/report/model.js'
+import { recordRun } from '../src/history/record-run.js'
 
-export const MERGE_USAGE = 'usage: rag-matchers merge-reports [--output-dir <dir>] [--no-table] <rag-report.json or folder>…'
+export const MERGE_USAGE = 'usage: rag-matchers merge-reports [--output-dir <dir>] [--no-table] [--no-history] <rag-report.json or folder>…'
 
 function findReports(dir: string): string[] {
   const out: string[] = []
@@ -36,11 +38,18 @@ function findReports(dir: string): string[] {
  */
 export function runMergeReportsCli(
   argv: readonly string[],
-  io: { log: (text: string) => void; error: (text: string) => void; cwd?: string } = { log: (t) => console.log(t), error: (t) => console.error(t) },
+  io: {
+    log: (text: string) => void
+    error: (text: string) => void
+    cwd?: string
+    /** Called with the merged report once it is written (the `merge-reports` command records it in the run history). */
+    onWritten?: (report: RagReport, options: { history: boolean }) => void
+  } = { log: (t) => console.log(t), error: (t) => console.error(t) },
 ): number {
   const cwd = io.cwd ?? process.cwd()
   let outputDir = DEFAULT_OUTPUT_DIR
   let table = true
+  let history = true
   const inputs: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
@@ -58,6 +67,8 @@ export function runMergeReportsCli(
       outputDir = arg.slice('--output-dir='.length)
     } else if (arg === '--no-table') {
       table = false
+    } else if (arg === '--no-history') {
+      history = false
     } else if (arg.startsWith('-')) {
       io.error(`rag-matchers merge-reports: unknown option ${arg}\n${MERGE_USAGE}`)
       return 1
@@ -83,6 +94,7 @@ export function runMergeReportsCli(
     }
     const report = mergeReportFiles(files)
     const paths = writeReport(report, resolve(cwd, outputDir))
+    io.onWritten?.(report, { history })
     const text = table ? renderTable(report) : ''
     io.log(`${text === '' ? '' : `${text}\n\n`}merged ${files.length} reports\nrag-matchers report: ${paths.html}`)
     return 0
@@ -100,7 +112,17 @@ export function runMergeReportsCli(
  * // cli/main.ts registers it under COMMANDS['merge-reports'], loaded on demand
  * await run(['--output-dir', 'rag-report', 'shards/'], { stdout: process.stdout, stderr: process.stderr })
  */
-// eslint-disable-next-line @typescript-eslint/require-await
 export async function run(argv: readonly string[], io: { stdout: { write(chunk: string): unknown }; stderr: { write(chunk: string): unknown } }): Promise<number> {
-  return runMergeReportsCli(argv, { log: (text) => io.stdout.write(`${text}\n`), error: (text) => io.stderr.write(`${text}\n`) })
+  const startedAt = new Date()
+  let written: { report: RagReport; history: boolean } | undefined
+  const code = runMergeReportsCli(argv, {
+    log: (text) => io.stdout.write(`${text}\n`),
+    error: (text) => io.stderr.write(`${text}\n`),
+    onWritten: (report, options) => (written = { report, ...options }),
+  })
+  // The merged run goes into the run history after the report is written; a failure there is one warning line.
+  if (written !== undefined && written.history) {
+    await recordRun(written.report, { root: process.cwd(), source: 'merge-reports', startedAt, warn: (line) => io.stderr.write(`${line}\n`) })
+  }
+  return code
 }

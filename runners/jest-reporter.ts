@@ -18,6 +18,7 @@ import { errorMessage, RESULTS_DIR_ENV, type RecordedAssertion } from '../src/re
 import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion, type RunFailure, type RunOutcome } from '../src/report/model.js'
 import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from '../src/report/output.js'
 import { recordInteractiveRun } from '../src/eval-set/progress.js'
+import { recordRun } from '../src/history/record-run.js'
 
 export type { RagReporterOptions } from '../src/report/output.js'
 
@@ -166,6 +167,7 @@ export default class RagMatchersJestReporter {
   private readonly shard: { index: number; count: number } | undefined
   private readonly dir: string
   private readonly ownsDir: boolean
+  private startedAt = new Date()
   /** The last report built, for programmatic use. */
   report: RagReport | undefined
 
@@ -186,16 +188,25 @@ export default class RagMatchersJestReporter {
 
   /** Each run (watch mode reruns) starts from an empty channel. */
   onRunStart(): void {
+    this.startedAt = new Date()
     this.clearChannel()
   }
 
-  onRunComplete(_contexts: unknown, results: JestAggregatedResultLike): void {
+  async onRunComplete(_contexts: unknown, results: JestAggregatedResultLike): Promise<void> {
     const assertions = collectJestAssertions(readChannel(this.dir), results, this.root)
     const run = collectJestRun(results, assertions, this.root)
     const report = buildReport(assertions, { runner: 'jest', run, ...(this.shard ? { shard: this.shard } : {}) })
     this.report = report
-    finishReport(report, resolveOutputDir(this.root, this.options.outputDir), (text) => process.stdout.write(`${text}\n`), this.options, process.env.GITHUB_STEP_SUMMARY)
+    const written = finishReport(
+      report,
+      resolveOutputDir(this.root, this.options.outputDir),
+      (text) => process.stdout.write(`${text}\n`),
+      this.options,
+      process.env.GITHUB_STEP_SUMMARY,
+    )
     this.clearChannel()
+    // After the report is written; never throws, never changes the run's result (docs/history.md).
+    if (written !== undefined) await recordRun(report, { root: this.root, history: this.options.history, source: 'jest', startedAt: this.startedAt })
   }
 
   getLastError(): Error | undefined {

@@ -17,6 +17,7 @@ import { errorMessage, TASK_META_KEY, type RecordedAssertion } from '../src/repo
 import { buildReport, fromRecord, isRecord, type RagReport, type ReportAssertion, type RunFailure, type RunOutcome } from '../src/report/model.js'
 import { checkOptions, finishReport, projectPath, resolveOutputDir, type RagReporterOptions } from '../src/report/output.js'
 import { recordInteractiveRun } from '../src/eval-set/progress.js'
+import { recordRun } from '../src/history/record-run.js'
 
 export {
   buildReport,
@@ -131,6 +132,7 @@ export function collectVitestRun(
 export default class RagMatchersReporter implements Reporter {
   private readonly options: RagReporterOptions
   private vitest: Vitest | undefined
+  private startedAt = new Date()
   /** The last report built, for programmatic use. */
   report: RagReport | undefined
 
@@ -143,9 +145,14 @@ export default class RagMatchersReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    this.startedAt = new Date()
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): void {
+  onTestRunStart(): void {
+    this.startedAt = new Date()
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): Promise<void> {
     const root = this.vitest?.config.root ?? process.cwd()
     const shard = this.vitest?.config.shard
     const assertions = collectVitestAssertions(testModules, root)
@@ -153,6 +160,8 @@ export default class RagMatchersReporter implements Reporter {
     const report = buildReport(assertions, { runner: 'vitest', run, ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}) })
     this.report = report
     const log = (text: string) => (this.vitest ? this.vitest.logger.log(text) : console.log(text))
-    finishReport(report, resolveOutputDir(root, this.options.outputDir), log, this.options, process.env.GITHUB_STEP_SUMMARY)
+    const written = finishReport(report, resolveOutputDir(root, this.options.outputDir), log, this.options, process.env.GITHUB_STEP_SUMMARY)
+    // After the report is written; never throws, never changes the run's result (docs/history.md).
+    if (written !== undefined) await recordRun(report, { root, history: this.options.history, source: 'vitest', startedAt: this.startedAt })
   }
 }

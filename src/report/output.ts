@@ -21,6 +21,11 @@ export interface RagReporterOptions {
   outputDir?: string
   /** Print the terminal table (default true). The HTML path is printed either way when files are written. */
   table?: boolean
+  /**
+   * Run history (docs/history.md): each finished run is appended to `.rag-matchers/history.sqlite` under the
+   * project root (default); a string names another store, `false` turns it off. `RAG_MATCHERS_HISTORY` wins.
+   */
+  history?: string | boolean
 }
 
 export function checkOptions(fn: string, options: unknown): RagReporterOptions {
@@ -31,6 +36,9 @@ export function checkOptions(fn: string, options: unknown): RagReporterOptions {
     throw new MetricInputError(fn, 'options.outputDir', 'a non-empty path string', o.outputDir)
   }
   if (o.table !== undefined && typeof o.table !== 'boolean') throw new MetricInputError(fn, 'options.table', 'a boolean', o.table)
+  if (o.history !== undefined && typeof o.history !== 'boolean' && (typeof o.history !== 'string' || o.history.trim() === '')) {
+    throw new MetricInputError(fn, 'options.history', 'false, true or a store path / URL', o.history)
+  }
   return o
 }
 

@@ -4,7 +4,7 @@
  */
 import { answerRelevance, completeness, contextRecall, contextUtilization, groundedness, rubricScore, type Rubric } from '../src/judge/index.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import type { CompleteSetMatcherOptions, GroundedSetMatcherOptions, JudgeSetMatcherOptions, RelevanceSetMatcherOptions } from './judge.js'
+import type { CompleteSetMatcherOptions, GroundedSetMatcherOptions, JudgeSetMatcherOptions, RelevanceSetMatcherOptions } from './judge-options.js'
 import { metricOptions, relevanceOptions } from './judge-shared.js'
 import { runSet, shortfall, type JudgeCase } from './judge-set.js'
 import { quote } from './message.js'

@@ -11,18 +11,14 @@ import { MetricInputError } from '../src/errors.js'
 import { JudgeError, sumUsage, type ContextInput, type Judge } from '../src/judge/index.js'
 import { semaphore } from '../src/judge/transport.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import type { EmptyMatcherOptions, JudgeMatcherOptions } from './judge.js'
+import type { EmptyMatcherOptions, JudgeMatcherOptions, JudgeSetOptions } from './judge-options.js'
+
+export type { JudgeSetOptions } from './judge-options.js'
 import { HOW_TO_CONFIGURE, judgeLine, readOptions, resolveJudge, uncomputable, type AnyScore, type OptionKinds } from './judge-shared.js'
 import { failedCasesMode, failedCasesSignature, formatNumber, MAX_ROWS, partialSetResult, quote, table, type FailedCase } from './message.js'
 import { denseCases, errorText, matcherError, requireThreshold } from './validate.js'
 
 /** Options the eval-set form adds to a judge matcher's own. */
-export interface JudgeSetOptions {
-  /** Cases judged at once. @default 4 */
-  concurrency?: number
-  /** What a case whose pipeline failed (`error` set) does: see the retrieval and generation set matchers. @default 'fail' */
-  failedCases?: 'fail' | 'zero' | 'skip'
-}
 
 export const DEFAULT_JUDGE_CONCURRENCY = 4
 

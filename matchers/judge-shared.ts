@@ -19,7 +19,7 @@ import {
 import type { Score } from '../src/score.js'
 import { getConfig } from './config.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import type { EmptyMatcherOptions, JudgeMatcherOptions, RelevanceMatcherOptions } from './judge.js'
+import type { EmptyMatcherOptions, JudgeMatcherOptions, RelevanceMatcherOptions } from './judge-options.js'
 import { buildMessage, formatNumber, list, quote, table, thresholdHeadline } from './message.js'
 import { denseUserArray, matcherError, requireThreshold } from './validate.js'
 

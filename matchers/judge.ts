@@ -8,95 +8,52 @@ import {
   rubricScore,
   type CompletenessSource,
   type ContextInput,
-  type EmptyPolicy,
-  type Judge,
   type Rubric,
   MAX_REPEAT,
 } from '../src/judge/index.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { isEvalSet } from './generation-received.js'
 import { failures, itemRow, metricOptions, reasonCell, requireAnswer, requireContexts, requireString, relevanceOptions, requireText, run } from './judge-shared.js'
-import { isCaseSet, type JudgeSetOptions } from './judge-set.js'
+import { isCaseSet } from './judge-set.js'
 import { completeSet, contextRecallSet, groundedSet, relevanceSet, rubricSet, utilizeSet } from './judge-set-forms.js'
 import { FAILED_CASES_OPTION, list, quote, table } from './message.js'
 import type { ByReceived } from './received-types.js'
 import { atLeast, declareMatcher, isPositiveInteger, oneOf, type ArgSpec, type FormSpec, type OptionSpec } from './declare.js'
 import { matcherError } from './validate.js'
 
-/** Options every judge matcher takes. */
-export interface JudgeMatcherOptions {
-  /**
-   * The judge. Defaults to `configure({ judge })`. A judge without a cache of its own records to
-   * `configure({ judgeCacheDir })`, default `__rag_judge_cache__/` next to the test file (commit it; give
-   * the judge an explicit `judgeCache({ dir, mode })` to choose another folder or mode, e.g. `replay` in CI).
-   */
-  judge?: Judge
-  /**
-   * Self-consistency: run the metric `repeat` times with seeds `seed … seed+repeat-1`. An integer from 1
-   * to 100; a larger one is a Matcher error, not a run. @default 1
-   */
-  repeat?: number
-  /**
-   * With `repeat`: pass when at least this share of the runs (0–1) scores ≥ `min`, instead of
-   * comparing the mean with `min`.
-   */
-  passRate?: number
-}
-
-/** For metrics over a list the judge extracts (claims, key points, statements), which may come back empty. */
-export interface EmptyMatcherOptions {
-  /**
-   * Nothing to judge (an empty answer, or the judge finds no claim / key point / statement):
-   * `'fail'` (default) fails the assertion, with or without `.not`, saying what is missing;
-   * `'pass'` accepts it as vacuously true (score 1), so the positive form passes and `.not` fails.
-   * @default 'fail'
-   */
-  empty?: 'fail' | 'pass'
-}
-
-export interface RelevanceMatcherOptions extends JudgeMatcherOptions, EmptyMatcherOptions {}
-
-export interface CompleteMatcherOptions extends QuestionMatcherOptions, EmptyMatcherOptions {}
-
-export interface ContextRecallMatcherOptions extends JudgeMatcherOptions, EmptyMatcherOptions {}
-
-export interface GroundedMatcherOptions extends JudgeMatcherOptions, EmptyMatcherOptions {
-  /** An answer without claims: `'vacuous'` (default) scores 1, `'nan'` makes the assertion fail as not computable. */
-  onEmpty?: EmptyPolicy
-}
-
-export interface QuestionMatcherOptions extends JudgeMatcherOptions {
-  /** The user's question, shown to the judge. */
-  question?: string
-}
-
-export interface RubricMatcherOptions extends JudgeMatcherOptions {
-  question?: string
-  contexts?: readonly ContextInput[]
-  reference?: string
-}
-
-export interface PreferenceMatcherOptions extends JudgeMatcherOptions {
-  /** The question both answers respond to. */
-  question: string
-  /** What "better" means, shown to the judge. */
-  criteria?: string
-}
-
-/** Options of the eval-set forms: the judge options without `passRate` (the assertion is on the mean), plus `concurrency` and `failedCases`. */
-export type JudgeSetMatcherOptions = Omit<JudgeMatcherOptions, 'passRate'> & JudgeSetOptions
-export type RelevanceSetMatcherOptions = Omit<RelevanceMatcherOptions, 'passRate'> & JudgeSetOptions
-export type GroundedSetMatcherOptions = Omit<GroundedMatcherOptions, 'passRate'> & JudgeSetOptions
-export type ContextRecallSetMatcherOptions = Omit<ContextRecallMatcherOptions, 'passRate'> & JudgeSetOptions
-/** Each case's question goes to the judge when it has one. */
-export type UtilizeSetMatcherOptions = JudgeSetMatcherOptions
-export type CompleteSetMatcherOptions = Omit<CompleteMatcherOptions, 'passRate' | 'question'> &
-  JudgeSetOptions & {
-    /** Where each case's key points come from. @default its `reference` when it has one, else its contexts */
-    source?: 'reference' | 'contexts'
-  }
-/** Each case's question, contexts and reference go to the judge when it has them. */
-export type RubricSetMatcherOptions = JudgeSetMatcherOptions
+export type {
+  CompleteMatcherOptions,
+  CompleteSetMatcherOptions,
+  ContextRecallMatcherOptions,
+  ContextRecallSetMatcherOptions,
+  EmptyMatcherOptions,
+  GroundedMatcherOptions,
+  GroundedSetMatcherOptions,
+  JudgeMatcherOptions,
+  JudgeSetMatcherOptions,
+  PreferenceMatcherOptions,
+  QuestionMatcherOptions,
+  RelevanceMatcherOptions,
+  RelevanceSetMatcherOptions,
+  RubricMatcherOptions,
+  RubricSetMatcherOptions,
+  UtilizeSetMatcherOptions,
+} from './judge-options.js'
+import type {
+  CompleteMatcherOptions,
+  CompleteSetMatcherOptions,
+  ContextRecallMatcherOptions,
+  ContextRecallSetMatcherOptions,
+  GroundedMatcherOptions,
+  GroundedSetMatcherOptions,
+  PreferenceMatcherOptions,
+  QuestionMatcherOptions,
+  RelevanceMatcherOptions,
+  RelevanceSetMatcherOptions,
+  RubricMatcherOptions,
+  RubricSetMatcherOptions,
+  UtilizeSetMatcherOptions,
+} from './judge-options.js'
 
 type P = Promise<void>
 

@@ -118,7 +118,8 @@ export class SqliteBackend implements HistoryBackend {
       // A read-only open keeps whatever mode the file has; a writer switches it to WAL once (persistent).
       if (options.create) db.exec('PRAGMA journal_mode = WAL')
       db.exec('PRAGMA synchronous = NORMAL')
-      db.exec('PRAGMA foreign_keys = ON')
+      // Foreign keys are declared but not enforced on insert: a run is written whole in one transaction, and
+      // per-row checks on 200,000 case values would cost seconds; prune deletes child rows itself.
     } catch (error) {
       db.close()
       throw new HistoryError(`cannot use ${path}: ${sqliteMessage(error)}`)

@@ -243,9 +243,9 @@ export class HistoryStore {
    */
   async append(report: RagReport, options: AppendOptions): Promise<{ id: string; added: boolean }> {
     checkReport(report, 'the report')
-    const hash = reportHash(report)
-    const id = hash.slice(0, 12)
     const json = JSON.stringify(report)
+    const hash = createHash('sha256').update(json).digest('hex')
+    const id = hash.slice(0, 12)
     const endedAt = options.endedAt ?? new Date(report.createdAt)
     const env = options.environment ?? {}
     const git = env.git ?? {}

@@ -34,10 +34,28 @@ function report(seed, cases) {
       const perCase = Array.from({ length: cases }, (_, i) => ({ id: `case-${i}`, value: ((seed * 7919 + s * 31 + m * 17 + i * 13) % 1000) / 1000, pass: true }))
       const value = perCase.reduce((a, c) => a + c.value, 0) / cases
       assertions.push({
-        file: `test/set-${s}.test.ts`, describe: [], test: `metric ${m}`, fullName: `metric ${m}`, testIndex: m, index: 0,
-        matcher: 'toHaveRecallAtK', metric: `mean metric-${m}`, value, threshold: 0, comparator: '>=', pass: true, isNot: false, outcome: true,
-        signature: `metric-${m}|k:10|version:0.1.0`, scale: 1, set: `set-${s}`, setSize: cases, perCase,
-        ...(m === 0 ? { cases: perCase.map((c, i) => ({ id: c.id, question: `question ${i}?`, answer: `answer ${i} in run ${seed}`, retrieved: [`d${i}`, `d${i + 1}`, `d${i + 2}`] })) } : {}),
+        file: `test/set-${s}.test.ts`,
+        describe: [],
+        test: `metric ${m}`,
+        fullName: `metric ${m}`,
+        testIndex: m,
+        index: 0,
+        matcher: 'toHaveRecallAtK',
+        metric: `mean metric-${m}`,
+        value,
+        threshold: 0,
+        comparator: '>=',
+        pass: true,
+        isNot: false,
+        outcome: true,
+        signature: `metric-${m}|k:10|version:0.1.0`,
+        scale: 1,
+        set: `set-${s}`,
+        setSize: cases,
+        perCase,
+        ...(m === 0
+          ? { cases: perCase.map((c, i) => ({ id: c.id, question: `question ${i}?`, answer: `answer ${i} in run ${seed}`, retrieved: [`d${i}`, `d${i + 1}`, `d${i + 2}`] })) }
+          : {}),
       })
     }
   }
@@ -47,10 +65,20 @@ function report(seed, cases) {
 const dir = mkdtempSync(join(tmpdir(), 'rag-history-bench-'))
 const file = join(dir, 'history.sqlite')
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`
-const size = () => statSync(file).size + (() => { try { return statSync(`${file}-wal`).size } catch { return 0 } })()
+const size = () =>
+  statSync(file).size +
+  (() => {
+    try {
+      return statSync(`${file}-wal`).size
+    } catch {
+      return 0
+    }
+  })()
 try {
   const store = await openHistory(file, { write: true })
-  console.log(`history bench: ${SETS} sets × ${METRICS} metrics × ${CASES} cases per run (${SETS * METRICS * CASES} case values), ${store.backend.binding ?? 'sqlite'}, Node ${process.version}`)
+  console.log(
+    `history bench: ${SETS} sets × ${METRICS} metrics × ${CASES} cases per run (${SETS * METRICS * CASES} case values), ${store.backend.binding ?? 'sqlite'}, Node ${process.version}`,
+  )
   const appendTimes = []
   for (let i = 0; i < FULL; i++) {
     const r = report(i, CASES)
@@ -58,7 +86,9 @@ try {
     await store.append(r, { source: 'vitest' })
     appendTimes.push(performance.now() - t0)
   }
-  console.log(`append (full size, one transaction): ${appendTimes.map((t) => `${t.toFixed(0)} ms`).join(', ')}; store ${mb(size())} after ${FULL} runs (${mb(size() / Math.max(1, FULL))} per run)`)
+  console.log(
+    `append (full size, one transaction): ${appendTimes.map((t) => `${t.toFixed(0)} ms`).join(', ')}; store ${mb(size())} after ${FULL} runs (${mb(size() / Math.max(1, FULL))} per run)`,
+  )
   const t1 = performance.now()
   for (let i = FULL; i < RUNS; i++) await store.append(report(i, TREND_CASES), { source: 'vitest' })
   console.log(`filled to ${RUNS} runs (${TREND_CASES} cases per metric after the first ${FULL}) in ${((performance.now() - t1) / 1000).toFixed(1)} s; store ${mb(size())}`)

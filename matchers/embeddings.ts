@@ -25,6 +25,7 @@ import {
   thresholdHeadline,
   type FailedCasesMode,
 } from './message.js'
+import { answerCases } from './set-form.js'
 import type { ByReceived } from './received-types.js'
 import { atLeast, declareMatcher, type OptionSpec } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
@@ -307,12 +308,7 @@ async function setForm(ctx: MatcherContext, received: unknown, min: unknown, opt
           })()
       return [section, dims === undefined ? undefined : `${dims} dimensions`]
     },
-    perCase: perCase.map(({ id, value: v }) => ({ id, value: v })),
-    failed,
-    total,
-    mode,
-    what: 'answer',
-    scored: n,
+    ...answerCases(perCase, failed, total, mode, n),
   })
 }
 

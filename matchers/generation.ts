@@ -21,6 +21,7 @@ import {
   withoutFailedCases,
   type FailedCasesMode,
 } from './message.js'
+import { answerCases } from './set-form.js'
 import type { ByReceived } from './received-types.js'
 import {
   atLeast,
@@ -270,12 +271,7 @@ function meanMatcher<R>(ctx: MatcherContext, spec: MeanSpec<R>, received: unknow
       min: threshold,
       signature: failedCasesSignature(first.score.signature, mode, failed.length),
       sections: () => [perCaseTable(perCase, threshold, 4, 'per answer', ctx.isNot === true)],
-      perCase: perCase.map(({ id, value: v }) => ({ id, value: v })),
-      failed,
-      total,
-      mode,
-      what: 'answer',
-      scored: n,
+      ...answerCases(perCase, failed, total, mode, n),
     })
   }
   const [references, min, options] = args as [unknown, unknown, unknown]

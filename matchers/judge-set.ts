@@ -16,6 +16,7 @@ import type { EmptyMatcherOptions, JudgeMatcherOptions, JudgeSetOptions } from '
 export type { JudgeSetOptions } from './judge-options.js'
 import { HOW_TO_CONFIGURE, judgeLine, readOptions, resolveJudge, uncomputable, type AnyScore, type OptionKinds } from './judge-shared.js'
 import { failedCasesMode, failedCasesSignature, formatNumber, MAX_ROWS, partialSetResult, quote, table, type FailedCase } from './message.js'
+import { answerCases } from './set-form.js'
 import { denseCases, errorText, matcherError, requireThreshold } from './validate.js'
 
 /** Options the eval-set form adds to a judge matcher's own. */
@@ -247,12 +248,7 @@ export async function runSet<S extends AnyScore, O extends JudgeMatcherOptions>(
     min,
     signature: signature ?? '',
     sections: () => [caseTable(perCase, min, ctx.isNot === true), judgeLine(judge, { calls })],
-    perCase: perCase.map(({ id, value: v }) => ({ id, value: v })),
-    failed,
-    total,
-    mode,
-    what: 'answer',
-    scored: n,
+    ...answerCases(perCase, failed, total, mode, n),
   })
   if (result.meta === undefined) return result
   return {

@@ -39,21 +39,7 @@ export type {
   RubricSetMatcherOptions,
   UtilizeSetMatcherOptions,
 } from './judge-options.js'
-import type {
-  CompleteMatcherOptions,
-  CompleteSetMatcherOptions,
-  ContextRecallMatcherOptions,
-  ContextRecallSetMatcherOptions,
-  GroundedMatcherOptions,
-  GroundedSetMatcherOptions,
-  PreferenceMatcherOptions,
-  QuestionMatcherOptions,
-  RelevanceMatcherOptions,
-  RelevanceSetMatcherOptions,
-  RubricMatcherOptions,
-  RubricSetMatcherOptions,
-  UtilizeSetMatcherOptions,
-} from './judge-options.js'
+import type * as Opt from './judge-options.js'
 
 type P = Promise<void>
 
@@ -76,36 +62,51 @@ export interface JudgeMatchers<R = unknown, T = unknown> {
    * @example await expect(answer).toBeGroundedIn(retrievedChunks, 0.8, { repeat: 3, passRate: 1 })
    * @example await expect(evalSet).toBeGroundedIn(0.8, { concurrency: 2 })
    */
-  toBeGroundedIn: ByReceived<T, P, [contexts: readonly ContextInput[], min?: number, options?: GroundedMatcherOptions], [min?: number, options?: GroundedSetMatcherOptions]> &
-    ByReceived<T, P, [contexts: readonly ContextInput[], options: GroundedMatcherOptions], [options: GroundedSetMatcherOptions]>
+  toBeGroundedIn: ByReceived<
+    T,
+    P,
+    [contexts: readonly ContextInput[], min?: number, options?: Opt.GroundedMatcherOptions],
+    [min?: number, options?: Opt.GroundedSetMatcherOptions]
+  > &
+    ByReceived<T, P, [contexts: readonly ContextInput[], options: Opt.GroundedMatcherOptions], [options: Opt.GroundedSetMatcherOptions]>
   /**
    * Completeness of the received answer against a reference answer or the contexts ≥ `min` (share of
    * key points covered). On failure, lists the missing key points. For an eval set, each case against
    * its `reference` (else its contexts; `{ source }` chooses), with its question.
    * @example await expect(answer).toBeCompleteGiven({ reference: 'Paris, on the Seine.' }, 1)
    */
-  toBeCompleteGiven: ByReceived<T, P, [source: CompletenessSource, min: number, options?: CompleteMatcherOptions], [min: number, options?: CompleteSetMatcherOptions]>
+  toBeCompleteGiven: ByReceived<T, P, [source: CompletenessSource, min: number, options?: Opt.CompleteMatcherOptions], [min: number, options?: Opt.CompleteSetMatcherOptions]>
   /**
    * Context utilization of the received answer ≥ `min` (share of the chunks it draws on). With
    * `{ question }`, unused chunks are split into relevant (ignored-good) and irrelevant (ignored-noise).
    * For an eval set, each case's answer, contexts and question.
    * @example await expect(answer).toUtilizeContext(chunks, 0.5, { question })
    */
-  toUtilizeContext: ByReceived<T, P, [contexts: readonly ContextInput[], min: number, options?: QuestionMatcherOptions], [min: number, options?: UtilizeSetMatcherOptions]>
+  toUtilizeContext: ByReceived<
+    T,
+    P,
+    [contexts: readonly ContextInput[], min: number, options?: Opt.QuestionMatcherOptions],
+    [min: number, options?: Opt.UtilizeSetMatcherOptions]
+  >
   /**
    * Context recall of the received retrieved contexts ≥ `min`: the share of the reference answer's
    * statements they account for. On failure, lists the statements retrieval missed. For an eval set,
    * each case's contexts against its reference.
    * @example await expect(retrievedChunks).toHaveContextRecall(referenceAnswer, 0.9)
    */
-  toHaveContextRecall: ByReceived<T, P, [reference: string, min: number, options?: ContextRecallMatcherOptions], [min: number, options?: ContextRecallSetMatcherOptions]>
+  toHaveContextRecall: ByReceived<
+    T,
+    P,
+    [reference: string, min: number, options?: Opt.ContextRecallMatcherOptions],
+    [min: number, options?: Opt.ContextRecallSetMatcherOptions]
+  >
   /**
    * Answer relevance of the received answer to `question` ≥ `min` (share of its statements that address it).
    * An answer with no statement fails with or without `.not` unless `{ empty: 'pass' }` (then it scores 1).
    * For an eval set, each case's answer to its question.
    * @example await expect(answer).toBeRelevantTo('What is the capital of France?', 0.8)
    */
-  toBeRelevantTo: ByReceived<T, P, [question: string, min: number, options?: RelevanceMatcherOptions], [min: number, options?: RelevanceSetMatcherOptions]>
+  toBeRelevantTo: ByReceived<T, P, [question: string, min: number, options?: Opt.RelevanceMatcherOptions], [min: number, options?: Opt.RelevanceSetMatcherOptions]>
   /**
    * Rubric score of the received answer, normalised to 0–1 ((raw − lo)/(hi − lo), default scale 1–5), ≥ `min`.
    * For an eval set, the mean over the cases (each with its question, contexts and reference).
@@ -114,15 +115,15 @@ export interface JudgeMatchers<R = unknown, T = unknown> {
   toSatisfyRubric: ByReceived<
     T,
     P,
-    [rubric: string | Rubric, min: number, options?: RubricMatcherOptions],
-    [rubric: string | Rubric, min: number, options?: RubricSetMatcherOptions]
+    [rubric: string | Rubric, min: number, options?: Opt.RubricMatcherOptions],
+    [rubric: string | Rubric, min: number, options?: Opt.RubricSetMatcherOptions]
   >
   /**
    * The judge prefers the received answer over `otherAnswer` for `question`, asked in both orders; a
    * disagreement between the orders is a tie, which does not pass.
    * @example await expect(newAnswer).toBePreferredOver(oldAnswer, { question })
    */
-  toBePreferredOver(otherAnswer: string, options: PreferenceMatcherOptions): Promise<void>
+  toBePreferredOver(otherAnswer: string, options: Opt.PreferenceMatcherOptions): Promise<void>
 }
 
 /** `await expect(answer).toBeGroundedIn(contexts, min = 1, options?)`. See {@link JudgeMatchers}. */
@@ -145,7 +146,7 @@ export async function toBeGroundedIn(this: MatcherContext, received: unknown, co
     min: min ?? 1,
     options,
     // A falsy onEmpty ('' too) means the core's default.
-    compute: (judge, o: GroundedMatcherOptions | undefined) => groundedness(answer, chunks, judge, { ...metricOptions(o), ...(o?.onEmpty ? { onEmpty: o.onEmpty } : {}) }),
+    compute: (judge, o: Opt.GroundedMatcherOptions | undefined) => groundedness(answer, chunks, judge, { ...metricOptions(o), ...(o?.onEmpty ? { onEmpty: o.onEmpty } : {}) }),
     breakdown: (score) => {
       const d = score.details
       if (d.empty) return [d.note]
@@ -185,7 +186,7 @@ export async function toBeCompleteGiven(this: MatcherContext, received: unknown,
     min,
     options,
     optionKinds: { question: 'string' },
-    compute: (judge, o: QuestionMatcherOptions | undefined) => completeness(answer, source as CompletenessSource, judge, metricOptions(o, ['question'])),
+    compute: (judge, o: Opt.QuestionMatcherOptions | undefined) => completeness(answer, source as CompletenessSource, judge, metricOptions(o, ['question'])),
     breakdown: (score) => {
       const d = score.details
       if (d.empty) return [d.note]
@@ -217,7 +218,7 @@ export async function toUtilizeContext(this: MatcherContext, received: unknown, 
     min,
     options,
     optionKinds: { question: 'string' },
-    compute: (judge, o: QuestionMatcherOptions | undefined) => contextUtilization(answer, chunks, judge, metricOptions(o, ['question'])),
+    compute: (judge, o: Opt.QuestionMatcherOptions | undefined) => contextUtilization(answer, chunks, judge, metricOptions(o, ['question'])),
     breakdown: (score) => {
       const d = score.details
       const byId = new Map(d.chunks.map((c) => [c.id, c]))
@@ -282,7 +283,7 @@ export async function toBeRelevantTo(this: MatcherContext, received: unknown, qu
     emptyOption: true,
     min,
     options,
-    compute: (judge, o: RelevanceMatcherOptions | undefined) => answerRelevance(q, answer, judge, relevanceOptions(o)),
+    compute: (judge, o: Opt.RelevanceMatcherOptions | undefined) => answerRelevance(q, answer, judge, relevanceOptions(o)),
     breakdown: (score) => {
       const d = score.details
       if (d.empty) return [d.note]
@@ -317,7 +318,8 @@ export async function toSatisfyRubric(this: MatcherContext, received: unknown, r
     minHint: ' (the rubric score normalised to 0–1)',
     options,
     optionKinds: { question: 'string', reference: 'string', contexts: 'contexts' },
-    compute: (judge, o: RubricMatcherOptions | undefined) => rubricScore(answer, rubric as string | Rubric, judge, metricOptions(o, ['question', 'contexts', 'reference'])),
+    compute: (judge, o: Opt.RubricMatcherOptions | undefined) =>
+      rubricScore(answer, rubric as string | Rubric, judge, metricOptions(o, ['question', 'contexts', 'reference'])),
     breakdown: (score) => {
       const d = score.details
       return [`rubric ${d.rubricId}: raw score ${d.raw} on ${d.min}…${d.max}\nreason: ${quote(d.reason, 300)}`]
@@ -335,7 +337,7 @@ export async function toBePreferredOver(this: MatcherContext, received: unknown,
     matcherError(this, matcher, args, 'options must include the question both answers respond to: { question: string }', options)
   }
   requireText(this, matcher, args, 'options.question', (options as { question: string }).question)
-  const { question } = options as PreferenceMatcherOptions
+  const { question } = options as Opt.PreferenceMatcherOptions
   return run(this, {
     matcher,
     args,
@@ -344,7 +346,7 @@ export async function toBePreferredOver(this: MatcherContext, received: unknown,
     min: 1,
     options,
     optionKinds: { criteria: 'string' },
-    compute: (judge, o: PreferenceMatcherOptions | undefined) => pairwiseJudge(question, answer, other, judge, metricOptions(o, ['criteria'])),
+    compute: (judge, o: Opt.PreferenceMatcherOptions | undefined) => pairwiseJudge(question, answer, other, judge, metricOptions(o, ['criteria'])),
     breakdown: (score) => {
       const d = score.details
       const name = (w: string) => (w === 'A' ? 'received' : w === 'B' ? 'other answer' : 'tie')

@@ -76,6 +76,12 @@ export interface ReportsComparison {
   /** Eval sets in one report only. */
   readonly onlyInBase: readonly string[]
   readonly onlyInNew: readonly string[]
+  /**
+   * Why the reports cannot be compared as a whole, each a line: no eval set in both, no assertion in
+   * the new report, a metric of the base report not paired in the new one, a `.not` row in the new
+   * report. Any of them fails `--check`: a gate that compared nothing must not pass.
+   */
+  readonly notComparable: readonly string[]
   readonly failed: boolean
 }
 
@@ -245,7 +251,61 @@ export function compareReports(base: RagReport, next: RagReport, options: Compar
   }
   const onlyInBase = [...b.keys()].filter((k) => !n.has(k))
   const onlyInNew = [...n.keys()].filter((k) => !b.has(k))
-  return { evalSets, onlyInBase, onlyInNew, failed: evalSets.some((s) => s.failed) }
+  const notComparable: string[] = []
+  if (next.assertions.length === 0) notComparable.push('the new report has no assertions: nothing was measured')
+  if (evalSets.length === 0) notComparable.push('no eval set is in both reports: nothing was compared')
+  for (const s of evalSets) {
+    for (const u of s.unpaired) {
+      if (u.next === null && u.why === 'only in the base report') {
+        notComparable.push(`eval set "${s.name}": ${u.metric} is not paired: it is in the base report only (its label changed, or it was not measured)`)
+      }
+    }
+  }
+  for (const set of next.evalSets) {
+    if (!b.has(set.name)) continue
+    const negated = [...new Set(set.metrics.filter((r) => r.isNot).map((r) => rowKey(r)))]
+    for (const label of negated) {
+      notComparable.push(`eval set "${set.name}": the new run asserted ${label}: a .not assertion inverts the verdict, so it is not compared; compare runs without .not`)
+    }
+  }
+  return { evalSets, onlyInBase, onlyInNew, notComparable, failed: evalSets.some((s) => s.failed) || notComparable.length > 0 }
+}
+
+/** A rag-report.json's own checks: the fields compare reads have their types (a value is a number or null). */
+export function checkReportShape(report: unknown, file: string): string | undefined {
+  const bad = (where: string, what: string, got: unknown) => `${file}: ${where} must be ${what}, got ${JSON.stringify(got) ?? String(got)}`
+  const isNumOrNull = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v))
+  if (report === null || typeof report !== 'object') return bad('the report', 'a JSON object (a rag-report.json)', report)
+  const r = report as { assertions?: unknown; evalSets?: unknown }
+  if (!Array.isArray(r.assertions)) return bad('assertions', 'an array', r.assertions)
+  if (!Array.isArray(r.evalSets)) return bad('evalSets', 'an array', r.evalSets)
+  for (const [i, set] of (r.evalSets as unknown[]).entries()) {
+    const at = `evalSets[${i}]`
+    if (set === null || typeof set !== 'object') return bad(at, 'an object', set)
+    const s = set as { name?: unknown; metrics?: unknown }
+    if (typeof s.name !== 'string') return bad(`${at}.name`, 'a string', s.name)
+    if (!Array.isArray(s.metrics)) return bad(`${at}.metrics`, 'an array', s.metrics)
+    for (const [j, row] of (s.metrics as unknown[]).entries()) {
+      const rat = `${at}.metrics[${j}]`
+      if (row === null || typeof row !== 'object') return bad(rat, 'an object', row)
+      const m = row as Record<string, unknown>
+      for (const key of ['metric', 'matcher', 'signature'] as const) if (typeof m[key] !== 'string') return bad(`${rat}.${key}`, 'a string', m[key])
+      if (!isNumOrNull(m.value)) return bad(`${rat}.value`, 'a finite number or null', m.value)
+      if (m.scale !== undefined && !(typeof m.scale === 'number' && m.scale > 0)) return bad(`${rat}.scale`, 'a positive number', m.scale)
+      if (m.isNot !== undefined && typeof m.isNot !== 'boolean') return bad(`${rat}.isNot`, 'a boolean', m.isNot)
+      if (m.values !== undefined) {
+        if (!Array.isArray(m.values)) return bad(`${rat}.values`, 'an array of { id, value }', m.values)
+        for (const [k, v] of (m.values as unknown[]).entries()) {
+          const vat = `${rat}.values[${k}]`
+          if (v === null || typeof v !== 'object') return bad(vat, 'an object { id, value }', v)
+          const cv = v as { id?: unknown; value?: unknown }
+          if (typeof cv.id !== 'string') return bad(`${vat}.id`, 'a string', cv.id)
+          if (!isNumOrNull(cv.value)) return bad(`${vat}.value`, 'a finite number or null', cv.value)
+        }
+      }
+    }
+  }
+  return undefined
 }
 
 function pText(m: MetricComparison): string {
@@ -333,6 +393,7 @@ function verdictOf(c: ReportsComparison): string {
 
 function footer(c: ReportsComparison): string[] {
   return [
+    ...c.notComparable.map((why) => `not comparable: ${why}`),
     ...(c.onlyInBase.length > 0 ? [`eval sets only in the base report: ${c.onlyInBase.join(', ')}`] : []),
     ...(c.onlyInNew.length > 0 ? [`eval sets only in the new report: ${c.onlyInNew.join(', ')}`] : []),
   ]
@@ -360,7 +421,6 @@ export function formatText(c: ReportsComparison): string {
     if (power) out.push(`  ${power}`)
     out.push('')
   }
-  if (c.evalSets.length === 0) out.push('no eval set is in both reports', '')
   out.push(...footer(c), `verdict: ${verdictOf(c)}`)
   return `${out.join('\n')}\n`
 }
@@ -393,7 +453,6 @@ export function formatMarkdown(c: ReportsComparison): string {
     if (power) out.push('', `> ${mdCell(power)}`)
     out.push('')
   }
-  if (c.evalSets.length === 0) out.push('No eval set is in both reports.', '')
   out.push(...footer(c).map((l) => `${mdCell(l)}\n`), `**Verdict:** ${verdictOf(c)}`)
   return `${out.join('\n')}\n`
 }
@@ -407,6 +466,7 @@ export function formatJson(c: ReportsComparison, files: { base: string; next: st
     failed: c.failed,
     onlyInBase: c.onlyInBase,
     onlyInNew: c.onlyInNew,
+    notComparable: c.notComparable,
     evalSets: c.evalSets.map((s) => ({
       name: s.name,
       failed: s.failed,
@@ -500,6 +560,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     reports = [mergeReportFiles([resolve(files[0] as string)]), mergeReportFiles([resolve(files[1] as string)])]
   } catch (error) {
     return reportFailure(io, 'compare', EXIT.input, (error as Error).message)
+  }
+  for (const [i, report] of reports.entries()) {
+    const problem = checkReportShape(report, files[i] as string)
+    if (problem !== undefined) return reportFailure(io, 'compare', EXIT.input, problem)
   }
   const comparison = compareReports(reports[0], reports[1], options)
   const text =

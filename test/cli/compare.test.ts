@@ -1,6 +1,6 @@
 // `rag-matchers compare base.json new.json`: cases paired by id across two rag-report.json files, the
 // same comparison (pairing, tests, status words) as the baseline gate.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { compareRuns } from '../../src/eval-set/compare-runs.js'
@@ -278,5 +278,73 @@ describe('rag-matchers compare', () => {
     expect(input.code).toBe(EXIT.input)
     expect(input.stderr).toMatch(/^rag-matchers compare: /)
     expect((await runCli(['compare', '--help'])).stdout).toContain('usage: rag-matchers compare')
+  })
+})
+
+// issue #27: `--check` passes only on a comparison that was made; a report with wrong field types is bad input
+describe('rag-matchers compare --check refuses what it could not compare (issue #27)', () => {
+  const good = Object.fromEntries(ids.map((id) => [id, 0.8]))
+
+  it('no eval set in both reports fails --check, saying why', async () => {
+    const base = writeReport('base', [setAssertion('recall@3', good)])
+    const next = writeReport('next', [setAssertion('recall@3', good, { set: 'other', describe: ['other'], fullName: 'other > recall@3' })])
+    const out = await runCli(['compare', base, next, '--check'])
+    expect(out.code).toBe(EXIT.evaluation)
+    expect(out.stdout).toContain('not comparable: no eval set is in both reports: nothing was compared')
+    expect(out.stdout).not.toContain('verdict: no regression')
+  })
+
+  it('a new report without assertions fails --check', async () => {
+    const base = writeReport('base', [setAssertion('recall@3', good)])
+    const next = writeReport('next', [])
+    const out = await runCli(['compare', base, next, '--check'])
+    expect(out.code).toBe(EXIT.evaluation)
+    expect(out.stdout).toContain('not comparable: the new report has no assertions')
+  })
+
+  it('a metric whose label changed (not paired) fails --check', async () => {
+    const base = writeReport('base', [setAssertion('recall@3', good)])
+    const next = writeReport('next', [setAssertion('recall@5', good)])
+    const out = await runCli(['compare', base, next, '--check'])
+    expect(out.code).toBe(EXIT.evaluation)
+    expect(out.stdout).toMatch(/not comparable: eval set "qa": mean recall@3 is not paired: it is in the base report only/)
+    // without --check the comparison is still shown and exits 0
+    expect((await runCli(['compare', base, next])).code).toBe(EXIT.ok)
+  })
+
+  it('a new run that used .not fails --check', async () => {
+    const base = writeReport('base', [setAssertion('recall@3', good)])
+    const next = writeReport('next', [setAssertion('recall@3', good, { isNot: true, outcome: false, pass: true })])
+    const out = await runCli(['compare', base, next, '--check'])
+    expect(out.code).toBe(EXIT.evaluation)
+    expect(out.stdout).toMatch(/not comparable: eval set "qa": the new run asserted mean recall@3 \(\.not\): a \.not assertion inverts the verdict/)
+  })
+
+  it('the unchanged case still passes --check', async () => {
+    const base = writeReport('base', [setAssertion('recall@3', good)])
+    expect((await runCli(['compare', base, base, '--check'])).code).toBe(EXIT.ok)
+  })
+
+  it('a string value is bad input (exit 2) naming the file and field, not an internal error', async () => {
+    const base = writeReport('base', [setAssertion('recall@3', good)])
+    const doc = JSON.parse(readFileSync(base, 'utf8')) as { assertions: Array<Record<string, unknown>> }
+    doc.assertions[0]!.value = '0'
+    const bad = join(dir, 'bad.json')
+    writeFileSync(bad, JSON.stringify(doc))
+    const out = await runCli(['compare', base, bad, '--check'])
+    expect(out.code).toBe(EXIT.input)
+    expect(out.stderr).toContain(`${bad}: evalSets[0].metrics[0].value must be a finite number or null, got "0"`)
+    expect(out.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('a string per-case value is bad input too', async () => {
+    const base = writeReport('base', [setAssertion('recall@3', good)])
+    const doc = JSON.parse(readFileSync(base, 'utf8')) as { assertions: Array<{ perCase: Array<Record<string, unknown>> }> }
+    doc.assertions[0]!.perCase[1]!.value = '0.5'
+    const bad = join(dir, 'bad.json')
+    writeFileSync(bad, JSON.stringify(doc))
+    const out = await runCli(['compare', bad, base])
+    expect(out.code).toBe(EXIT.input)
+    expect(out.stderr).toContain('evalSets[0].metrics[0].values[1].value must be a finite number or null, got "0.5"')
   })
 })

@@ -14,7 +14,7 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import type { EmptyMatcherOptions, JudgeMatcherOptions, JudgeSetOptions } from './judge-options.js'
 
 export type { JudgeSetOptions } from './judge-options.js'
-import { HOW_TO_CONFIGURE, judgeLine, readOptions, resolveJudge, uncomputable, type AnyScore, type OptionKinds } from './judge-shared.js'
+import { HOW_TO_CONFIGURE, judgeLine, readOptions, resolveJudge, uncomputable, type AnyScore, type OptionKinds, type SpecBase } from './judge-shared.js'
 import { failedCasesMode, failedCasesSignature, formatNumber, MAX_ROWS, partialSetResult, quote, table, type FailedCase } from './message.js'
 import { answerCases } from './set-form.js'
 import { denseCases, errorText, matcherError, requireThreshold } from './validate.js'
@@ -39,16 +39,7 @@ export interface JudgeCase {
   readonly reference?: string
 }
 
-export interface SetSpec<S extends AnyScore, O extends JudgeMatcherOptions> {
-  readonly matcher: string
-  readonly args: string
-  /** Metric name, e.g. `groundedness`. */
-  readonly label: string
-  readonly min: unknown
-  readonly minHint?: string
-  readonly options: unknown
-  readonly optionKinds?: OptionKinds<O>
-  readonly emptyOption?: boolean
+export interface SetSpec<S extends AnyScore, O extends JudgeMatcherOptions> extends SpecBase<O> {
   /** Fields every case must have. */
   readonly needs: readonly CaseField[]
   /** Fields read when a case has them. */

@@ -28,24 +28,28 @@ export type AnyScore = Score<JudgeDetailsBase & { note?: string; empty?: boolean
 /** A matcher's own option fields and what each must be, checked (when set) after the common ones, in this order. */
 export type OptionKinds<O> = { readonly [K in Exclude<keyof O, keyof JudgeMatcherOptions>]?: 'string' | 'contexts' }
 
-export interface Spec<S extends AnyScore, O extends JudgeMatcherOptions> {
+/** What a judge matcher says about itself, in its one-answer form (Spec) and its eval-set form (SetSpec). */
+export interface SpecBase<O extends JudgeMatcherOptions> {
   readonly matcher: string
   readonly args: string
-  /** Metric name in the headline. */
+  /** Metric name in the headline, e.g. `groundedness`. */
   readonly label: string
-  /** The `min` argument as received; `run` checks it after the matcher's own arguments, before the options. */
+  /** The `min` argument as received; checked after the matcher's own arguments, before the options. */
   readonly min: unknown
   /** Appended to the message when `min` is out of range. */
   readonly minHint?: string
-  /** The options argument as received; `run` checks the common fields, then those in `optionKinds`. */
+  /** The options argument as received; the common fields are checked, then those in `optionKinds`. */
   readonly options: unknown
   readonly optionKinds?: OptionKinds<O>
+  /** The metric takes `{ empty }`: a score with `details.empty` fails unless `empty: 'pass'`. */
+  readonly emptyOption?: boolean
+}
+
+export interface Spec<S extends AnyScore, O extends JudgeMatcherOptions> extends SpecBase<O> {
   readonly compute: (judge: Judge, options: O | undefined) => Promise<S>
   readonly breakdown: (score: S) => ReadonlyArray<string | undefined>
   /** Headline label override (pairwise explains its scale). */
   readonly headlineLabel?: string
-  /** The metric takes `{ empty }`: a score with `details.empty` fails unless `empty: 'pass'`. */
-  readonly emptyOption?: boolean
 }
 
 // Matcher-layer state on globalThis (shared by the ESM and CJS copies, like config.ts): judges derived

@@ -2,7 +2,20 @@
  * The eval-set form of each judge matcher: which case fields it reads, the metric call per case and the
  * one-line reasons shown per case. The loop, failed cases and the message are in judge-set.ts.
  */
-import { answerRelevance, completeness, contextRecall, contextUtilization, groundedness, rubricScore, type Rubric } from '../src/judge/index.js'
+import {
+  answerRelevance,
+  completeness,
+  contextRecall,
+  contextUtilization,
+  groundedness,
+  rubricScore,
+  type AnswerRelevanceDetails,
+  type CompletenessDetails,
+  type ContextRecallDetails,
+  type ContextUtilizationDetails,
+  type GroundednessDetails,
+  type Rubric,
+} from '../src/judge/index.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import type { CompleteSetMatcherOptions, GroundedSetMatcherOptions, JudgeSetMatcherOptions, RelevanceSetMatcherOptions } from './judge-options.js'
 import { metricOptions, relevanceOptions } from './judge-shared.js'
@@ -15,6 +28,24 @@ function refuseSingleFormArgument(ctx: MatcherContext, matcher: string, args: st
   if (value === undefined || typeof value === 'number') return
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return
   matcherError(ctx, matcher, args, `with an eval set as the received value, ${matcher} takes (${args}); each case carries its own ${carries}`, value)
+}
+
+/** What a metric over items reports for one case: its note when there was nothing to judge (`none`), else `shortfall` of its failing items. */
+function itemReasons<D extends { readonly empty?: boolean; readonly note?: string; readonly total: number }>(r: {
+  /** The note when the metric had nothing to judge; absent when it always has something. */
+  readonly none?: string
+  /** The items, e.g. `claims`. */
+  readonly noun: string | ((d: D) => string)
+  /** What the failing items are, e.g. `unsupported`; what all are when none fails, e.g. `supported`. */
+  readonly short: string
+  readonly ok: string
+  readonly failing: (d: D) => ReadonlyArray<{ text: string; reason: string }>
+}): (score: { readonly details: D }) => string {
+  return ({ details: d }) => {
+    if (r.none !== undefined && d.empty) return d.note ?? r.none
+    const noun = typeof r.noun === 'string' ? r.noun : r.noun(d)
+    return shortfall(r.failing(d), d.total, `${noun} ${r.short}`, `all ${d.total} ${noun} ${r.ok}`)
+  }
 }
 
 export function groundedSet(ctx: MatcherContext, received: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
@@ -35,17 +66,17 @@ export function groundedSet(ctx: MatcherContext, received: unknown, min: unknown
     needs: ['answer', 'contexts'],
     compute: (judge, o: GroundedSetMatcherOptions | undefined, c) =>
       groundedness(c.answer as string, c.contexts ?? [], judge, { ...metricOptions(o), ...(o?.onEmpty ? { onEmpty: o.onEmpty } : {}) }),
-    reasons: (score) => {
-      const d = score.details
-      if (d.empty) return d.note ?? 'no claims'
-      const unsupported = [...d.claims.filter((c) => c.verdict === 'contradicted'), ...d.claims.filter((c) => c.verdict === 'not_found')]
-      return shortfall(
-        unsupported.map((c) => ({ text: c.claim, reason: `${c.verdict === 'contradicted' ? 'contradicted: ' : ''}${c.reason}` })),
-        d.total,
-        'claims unsupported',
-        `all ${d.total} claims supported`,
-      )
-    },
+    reasons: itemReasons({
+      none: 'no claims',
+      noun: 'claims',
+      short: 'unsupported',
+      ok: 'supported',
+      failing: (d: GroundednessDetails) =>
+        [...d.claims.filter((c) => c.verdict === 'contradicted'), ...d.claims.filter((c) => c.verdict === 'not_found')].map((c) => ({
+          text: c.claim,
+          reason: `${c.verdict === 'contradicted' ? 'contradicted: ' : ''}${c.reason}`,
+        })),
+    }),
   })
 }
 
@@ -69,17 +100,13 @@ export function completeSet(ctx: MatcherContext, received: unknown, min: unknown
       const from = caseSource(ctx, matcher, c)
       return completeness(c.answer as string, from, judge, { ...metricOptions(o), ...(c.question === undefined ? {} : { question: c.question }) })
     },
-    reasons: (score) => {
-      const d = score.details
-      if (d.empty) return d.note ?? 'no key points'
-      const missing = d.points.filter((p) => p.verdict === 'missing')
-      return shortfall(
-        missing.map((p) => ({ text: p.point, reason: p.reason })),
-        d.total,
-        `key points of the ${d.source} missing`,
-        `all ${d.total} key points of the ${d.source} covered`,
-      )
-    },
+    reasons: itemReasons({
+      none: 'no key points',
+      noun: (d: CompletenessDetails) => `key points of the ${d.source}`,
+      short: 'missing',
+      ok: 'covered',
+      failing: (d: CompletenessDetails) => d.points.filter((p) => p.verdict === 'missing').map((p) => ({ text: p.point, reason: p.reason })),
+    }),
   })
 }
 
@@ -103,17 +130,16 @@ export function utilizeSet(ctx: MatcherContext, received: unknown, min: unknown,
     wants: ['question'],
     compute: (judge, o: JudgeSetMatcherOptions | undefined, c) =>
       contextUtilization(c.answer as string, c.contexts ?? [], judge, { ...metricOptions(o), ...(c.question === undefined ? {} : { question: c.question }) }),
-    reasons: (score) => {
-      const d = score.details
-      const byId = new Map(d.chunks.map((ch) => [ch.id, ch]))
-      const unused = [...d.unused].sort((a, b) => Number(b.relevant === true) - Number(a.relevant === true) || a.index - b.index)
-      return shortfall(
-        unused.map((u) => ({ text: `${u.id}${u.relevant === true ? ' (relevant)' : ''}`, reason: byId.get(u.id)?.reason ?? '' })),
-        d.total,
-        'chunks unused',
-        `all ${d.total} chunks used`,
-      )
-    },
+    reasons: itemReasons({
+      noun: 'chunks',
+      short: 'unused',
+      ok: 'used',
+      failing: (d: ContextUtilizationDetails) => {
+        const byId = new Map(d.chunks.map((ch) => [ch.id, ch]))
+        const unused = [...d.unused].sort((a, b) => Number(b.relevant === true) - Number(a.relevant === true) || a.index - b.index)
+        return unused.map((u) => ({ text: `${u.id}${u.relevant === true ? ' (relevant)' : ''}`, reason: byId.get(u.id)?.reason ?? '' }))
+      },
+    }),
   })
 }
 
@@ -129,17 +155,13 @@ export function contextRecallSet(ctx: MatcherContext, received: unknown, min: un
     options,
     needs: ['contexts', 'reference'],
     compute: (judge, o, c) => contextRecall(c.reference as string, c.contexts ?? [], judge, metricOptions(o)),
-    reasons: (score) => {
-      const d = score.details
-      if (d.empty) return d.note ?? 'no statements'
-      const missing = d.statements.filter((st) => st.verdict === 'not_attributed')
-      return shortfall(
-        missing.map((st) => ({ text: st.statement, reason: st.reason })),
-        d.total,
-        'reference statements not in the contexts',
-        `all ${d.total} reference statements found`,
-      )
-    },
+    reasons: itemReasons({
+      none: 'no statements',
+      noun: 'reference statements',
+      short: 'not in the contexts',
+      ok: 'found',
+      failing: (d: ContextRecallDetails) => d.statements.filter((st) => st.verdict === 'not_attributed').map((st) => ({ text: st.statement, reason: st.reason })),
+    }),
   })
 }
 
@@ -155,17 +177,13 @@ export function relevanceSet(ctx: MatcherContext, received: unknown, min: unknow
     options,
     needs: ['answer', 'question'],
     compute: (judge, o: RelevanceSetMatcherOptions | undefined, c) => answerRelevance(c.question as string, c.answer as string, judge, relevanceOptions(o)),
-    reasons: (score) => {
-      const d = score.details
-      if (d.empty) return d.note ?? 'no statements'
-      const off = d.statements.filter((st) => !st.relevant)
-      return shortfall(
-        off.map((st) => ({ text: st.statement, reason: st.reason })),
-        d.total,
-        'statements off the question',
-        `all ${d.total} statements address the question`,
-      )
-    },
+    reasons: itemReasons({
+      none: 'no statements',
+      noun: 'statements',
+      short: 'off the question',
+      ok: 'address the question',
+      failing: (d: AnswerRelevanceDetails) => d.statements.filter((st) => !st.relevant).map((st) => ({ text: st.statement, reason: st.reason })),
+    }),
   })
 }
 

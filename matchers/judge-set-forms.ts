@@ -17,9 +17,9 @@ import {
   type Rubric,
 } from '../src/judge/index.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import type { CompleteSetMatcherOptions, GroundedSetMatcherOptions, JudgeSetMatcherOptions, RelevanceSetMatcherOptions } from './judge-options.js'
-import { metricOptions, relevanceOptions } from './judge-shared.js'
-import { runSet, shortfall, type JudgeCase } from './judge-set.js'
+import type { CompleteSetMatcherOptions, GroundedSetMatcherOptions, JudgeMatcherOptions, JudgeSetMatcherOptions, RelevanceSetMatcherOptions } from './judge-options.js'
+import { metricOptions, relevanceOptions, type AnyScore } from './judge-shared.js'
+import { runSet, shortfall, type JudgeCase, type SetSpec } from './judge-set.js'
 import { quote } from './message.js'
 import { matcherError } from './validate.js'
 
@@ -28,6 +28,19 @@ function refuseSingleFormArgument(ctx: MatcherContext, matcher: string, args: st
   if (value === undefined || typeof value === 'number') return
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return
   matcherError(ctx, matcher, args, `with an eval set as the received value, ${matcher} takes (${args}); each case carries its own ${carries}`, value)
+}
+
+/** A set form whose only argument is `min`: the single-answer form's argument is refused, then the set is judged. */
+function minSet<S extends AnyScore, O extends JudgeMatcherOptions>(
+  ctx: MatcherContext,
+  received: unknown,
+  min: unknown,
+  options: unknown,
+  carries: string,
+  spec: Omit<SetSpec<S, O>, 'args' | 'min' | 'options'>,
+): Promise<MatcherResult> {
+  refuseSingleFormArgument(ctx, spec.matcher, 'min', min, carries)
+  return runSet(ctx, received, { ...spec, args: 'min', min, options })
 }
 
 /** What a metric over items reports for one case: its note when there was nothing to judge (`none`), else `shortfall` of its failing items. */
@@ -55,14 +68,10 @@ export function groundedSet(ctx: MatcherContext, received: unknown, min: unknown
     options = min
     min = undefined
   }
-  refuseSingleFormArgument(ctx, matcher, 'min', min, 'contexts')
-  return runSet(ctx, received, {
+  return minSet(ctx, received, min ?? 1, options, 'contexts', {
     matcher,
-    args: 'min',
     label: 'groundedness',
     emptyOption: true,
-    min: min ?? 1,
-    options,
     needs: ['answer', 'contexts'],
     compute: (judge, o: GroundedSetMatcherOptions | undefined, c) =>
       groundedness(c.answer as string, c.contexts ?? [], judge, { ...metricOptions(o), ...(o?.onEmpty ? { onEmpty: o.onEmpty } : {}) }),
@@ -119,13 +128,9 @@ function caseSource(ctx: MatcherContext, matcher: string, c: JudgeCase): { refer
 
 export function utilizeSet(ctx: MatcherContext, received: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
   const matcher = 'toUtilizeContext'
-  refuseSingleFormArgument(ctx, matcher, 'min', min, 'contexts')
-  return runSet(ctx, received, {
+  return minSet(ctx, received, min, options, 'contexts', {
     matcher,
-    args: 'min',
     label: 'context utilization',
-    min,
-    options,
     needs: ['answer', 'contexts'],
     wants: ['question'],
     compute: (judge, o: JudgeSetMatcherOptions | undefined, c) =>
@@ -145,14 +150,10 @@ export function utilizeSet(ctx: MatcherContext, received: unknown, min: unknown,
 
 export function contextRecallSet(ctx: MatcherContext, received: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
   const matcher = 'toHaveContextRecall'
-  refuseSingleFormArgument(ctx, matcher, 'min', min, 'reference')
-  return runSet(ctx, received, {
+  return minSet(ctx, received, min, options, 'reference', {
     matcher,
-    args: 'min',
     label: 'context recall',
     emptyOption: true,
-    min,
-    options,
     needs: ['contexts', 'reference'],
     compute: (judge, o, c) => contextRecall(c.reference as string, c.contexts ?? [], judge, metricOptions(o)),
     reasons: itemReasons({
@@ -167,14 +168,10 @@ export function contextRecallSet(ctx: MatcherContext, received: unknown, min: un
 
 export function relevanceSet(ctx: MatcherContext, received: unknown, min: unknown, options: unknown): Promise<MatcherResult> {
   const matcher = 'toBeRelevantTo'
-  refuseSingleFormArgument(ctx, matcher, 'min', min, 'question')
-  return runSet(ctx, received, {
+  return minSet(ctx, received, min, options, 'question', {
     matcher,
-    args: 'min',
     label: 'answer relevance',
     emptyOption: true,
-    min,
-    options,
     needs: ['answer', 'question'],
     compute: (judge, o: RelevanceSetMatcherOptions | undefined, c) => answerRelevance(c.question as string, c.answer as string, judge, relevanceOptions(o)),
     reasons: itemReasons({

@@ -41,7 +41,7 @@ const NOT_PER_CASE: Readonly<Record<string, string>> = {
 const sameOptions = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean => JSON.stringify(a) === JSON.stringify(b)
 
 /**
- * Checks `options.metrics` and returns one spec per metric (a repeated identical entry once). A name
+ * Checks `options.metrics` and returns one spec per metric. A repeated metric, a name
  * the registry does not know, an option its core function does not take, or one metric listed with
  * two different settings (one baseline key holds one setting) is a Matcher error.
  */
@@ -87,9 +87,11 @@ export function resolveMetricSpecs(ctx: MatcherContext, metrics: unknown): Basel
         matcherError(ctx, MATCHER, ARGS, `${at} (${name}): ${unknownKeyProblem(key, known)} (${takes})`, options[key])
       }
     }
-    const previous = out.find((s) => s.name === name)
-    if (previous === undefined) out.push({ name, options })
-    else if (!sameOptions(previous.options, options)) {
+    const previous = out.findIndex((s) => s.name === name)
+    if (previous < 0) out.push({ name, options })
+    else if (sameOptions((out[previous] as BaselineMetricSpec).options, options)) {
+      matcherError(ctx, MATCHER, ARGS, `${at}: ${name} is listed twice (also options.metrics[${previous}]); list each metric once`, entry)
+    } else {
       matcherError(
         ctx,
         MATCHER,

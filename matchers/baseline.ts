@@ -11,14 +11,17 @@ import {
   type SignificanceTest,
 } from '../src/eval-set/compare-runs.js'
 import { describeRevisionChange, identitySignature } from '../src/eval-set/metric-revisions.js'
-import { metricRunOf, metricScale, type MetricSpec } from '../src/eval-set/metrics.js'
+import { computeMetric, metricKind, metricRunOf, metricScale, type MetricSpec } from '../src/eval-set/metrics.js'
+import { firstHole, holeProblem } from '../src/dense-array.js'
+import { unknownKeyProblem } from '../src/options.js'
 import { isCiEnvironment } from '../src/eval-set/run-eval-set.js'
 import type { EvalCase } from '../src/eval-case.js'
-import { caseLabel } from '../src/eval-case.js'
+import { caseLabel, caseReferences } from '../src/eval-case.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { buildMessage, formatNumber, list, table } from './message.js'
 import { asMetricSpec, differenceOf, labelOf, reportLabelOf, resolveMetricSpecs, retrievedHaveScores, signatureLines, type BaselineMetricSpec } from './baseline-metrics.js'
 import { declareMatcher } from './declare.js'
+import { refuseBlankReferences } from './generation-received.js'
 import { denseCases, matcherError } from './validate.js'
 
 /** What a baseline write reports (see {@link MetricBaselineOptions.onWrite}). */
@@ -147,6 +150,49 @@ function readCases(ctx: MatcherContext, received: unknown): readonly EvalCase[] 
   return cases as readonly EvalCase[]
 }
 
+/**
+ * The checks the metric matchers make on their input, so a baseline never stores what they refuse:
+ * holes in `retrieved`, `relevant` or `references`, a ground truth without a relevant id (unless the
+ * metric is given `allowEmptyRelevant: true`), a blank reference. Both directions; names the case and field.
+ */
+function checkCaseInputs(ctx: MatcherContext, cases: readonly EvalCase[], specs: readonly BaselineMetricSpec[]): void {
+  const retrieval = specs.filter((s) => metricKind(s.name) === 'retrieval')
+  const generation = specs.some((s) => metricKind(s.name) === 'generation')
+  cases.forEach((c, i) => {
+    if (c.error !== undefined && c.error !== null) return
+    const where = (field: string) => `received[${i}] (case ${caseLabel(c, i)}): ${field}`
+    if (retrieval.length > 0) {
+      for (const field of ['retrieved', 'relevant'] as const) {
+        const value = c[field]
+        if (Array.isArray(value)) {
+          const hole = firstHole(value)
+          if (hole >= 0) matcherError(ctx, MATCHER, ARGS, `${where(holeProblem(field, hole))}; every entry must be an id`)
+        }
+      }
+      for (const spec of retrieval) {
+        if (spec.options.allowEmptyRelevant === true) continue
+        try {
+          computeMetric(spec.name, c, { ...spec.options, allowEmptyRelevant: false })
+        } catch (error) {
+          if (!(error instanceof MetricInputError)) throw error
+          // the other input errors (a missing field, a bad option value) are named by metricRunOf as before
+          if (error.argument === 'relevant') matcherError(ctx, MATCHER, ARGS, `${where('relevant')} (${spec.name}) must be ${error.expected}`, error.received)
+        }
+      }
+    }
+    if (generation) {
+      const refs = caseReferences(c)
+      if (refs === undefined) return // metricRunOf names the missing field
+      const hole = firstHole(refs)
+      if (hole >= 0) matcherError(ctx, MATCHER, ARGS, `${where(holeProblem('references', hole))}; every reference must be a string`)
+      refs.forEach((r, j) => {
+        if (typeof r !== 'string') matcherError(ctx, MATCHER, ARGS, `${where(`references[${j}]`)} must be a string`, r)
+      })
+      refuseBlankReferences(ctx, MATCHER, ARGS, refs, (j) => where(Array.isArray(c.references) ? `references[${j}]` : 'reference'))
+    }
+  })
+}
+
 interface Resolved {
   /** The metric names (baseline keys), in the order given. */
   readonly metrics: string[]
@@ -164,7 +210,7 @@ interface Resolved {
 const isCaseCount = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0
 
 function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): Resolved {
-  if (typeof name !== 'string' || name.length === 0) matcherError(ctx, MATCHER, ARGS, 'name must be a non-empty string naming the baseline entry', name)
+  if (typeof name !== 'string' || name.trim().length === 0) matcherError(ctx, MATCHER, ARGS, 'name must be a non-empty string naming the baseline entry (not blank)', name)
   if (options === null || typeof options !== 'object') matcherError(ctx, MATCHER, ARGS, 'options must be an object with `metrics`', options)
   const o = options as MetricBaselineOptions
   const specs = resolveMetricSpecs(ctx, o.metrics)
@@ -172,6 +218,20 @@ function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): R
   const badTolerance = (t: unknown) => typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > 1
   if (typeof tolerance === 'number' ? badTolerance(tolerance) : tolerance === null || typeof tolerance !== 'object' || Object.values(tolerance).some(badTolerance)) {
     matcherError(ctx, MATCHER, ARGS, 'options.tolerance must be a number from 0 to 1 (a fraction of the metric scale), or a record of metric → such a number', tolerance)
+  }
+  if (typeof tolerance === 'object') {
+    const names = specs.map((s) => s.name)
+    for (const key of Object.keys(tolerance)) {
+      if (!names.includes(key)) {
+        matcherError(
+          ctx,
+          MATCHER,
+          ARGS,
+          `options.tolerance: ${unknownKeyProblem(key, names, 'metric')}; its keys must be metrics of options.metrics (${names.join(', ')})`,
+          tolerance,
+        )
+      }
+    }
   }
   const alpha = o.alpha ?? 0.05
   if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1)) matcherError(ctx, MATCHER, ARGS, 'options.alpha must be a number strictly between 0 and 1', alpha)
@@ -382,10 +442,12 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   const ctx = this as BaselineMatcherContext
   // the options first: a wrong option is named with and without .not
   const resolved = resolveOptions(ctx, name, options)
+  // the inputs next: what the metric matchers refuse is refused here too, with and without .not
+  const cases = readCases(ctx, received)
+  checkCaseInputs(ctx, cases, resolved.specs)
   if (ctx.isNot) matcherError(ctx, MATCHER, ARGS, '.not.toMatchMetricBaseline is not supported: a baseline either holds or regressed')
   const updateBaselines = updateSwitch(ctx)
   const opts = options
-  const cases = readCases(ctx, received)
   // retrieved items with scores: every label states its ranking, so it never reads like a matcher's `order: 'score'` row
   const statesOrder = retrievedHaveScores(cases)
   const o = statesOrder ? { ...resolved, specs: resolved.specs.map((s) => ({ ...s, statesOrder })) } : resolved
@@ -439,6 +501,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
       return {
         pass: false,
         message: message(`Baseline "${name}" was not rewritten: ${UPDATE_BASELINES_ENV} is set, and CI is set.`, [
+          `(the CI variable is ${JSON.stringify(process.env.CI)}; rag-matchers reads CI as set unless it is empty, 0 or false)`,
           [
             'In CI a rewritten baseline is usually thrown away with the job, and a variable left in a CI',
             'configuration would turn the gate off for every later run. Update the baseline locally and commit',
@@ -461,17 +524,39 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   try {
     stored = readBaselineFile(file)?.entries[name]
   } catch (error) {
-    if (error instanceof BaselineFileError) return { pass: false, message: message(`Baseline "${name}" cannot be read.`, [error.message]), meta: meta(false, { file }) }
+    if (error instanceof BaselineFileError) matcherError(ctx, MATCHER, ARGS, `baseline "${name}" cannot be read: ${error.message}`)
     throw error
+  }
+  // a hand-edited file: another metric's values under this key (its signature names another measure)
+  for (const m of o.metrics) {
+    const sm = stored?.metrics[m]
+    const cm = current.metrics[m]
+    if (sm === undefined || cm === undefined || sm.unsigned === true) continue
+    const storedHead = identitySignature(sm.signature).split('|')[0]
+    const currentHead = identitySignature(cm.signature).split('|')[0]
+    if (storedHead !== currentHead) {
+      matcherError(
+        ctx,
+        MATCHER,
+        ARGS,
+        `baseline file ${display(file)}, entry "${name}", metric ${m}: its signature ${JSON.stringify(sm.signature)} is not ${m}'s (${currentHead}); the values under this key belong to another measure. Fix the file or rewrite the entry with ${UPDATE_BASELINES_ENV}=1`,
+      )
+    }
   }
   const missing = o.metrics.filter((m) => stored?.metrics[m] === undefined)
   if (missing.length > 0) {
     if (ci || snapshotUpdate === 'none') {
-      const why = ci ? 'CI is set' : 'the runner does not write snapshots (--ci)'
+      const ciValue = process.env.CI
+      const why = ci
+        ? 'CI is set'
+        : ciValue !== undefined
+          ? `the runner does not write snapshots (--ci; Jest turns it on for any CI variable other than 'false', here CI=${JSON.stringify(ciValue)}, which rag-matchers itself reads as not CI)`
+          : 'the runner does not write snapshots (--ci)'
       const what = stored === undefined ? `No baseline "${name}"` : `Baseline "${name}" has no values for ${missing.join(', ')}`
       return {
         pass: false,
         message: message(`${what}, and baselines are not written here because ${why}.`, [
+          ci ? `(the CI variable is ${JSON.stringify(ciValue)}; rag-matchers reads CI as set unless it is empty, 0 or false)` : undefined,
           `Run the tests locally to write it, then commit ${display(file)}. (${UPDATE_BASELINES_ENV}=1 writes it under --ci too; in CI it takes ${UPDATE_BASELINES_ENV}=force.)`,
         ]),
         meta: meta(false, { file, missing }),

@@ -31,13 +31,14 @@
  * Version 1 (written by 0.1.0) has no `measure` and signatures ending in `version:0.1.0`; it is read
  * as it is, and compared by the settings it records (identitySignature maps the version to a revision).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import { acquireLock } from './baseline-lock.js'
 import type { MetricValues } from './metric-run.js'
+import { isMetricName, METRIC_NAMES, metricRange } from './metrics.js'
 
 /** Default folder (next to the test file) that holds baseline files. */
 export const BASELINE_DIR = '__rag_baselines__'
@@ -147,6 +148,94 @@ export function validateBaselineFile(data: unknown, file = '<baseline>'): Baseli
 }
 
 /**
+ * The first key repeated within one object of a JSON text (which `JSON.parse` would silently drop),
+ * as the JSON path of the object and the key; `undefined` when none is. Assumes the text parses.
+ * @example duplicateJsonKey('{"a": 1, "a": 2}') // { path: [], key: 'a' }
+ */
+export function duplicateJsonKey(text: string): { path: string[]; key: string } | undefined {
+  // one frame per open object/array: its keys (objects) and the key/index that led to it
+  const stack: Array<{ keys: Set<string> | undefined; at: string; pendingKey: string | undefined; index: number }> = []
+  const pathOf = () => stack.slice(1).map((f) => f.at)
+  let i = 0
+  const readString = (): string => {
+    const start = i
+    i += 1
+    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1
+    i += 1
+    return JSON.parse(text.slice(start, i)) as string
+  }
+  while (i < text.length) {
+    const ch = text[i] as string
+    const top = stack[stack.length - 1]
+    if (ch === '"') {
+      const str = readString()
+      let j = i
+      while (j < text.length && /\s/.test(text[j] as string)) j += 1
+      if (top?.keys !== undefined && text[j] === ':') {
+        if (top.keys.has(str)) return { path: pathOf(), key: str }
+        top.keys.add(str)
+        top.pendingKey = str
+      }
+      continue
+    }
+    if (ch === '{' || ch === '[') {
+      const at = top === undefined ? '' : top.keys !== undefined ? (top.pendingKey ?? '') : String(top.index)
+      stack.push({ keys: ch === '{' ? new Set() : undefined, at, pendingKey: undefined, index: 0 })
+    } else if (ch === '}' || ch === ']') stack.pop()
+    else if (ch === ',' && top !== undefined && top.keys === undefined) top.index += 1
+    i += 1
+  }
+  return undefined
+}
+
+/**
+ * What a hand edit can break beyond the shape: every metric key is a registry metric, and every
+ * value is within its metric's range (`[0, 1]` for recall, `[0, 100]` for BLEU and chrF, ≥ 0 for TER).
+ * @throws BaselineFileError naming the file, the entry and metric, and what is wrong
+ */
+export function checkBaselineValues(data: BaselineFile, file = '<baseline>'): void {
+  const path = (parts: string[]) => parts.map((p) => `[${JSON.stringify(p)}]`).join('')
+  for (const [name, entry] of Object.entries(data.entries)) {
+    for (const [metric, mv] of Object.entries(entry.metrics)) {
+      const at = ['entries', name, 'metrics', metric]
+      if (!isMetricName(metric)) {
+        throw new BaselineFileError(file, path(at), `${JSON.stringify(metric)} is not a metric rag-matchers knows (known: ${METRIC_NAMES.join(', ')}; k a positive integer)`)
+      }
+      const [low, high] = metricRange(metric)
+      for (const [id, v] of Object.entries(mv.values)) {
+        if (v < low || v > high) {
+          const range = Number.isFinite(high) ? `from ${low} to ${high}` : `≥ ${low}`
+          throw new BaselineFileError(file, path([...at, 'values', id]), `${metric} is ${range}, got ${v} (entry "${name}", case ${JSON.stringify(id)})`)
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The text of a baseline file as JSON: a leading byte order mark is dropped, a key repeated in one
+ * object is refused (JSON.parse would keep only the last), and the values are checked against the registry.
+ * @throws BaselineFileError
+ */
+function parseBaselineText(text: string, file: string): BaselineFile {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  let data: unknown
+  try {
+    data = JSON.parse(body)
+  } catch (error) {
+    throw new BaselineFileError(file, '', `not valid JSON (${(error as Error).message})`)
+  }
+  const dup = duplicateJsonKey(body)
+  if (dup !== undefined) {
+    const where = dup.path.map((p) => `[${JSON.stringify(p)}]`).join('')
+    throw new BaselineFileError(file, where, `the key ${JSON.stringify(dup.key)} appears twice in one object (JSON keeps only the last one)`)
+  }
+  const checked = validateBaselineFile(data, file)
+  checkBaselineValues(checked, file)
+  return checked
+}
+
+/**
  * Reads a baseline file; `undefined` when it does not exist.
  * @throws BaselineFileError when the file is not valid JSON or not a version 1 or 2 baseline file
  * @example readBaselineFile('test/__rag_baselines__/qa.test.ts.json')?.entries.qa?.metrics['recall@3']?.values.heads // 1
@@ -159,13 +248,7 @@ export function readBaselineFile(file: string): BaselineFile | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw error
   }
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  } catch (error) {
-    throw new BaselineFileError(file, '', `not valid JSON (${(error as Error).message})`)
-  }
-  return validateBaselineFile(data, file)
+  return parseBaselineText(text, file)
 }
 
 function checkFinite(where: string, value: number): string {
@@ -226,6 +309,24 @@ export interface WriteBaselineEntryOptions extends BaselineLockOptions {
 /** The keys of {@link WriteBaselineEntryOptions}: what writeBaselineEntry accepts. */
 export const WRITE_BASELINE_ENTRY_OPTION_KEYS = keysOf<WriteBaselineEntryOptions>()(...BASELINE_LOCK_OPTION_KEYS, 'merge')
 
+/**
+ * `mkdir -p`, reporting the real cause: a recursive mkdir can fail with ENOENT on a read-only file
+ * system (EROFS) or a folder without write permission, so on failure the missing folders are
+ * created one at a time to surface the error of the one that cannot be made.
+ */
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true })
+    return
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    const missing: string[] = []
+    for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.unshift(d)
+    for (const d of missing) mkdirSync(d)
+    throw error
+  }
+}
+
 function writeAtomically(file: string, text: string): void {
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}.tmp`)
   const fd = openSync(temp, 'w')
@@ -262,7 +363,7 @@ function writeAtomically(file: string, text: string): void {
  */
 export function updateBaselineFile(file: string, update: (current: BaselineFile | undefined) => BaselineFile, options: BaselineLockOptions = {}): BaselineFile {
   checkOptionKeys('updateBaselineFile', options, BASELINE_LOCK_OPTION_KEYS)
-  mkdirSync(dirname(file), { recursive: true })
+  makeFolder(dirname(file))
   const lock = acquireLock(`${file}.lock`, options)
   try {
     let oldText: string | undefined
@@ -271,15 +372,7 @@ export function updateBaselineFile(file: string, update: (current: BaselineFile 
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     }
-    let current: BaselineFile | undefined
-    if (oldText !== undefined) {
-      try {
-        current = validateBaselineFile(JSON.parse(oldText), file)
-      } catch (error) {
-        if (error instanceof BaselineFileError) throw error
-        throw new BaselineFileError(file, '', `not valid JSON (${(error as Error).message})`)
-      }
-    }
+    const current = oldText === undefined ? undefined : parseBaselineText(oldText, file)
     const next = update(current)
     const text = serializeBaselineFile(next)
     if (text !== oldText) writeAtomically(file, text)

@@ -329,6 +329,15 @@ export function metricScale(name: string): number {
 }
 
 /**
+ * The values a known metric can take: `[0, scale]`, or `[0, Infinity]` for a lower-is-better count (TER).
+ * @example metricRange('ter') // [0, Infinity]; metricRange('bleu') // [0, 100]
+ */
+export function metricRange(name: string): readonly [number, number] {
+  const def = definition(name)
+  return def.higherIsBetter === false ? [0, Number.POSITIVE_INFINITY] : [0, def.scale]
+}
+
+/**
  * `'retrieval'` (reads `retrieved`, `relevant`) or `'generation'` (reads `answer`, `reference`/`references`).
  * @example metricKind('mrr') // 'retrieval'
  */

@@ -496,6 +496,17 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     else console.info(`rag-matchers: ${reason === 'update' ? 'updated' : 'wrote'} baseline "${name}" (${metrics.join(', ')} × ${caseCount} cases) in ${display(file)}`)
   }
 
+  // a write that fails names the file and the system's own cause (EROFS, EACCES, ENOTDIR…), never a guess
+  const write = (entry: BaselineEntry) => {
+    try {
+      writeBaselineEntry(file, name, entry, { merge: true })
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (typeof code !== 'string') throw error
+      matcherError(ctx, MATCHER, ARGS, `baseline "${name}" cannot be written to ${display(file)}: ${code} (${(error as Error).message})`)
+    }
+  }
+
   if (updateBaselines !== 'off') {
     if (ci && updateBaselines !== 'force') {
       return {
@@ -511,7 +522,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
         meta: meta(false, { file, refused: 'update in CI' }),
       }
     }
-    writeBaselineEntry(file, name, current, { merge: true })
+    write(current)
     announce(o.metrics, 'update')
     return {
       pass: true,
@@ -525,6 +536,8 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     stored = readBaselineFile(file)?.entries[name]
   } catch (error) {
     if (error instanceof BaselineFileError) matcherError(ctx, MATCHER, ARGS, `baseline "${name}" cannot be read: ${error.message}`)
+    const code = (error as NodeJS.ErrnoException).code
+    if (typeof code === 'string') matcherError(ctx, MATCHER, ARGS, `baseline "${name}" cannot be read from ${display(file)}: ${code} (${(error as Error).message})`)
     throw error
   }
   // a hand-edited file: another metric's values under this key (its signature names another measure)
@@ -562,7 +575,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
         meta: meta(false, { file, missing }),
       }
     }
-    writeBaselineEntry(file, name, pick(current, missing), { merge: true })
+    write(pick(current, missing))
     announce(missing, 'new')
   }
   const present = o.metrics.filter((m) => !missing.includes(m))

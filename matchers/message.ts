@@ -1,9 +1,55 @@
-import { formatNumber, MAX_ROWS } from '../src/text/format.js'
+import { formatNumber, list as listText, MAX_ROWS, quote as quoteText, table as tableText } from '../src/text/format.js'
+import { terminalSafe, terminalSafeLines } from '../src/text/terminal-safe.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import type { OptionSpec } from './declare.js'
 import { matcherError } from './validate.js'
 
-export { formatNumber, list, MAX_ROWS, quote, table } from '../src/text/format.js'
+export { formatNumber, MAX_ROWS } from '../src/text/format.js'
+export { terminalSafe } from '../src/text/terminal-safe.js'
+
+/*
+ * User text in a message (case ids, answers, references, judge reasons, error texts) is terminal-safe
+ * (src/text/terminal-safe.ts): `quote`, `list` and `table` escape what they print, and `buildMessage`
+ * escapes every control character left in the headline and sections but the line feeds of the layout
+ * and the runner's own colour codes, so no user string can clear the screen or forge a line.
+ */
+
+/** Quotes a free-text value (see src/text/format.ts), terminal-safe: JSON escapes plus separators and bidi controls. */
+export function quote(text: string, max?: number): string {
+  return terminalSafe(quoteText(text, max))
+}
+
+/** A bounded, comma-separated list of terminal-safe items. */
+export function list(items: readonly string[], max?: number): string {
+  return listText(
+    items.map((item) => terminalSafe(item)),
+    max,
+  )
+}
+
+/** A padded table of terminal-safe cells (the widths are those of the escaped text). */
+export function table(rows: ReadonlyArray<ReadonlyArray<string>>, options?: { indent?: string; max?: number; total?: number }): string {
+  return tableText(
+    rows.map((row) => row.map((cell) => terminalSafe(cell))),
+    options,
+  )
+}
+
+/** The escape sequences the runner puts around a number it prints (none with NO_COLOR / FORCE_COLOR=0). */
+function runnerCodes(ctx: MatcherContext): string[] {
+  const codes = new Set<string>()
+  const samples: unknown[] = []
+  try {
+    samples.push(ctx.utils.printReceived(0), ctx.utils.printExpected(0))
+  } catch {
+    // a stub without colours
+  }
+  for (const text of samples) {
+    // eslint-disable-next-line no-control-regex
+    if (typeof text === 'string') for (const m of text.matchAll(/\u001b\[[0-9;]*m/g)) codes.add(m[0])
+  }
+  return [...codes]
+}
 
 /**
  * Shared failure-message building. Every threshold matcher prints the same block:
@@ -64,10 +110,11 @@ export function buildMessage(ctx: MatcherContext, parts: MessageParts): string {
     promise: ctx.promise ?? '',
     ...(parts.comment ? { comment: parts.comment } : {}),
   })
-  const lines = [hint, '', parts.headline]
-  if (parts.signature) lines.push(`signature: ${parts.signature}`)
+  const keep = runnerCodes(ctx)
+  const lines = [hint, '', terminalSafeLines(parts.headline, keep)]
+  if (parts.signature) lines.push(`signature: ${terminalSafe(parts.signature)}`)
   for (const section of parts.sections ?? []) {
-    if (section && section.length > 0) lines.push('', section)
+    if (section && section.length > 0) lines.push('', terminalSafeLines(section, keep))
   }
   return lines.join('\n')
 }
@@ -96,7 +143,7 @@ export function thresholdResult(ctx: MatcherContext, o: ThresholdOutcome): Match
   // A non-finite value is an error, never a value: NaN < min would let `.not` pass.
   if (!Number.isFinite(o.value)) matcherError(ctx, o.matcher, o.args, `${o.label} ${nonFinite(o.value)}, so nothing can be asserted; check the input for overflowing values`)
   const bad = o.perCase?.find((c) => !Number.isFinite(c.value))
-  if (bad !== undefined) matcherError(ctx, o.matcher, o.args, `case ${bad.id} ${nonFinite(bad.value)}, so nothing can be asserted`)
+  if (bad !== undefined) matcherError(ctx, o.matcher, o.args, `case ${terminalSafe(bad.id)} ${nonFinite(bad.value)}, so nothing can be asserted`)
   const pass = o.value >= o.min
   return {
     pass,
@@ -179,7 +226,7 @@ export function failedCasesSignature(signature: string, mode: FailedCasesMode, f
 export function failedCasesSection(failed: readonly FailedCase[], total: number, what: string, mode: FailedCasesMode): string | undefined {
   if (failed.length === 0) return undefined
   const how = mode === 'fail' ? 'not scored' : mode === 'zero' ? 'scored 0' : 'left out of the score'
-  const lines = failed.slice(0, MAX_ROWS).map((f) => `  ${f.name} has no ${what} because its pipeline failed: ${f.error}`)
+  const lines = failed.slice(0, MAX_ROWS).map((f) => `  ${terminalSafe(f.name)} has no ${what} because its pipeline failed: ${terminalSafe(f.error)}`)
   if (failed.length > MAX_ROWS) lines.push(`  … and ${failed.length - MAX_ROWS} more`)
   return `failed cases: ${failed.length} of ${total} (${how}; failedCases: '${mode}')\n${lines.join('\n')}`
 }

@@ -2,13 +2,14 @@
  * Writing and announcing a report: shared by the Vitest reporter, the Jest reporter and the
  * merge-reports script, so all of them write the same three files and print the same lines.
  */
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { MetricInputError } from '../errors.js'
 import { renderHtml } from './html.js'
 import { renderMarkdown } from './markdown.js'
 import type { RagReport } from './model.js'
 import { hasContent, renderTable } from './table.js'
+import { terminalSafe } from '../text/terminal-safe.js'
 
 export const REPORT_JSON = 'rag-report.json'
 export const REPORT_HTML = 'rag-report.html'
@@ -61,7 +62,7 @@ export function projectPath(root: string, file: string): string {
  * writeReport(mergeReportFiles(files), 'rag-report').html // '…/rag-report/rag-report.html'
  */
 export function writeReport(report: RagReport, outputDir: string): { json: string; html: string; md: string } {
-  mkdirSync(outputDir, { recursive: true })
+  makeDir(outputDir)
   const json = join(outputDir, REPORT_JSON)
   const html = join(outputDir, REPORT_HTML)
   const md = join(outputDir, REPORT_MD)
@@ -77,6 +78,10 @@ export function writeReport(report: RagReport, outputDir: string): { json: strin
  * files, print the HTML path, so a CI step after the tests always has a report saying `fail`. Without
  * any rag-matchers assertion in a run that passed: remove a stale report from an earlier run (so nobody
  * opens old numbers) and print nothing.
+ *
+ * Writing never fails the run: a report folder or `GITHUB_STEP_SUMMARY` that cannot be written (a folder,
+ * a read-only file system, no permission) prints one warning line naming the path and the cause, and the
+ * run's exit code stays what the tests decided. The paths are returned either way.
  */
 export function finishReport(
   report: RagReport,
@@ -85,16 +90,97 @@ export function finishReport(
   options: RagReporterOptions = {},
   /** The file GitHub Actions names in `GITHUB_STEP_SUMMARY`: rag-report.md is appended to it (the caller reads the env). */
   stepSummary?: string,
+  /** Where a warning line goes (a report or summary that cannot be written); stderr by default. */
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): { json: string; html: string; md: string } | undefined {
+  const warnings: string[] = []
   if (!hasContent(report)) {
-    rmSync(join(outputDir, REPORT_JSON), { force: true })
-    rmSync(join(outputDir, REPORT_HTML), { force: true })
-    rmSync(join(outputDir, REPORT_MD), { force: true })
+    try {
+      for (const file of [REPORT_JSON, REPORT_HTML, REPORT_MD]) rmSync(join(outputDir, file), { force: true })
+    } catch (error) {
+      warn(`rag-matchers: cannot remove the stale report in ${terminalSafe(outputDir)}: ${fsCause(error)}`)
+    }
     return undefined
   }
-  const paths = writeReport(report, outputDir)
-  if (stepSummary !== undefined && stepSummary !== '') appendFileSync(stepSummary, `${renderMarkdown(report)}\n`)
   const text = options.table === false ? '' : renderTable(report)
-  log(`${text === '' ? '' : `\n${text}\n`}\nrag-matchers report: ${paths.html}\n`)
+  let written = true
+  const paths = { json: join(outputDir, REPORT_JSON), html: join(outputDir, REPORT_HTML), md: join(outputDir, REPORT_MD) }
+  try {
+    writeReport(report, outputDir)
+  } catch (error) {
+    written = false
+    const path = (error as NodeJS.ErrnoException)?.path ?? outputDir
+    warnings.push(`rag-matchers: cannot write the report to ${terminalSafe(path)}: ${fsCause(error)}; the run's result is unchanged`)
+  }
+  if (stepSummary !== undefined && stepSummary !== '') {
+    const problem = appendStepSummary(stepSummary, `${renderMarkdown(report)}\n`)
+    if (problem !== undefined) warnings.push(problem)
+  }
+  const shown = `${text === '' ? '' : `\n${text}\n`}${written ? `\nrag-matchers report: ${paths.html}\n` : ''}`
+  if (shown !== '') log(shown)
+  for (const line of warnings) warn(line)
   return paths
+}
+
+/**
+ * `mkdirSync(dir, { recursive: true })`, reporting the real cause: Node's recursive mkdir answers ENOENT
+ * when a missing folder cannot be created on a read-only file system (it stats the folder after the
+ * failed mkdir), so on ENOENT the first missing folder is created on its own to get EROFS, EACCES, ENOTDIR….
+ */
+function makeDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    let missing = resolve(dir)
+    while (dirname(missing) !== missing && !existsSync(dirname(missing))) missing = dirname(missing)
+    mkdirSync(missing) // throws the real cause; if it succeeds, the original error stands
+    throw error
+  }
+}
+
+const CAUSES: Readonly<Record<string, string>> = {
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EISDIR: 'it is a directory, not a file',
+  ENOENT: 'no such file or directory',
+  EEXIST: 'a file of that name is in the way',
+}
+
+/** `read-only file system (EROFS)`: an fs error's cause in words, with its code; its message otherwise. */
+export function fsCause(error: unknown): string {
+  const e = error as NodeJS.ErrnoException
+  const code = typeof e?.code === 'string' ? e.code : undefined
+  const words = code !== undefined ? CAUSES[code] : undefined
+  if (words !== undefined) return `${words} (${code})`
+  return terminalSafe(error instanceof Error ? error.message : String(error))
+}
+
+/**
+ * Appends the Markdown summary to `GITHUB_STEP_SUMMARY`. Returns the warning line when the path is a
+ * folder or cannot be written: `GITHUB_STEP_SUMMARY=/x is a directory, not a file: the summary was not appended`.
+ */
+function appendStepSummary(path: string, markdown: string): string | undefined {
+  const shown = `GITHUB_STEP_SUMMARY=${terminalSafe(path)}`
+  const folder = `rag-matchers: ${shown} is a directory, not a file: the summary was not appended`
+  try {
+    if (isDirectory(path)) return folder
+    appendFileSync(path, markdown)
+    return undefined
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code === 'EISDIR') return folder
+    return `rag-matchers: ${shown} cannot be written (${fsCause(error)}): the summary was not appended`
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
 }

@@ -2,9 +2,12 @@
  * The terminal summary the reporters print after a run: per eval set a metric table (value,
  * threshold, result, baseline delta when one exists) with the failing cases underneath, then the
  * single-case assertions per test file, grouped by metric once a file has more than
- * {@link GROUP_SINGLES_ABOVE}. Plain text, no colours, so it reads the same in CI logs.
+ * {@link GROUP_SINGLES_ABOVE}. Plain text, no colours, so it reads the same in CI logs. Every line and
+ * cell is terminal-safe (src/text/terminal-safe.ts): a case id, set, file or test name, metric label or
+ * error text shows its control characters as visible escapes and cannot start a line of its own.
  */
 import { formatNumber, list, table } from '../text/format.js'
+import { terminalSafe } from '../text/terminal-safe.js'
 import { causeOf, type BaselineComparison, type EvalSetSection, type MetricRow, type RagReport, type RegressedCase, type ReportAssertion, type RunFailure } from './model.js'
 import type { RecordedComparator } from './record.js'
 
@@ -12,12 +15,26 @@ import type { RecordedComparator } from './record.js'
 export function decimalsFor(row: { metric: string; matcher: string; threshold?: number; value: number | null; scale?: number }): number {
   if (row.scale !== undefined) return row.scale >= 100 ? 2 : 4
   if (/bleu|chrf/i.test(row.matcher) || /BLEU|chrF/.test(row.metric)) return 2
-  return (row.threshold ?? 0) > 1 || (row.value ?? 0) > 1 ? 2 : 4
+  const value = row.value !== null && Number.isFinite(row.value) ? row.value : 0
+  return (row.threshold ?? 0) > 1 || value > 1 ? 2 : 4
 }
 
-/** A value for display: `n/a` for a value undefined by definition (recorded as null). */
+/**
+ * A number that has no value to print, with the reason: `n/a (not a number)`, `n/a (infinite)`,
+ * `n/a (negative infinite)`. No table, Markdown or HTML cell ever reads `NaN` or `Infinity`.
+ */
+export function nonFiniteText(value: number): string {
+  return Number.isNaN(value) ? 'n/a (not a number)' : `n/a (${value > 0 ? '' : 'negative '}infinite)`
+}
+
+/** {@link formatNumber}, with {@link nonFiniteText} for NaN and ±Infinity. */
+export function displayNumber(value: number, other: number | undefined, decimals: number): string {
+  return Number.isFinite(value) ? formatNumber(value, other, decimals) : nonFiniteText(value)
+}
+
+/** A value for display: `n/a` for a value undefined by definition (recorded as null), `n/a (reason)` for NaN or ±Infinity. */
 export function formatValue(value: number | null | undefined, decimals: number, other?: number): string {
-  return value === null || value === undefined ? 'n/a' : formatNumber(value, other, decimals)
+  return value === null || value === undefined ? 'n/a' : displayNumber(value, other, decimals)
 }
 
 const COMPARATOR_SIGN: Readonly<Record<RecordedComparator, string>> = { '>=': '≥', '<': '<', '<=': '≤', '>': '>' }
@@ -25,13 +42,13 @@ const COMPARATOR_SIGN: Readonly<Record<RecordedComparator, string>> = { '>=': '�
 /** `≥ 0.8000` or, under `.not`, `< 0.8000`; for a lower-is-better metric (TER) `≤ 30.00`, under `.not` `> 30.00`. */
 export function formatThreshold(row: { threshold?: number; comparator: RecordedComparator; value: number | null }, decimals: number): string {
   if (row.threshold === undefined) return '—'
-  return `${COMPARATOR_SIGN[row.comparator] ?? '≥'} ${formatNumber(row.threshold, row.value ?? undefined, decimals)}`
+  return `${COMPARATOR_SIGN[row.comparator] ?? '≥'} ${displayNumber(row.threshold, row.value ?? undefined, decimals)}`
 }
 
 /** `+0.0123 (baseline 0.8000)`, or `—` without a baseline. */
 export function formatDelta(baseline: MetricRow['baseline'], decimals: number): string {
   if (baseline === undefined) return '—'
-  return `${formatSigned(baseline.delta, decimals)} (baseline ${formatNumber(baseline.mean, undefined, decimals)})`
+  return `${formatSigned(baseline.delta, decimals)} (baseline ${displayNumber(baseline.mean, undefined, decimals)})`
 }
 
 export function rowResult(row: Pick<MetricRow, 'pass' | 'assertions' | 'failedAssertions'> & { readonly errored?: number }): string {
@@ -71,9 +88,9 @@ export function thresholdText(row: { metric: string; matcher: string; threshold?
 }
 
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g
 
-/** One line of text: control characters and line breaks become spaces, cut at `max`. */
+/** One line of text: control characters, line breaks and bidi controls become spaces, cut at `max`. */
 export function oneLine(text: string, max = 300): string {
   const flat = text.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim()
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`
@@ -81,7 +98,7 @@ export function oneLine(text: string, max = 300): string {
 
 /** `1 → 0` for a per-case regression; integers stay integers, others get 4 decimals. */
 export function formatRegressed(r: RegressedCase): string {
-  const v = (x: number | null) => (x === null ? 'n/a' : Number.isInteger(x) ? String(x) : formatNumber(x, undefined, 4))
+  const v = (x: number | null) => (x === null ? 'n/a' : Number.isInteger(x) ? String(x) : displayNumber(x, undefined, 4))
   return `${r.case} ${r.metric} ${v(r.baseline)} → ${v(r.current)}`
 }
 
@@ -206,7 +223,7 @@ export function groupedSingleRows(assertions: readonly ReportAssertion[]): strin
     const threshold =
       thresholds.length <= 1
         ? formatThreshold(first, d)
-        : `${COMPARATOR_SIGN[first.comparator] ?? '≥'} ${formatNumber(thresholds[0] as number, undefined, d)}…${formatNumber(thresholds.at(-1) as number, undefined, d)}`
+        : `${COMPARATOR_SIGN[first.comparator] ?? '≥'} ${displayNumber(thresholds[0] as number, undefined, d)}…${displayNumber(thresholds.at(-1) as number, undefined, d)}`
     const worst = [...group].sort(worstFirst).slice(0, WORST_SHOWN)
     return [
       first.metric + (first.isNot ? ' (.not)' : ''),
@@ -222,6 +239,7 @@ export function groupedSingleRows(assertions: readonly ReportAssertion[]): strin
 /** A signed delta: `+0.0123`, `−0.0456`, `±0.0000`. */
 export function formatSigned(delta: number | null, decimals: number): string {
   if (delta === null) return 'n/a'
+  if (!Number.isFinite(delta)) return nonFiniteText(delta)
   const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±'
   return `${sign}${formatNumber(Math.abs(delta), undefined, decimals)}`
 }
@@ -229,7 +247,7 @@ export function formatSigned(delta: number | null, decimals: number): string {
 /** One metric of a baseline comparison: names like `bleu`/`chrf` are on 0–100. */
 export function baselineRow(b: BaselineComparison): string[] {
   const d = decimalsFor({ metric: b.metric, matcher: b.metric, value: b.current })
-  const p = b.pValue === undefined ? '—' : b.pValue === null ? 'n/a' : formatNumber(b.pValue, undefined, 4)
+  const p = b.pValue === undefined ? '—' : b.pValue === null ? 'n/a' : displayNumber(b.pValue, undefined, 4)
   return [b.metric, formatValue(b.baseline, d), formatValue(b.current, d), formatSigned(b.delta, d), p, b.status ?? '—']
 }
 
@@ -242,7 +260,18 @@ export function baselineRow(b: BaselineComparison): string[] {
  */
 export function renderTable(report: RagReport): string {
   if (!hasContent(report)) return ''
-  const out: string[] = []
+  const lines: string[] = []
+  // Every line is terminal-safe; a table's rows are joined by our own line feeds, so its cells are made safe instead.
+  const out = {
+    push: (...texts: string[]) => lines.push(...texts.map((text) => terminalSafe(text))),
+    table: (rows: ReadonlyArray<ReadonlyArray<string>>, options: { indent?: string; max?: number }) =>
+      lines.push(
+        table(
+          rows.map((row) => row.map((cell) => terminalSafe(cell))),
+          options,
+        ),
+      ),
+  }
   const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.count} (partial: merge the shards for the full report)` : ''
   out.push(`rag-matchers: ${countsText(report)}${shard}`, `verdict: ${verdictText(report)}`)
   for (const set of report.evalSets) {
@@ -257,12 +286,12 @@ export function renderTable(report: RagReport): string {
       const d = decimalsFor(m)
       return [metricName(m), valueText(m), thresholdText(m), String(m.n), rowResult(m), ...(withBaseline ? [formatDelta(m.baseline, d)] : [])]
     })
-    out.push(table([header, ...rows], { max: ALL }))
+    out.table([header, ...rows], { max: ALL })
     const why = causeLines(setAssertions(report, set))
     if (why.length > 0) out.push('  why:', ...why.map((line) => `    ${line}`))
     if (set.baselines.length > 0) {
       out.push('  baseline comparisons:')
-      out.push(table([['metric', 'baseline', 'current', 'Δ', 'p', 'status'], ...set.baselines.map(baselineRow)], { indent: '    ', max: ALL }))
+      out.table([['metric', 'baseline', 'current', 'Δ', 'p', 'status'], ...set.baselines.map(baselineRow)], { indent: '    ', max: ALL })
     }
     if (set.regressedCases !== undefined && set.regressedCases.length > 0) out.push(`  regressed cases: ${list(set.regressedCases.map(formatRegressed), 10)}`)
     const failing = set.metrics.filter((m) => m.failingCases.length > 0)
@@ -283,15 +312,15 @@ export function renderTable(report: RagReport): string {
     const why = causeLines(file.assertions)
     if (file.assertions.length > GROUP_SINGLES_ABOVE) {
       out.push(`  ${file.assertions.length} assertions, grouped by metric (more than ${GROUP_SINGLES_ABOVE} in this file); each one is in rag-report.html and rag-report.json`)
-      out.push(table([['metric', 'assertions', 'passed', 'failed', 'threshold', 'worst'], ...groupedSingleRows(file.assertions)], { max: ALL }))
+      out.table([['metric', 'assertions', 'passed', 'failed', 'threshold', 'worst'], ...groupedSingleRows(file.assertions)], { max: ALL })
     } else {
-      out.push(table([['test', 'metric', 'value', 'threshold', 'result'], ...file.assertions.map(singleRow)], { max: ALL }))
+      out.table([['test', 'metric', 'value', 'threshold', 'result'], ...file.assertions.map(singleRow)], { max: ALL })
     }
     if (why.length > 0) out.push('  why:', ...why.map((line) => `    ${line}`))
   }
   const outside = runFailureLines(report)
   if (outside.length > 0) out.push('', ...outside)
-  return out.join('\n')
+  return lines.join('\n')
 }
 
 /** The run's failures outside the rag-matchers assertions, as text lines (at most 10 of each kind). */

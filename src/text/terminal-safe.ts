@@ -37,8 +37,8 @@ export function hasUnsafe(text: string): boolean {
 
 /**
  * User text for a terminal, on one line: every control, line-breaking and bidi character as a visible
- * escape. Idempotent on its own output only in the sense that it adds no control character; a backslash
- * already in the text is kept as it is.
+ * escape. Its output holds none of them, so applying it twice changes nothing; a backslash already in the
+ * text is kept as it is.
  *
  * @example
  * terminalSafe('q1\u001b[2J\n## ✅ All checks passed') // 'q1\\x1b[2J\\n## ✅ All checks passed'

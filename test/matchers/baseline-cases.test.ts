@@ -6,29 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { toMatchMetricBaseline, type MetricBaselineOptions } from '../../matchers/baseline.js'
 import { readBaselineFile } from '../../src/eval-set/baseline-file.js'
+import { LOCAL, runnerState, withRunner } from '../helpers/baseline-runner.js'
 import { failureOf, stripAnsi } from '../helpers/failure.js'
 
-type UpdateState = 'all' | 'new' | 'none'
-const runnerState = () => (expect as unknown as { getState(): { snapshotState?: { _updateSnapshot: UpdateState } } }).getState()
-const ENV = 'RAG_MATCHERS_UPDATE_BASELINES'
-
-/** Runs `fn` under `CI`, the snapshot update state and RAG_MATCHERS_UPDATE_BASELINES as given, restoring all three. */
-function withRunner<T>(state: { ci?: string; update: UpdateState; baselines?: string }, fn: () => T): T {
-  const snapshotState = runnerState().snapshotState!
-  const saved = { update: snapshotState._updateSnapshot, ci: process.env.CI, env: process.env[ENV] }
-  snapshotState._updateSnapshot = state.update
-  const set = (k: string, v: string | undefined) => (v === undefined ? delete process.env[k] : (process.env[k] = v))
-  set('CI', state.ci)
-  set(ENV, state.baselines)
-  try {
-    return fn()
-  } finally {
-    snapshotState._updateSnapshot = saved.update
-    set('CI', saved.ci)
-    set(ENV, saved.env)
-  }
-}
-const local = { update: 'new' as const }
+const local = LOCAL
 
 let dir: string
 beforeEach(() => {

@@ -4,39 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { MetricBaselineOptions } from '../../matchers/baseline.js'
+import { LOCAL, withRunner } from '../helpers/baseline-runner.js'
 
-/** Runs `fn` with CI (and the update switch) as given, restored afterwards. */
-/**
- * The runner's snapshot update state as a local run has it ('new'): under `CI=true` Vitest and Jest run
- * with --ci ('none'), where a missing baseline is never written. Restored by the returned function.
- */
-function asLocalRunner(): () => void {
-  const state = (expect as unknown as { getState(): { snapshotState?: { _updateSnapshot: string } } }).getState().snapshotState
-  if (state === undefined) return () => undefined
-  const saved = state._updateSnapshot
-  state._updateSnapshot = 'new'
-  return () => {
-    state._updateSnapshot = saved
-  }
-}
-
-function withEnv<T>(env: { CI?: string; update?: string }, fn: () => T): T {
-  const saved = { CI: process.env.CI, U: process.env.RAG_MATCHERS_UPDATE_BASELINES }
-  if (env.CI === undefined) delete process.env.CI
-  else process.env.CI = env.CI
-  if (env.update === undefined) delete process.env.RAG_MATCHERS_UPDATE_BASELINES
-  else process.env.RAG_MATCHERS_UPDATE_BASELINES = env.update
-  const restore = asLocalRunner()
-  try {
-    return fn()
-  } finally {
-    restore()
-    if (saved.CI === undefined) delete process.env.CI
-    else process.env.CI = saved.CI
-    if (saved.U === undefined) delete process.env.RAG_MATCHERS_UPDATE_BASELINES
-    else process.env.RAG_MATCHERS_UPDATE_BASELINES = saved.U
-  }
-}
+/** Runs `fn` with `CI` (and the update switch) as given, the runner's snapshots written when new. */
+const withEnv = <T>(env: { CI?: string; update?: string }, fn: () => T): T => withRunner({ ...LOCAL, ci: env.CI, baselines: env.update }, fn)
 const locally = <T>(fn: () => T): T => withEnv({}, fn)
 
 let dir: string

@@ -7,45 +7,11 @@ import { join } from 'node:path'
 import { toMatchMetricBaseline, type MetricBaselineOptions } from '../../matchers/baseline.js'
 import { readBaselineFile } from '../../src/eval-set/baseline-file.js'
 import { metricRunOf } from '../../src/eval-set/metrics.js'
+import { LOCAL, runnerState, withRunner } from '../helpers/baseline-runner.js'
 import { failureOf, stripAnsi } from '../helpers/failure.js'
 
-interface RunnerState {
-  testPath?: string
-  snapshotState?: { _updateSnapshot: 'all' | 'new' | 'none' }
-}
-const runnerState = () => (expect as unknown as { getState(): RunnerState }).getState()
-
-/** Runs `fn` outside CI, with the update switch as given (restored afterwards). */
-/**
- * The runner's snapshot update state as a local run has it ('new'): under `CI=true` Vitest and Jest run
- * with --ci ('none'), where a missing baseline is never written. Restored by the returned function.
- */
-function asLocalRunner(): () => void {
-  const state = (expect as unknown as { getState(): { snapshotState?: { _updateSnapshot: string } } }).getState().snapshotState
-  if (state === undefined) return () => undefined
-  const saved = state._updateSnapshot
-  state._updateSnapshot = 'new'
-  return () => {
-    state._updateSnapshot = saved
-  }
-}
-
-function locally<T>(fn: () => T, update?: string): T {
-  const saved = { CI: process.env.CI, U: process.env.RAG_MATCHERS_UPDATE_BASELINES }
-  delete process.env.CI
-  if (update === undefined) delete process.env.RAG_MATCHERS_UPDATE_BASELINES
-  else process.env.RAG_MATCHERS_UPDATE_BASELINES = update
-  const restore = asLocalRunner()
-  try {
-    return fn()
-  } finally {
-    restore()
-    if (saved.CI === undefined) delete process.env.CI
-    else process.env.CI = saved.CI
-    if (saved.U === undefined) delete process.env.RAG_MATCHERS_UPDATE_BASELINES
-    else process.env.RAG_MATCHERS_UPDATE_BASELINES = saved.U
-  }
-}
+/** Runs `fn` as a local run (no CI), with the update switch as given. */
+const locally = <T>(fn: () => T, update?: string): T => withRunner({ ...LOCAL, baselines: update }, fn)
 
 let dir: string
 beforeEach(() => {

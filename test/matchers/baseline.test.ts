@@ -7,38 +7,10 @@ import { toMatchMetricBaseline, type BaselineWriteInfo, type MetricBaselineOptio
 import { readBaselineFile, writeBaselineEntry } from '../../src/eval-set/baseline-file.js'
 import { identitySignature } from '../../src/eval-set/metric-revisions.js'
 import { metricRunOf } from '../../src/eval-set/metrics.js'
+import { LOCAL, runnerState, withRunner } from '../helpers/baseline-runner.js'
 import { failureOf, stripAnsi } from '../helpers/failure.js'
 
-type UpdateState = 'all' | 'new' | 'none'
-interface RunnerState {
-  testPath?: string
-  snapshotState?: { _updateSnapshot: UpdateState }
-}
-
-const runnerState = () => (expect as unknown as { getState(): RunnerState }).getState()
-
-/**
- * Runs `fn` as if under `CI=<ci>`, `RAG_MATCHERS_UPDATE_BASELINES=<baselines>` and the runner's snapshot
- * update state `update` ('all' is -u, 'none' is --ci), restoring all three afterwards. The state is the
- * runner's own object, so the matcher reads it exactly as it does in a real `-u` run.
- */
-function withRunner<T>(state: { ci?: string; update: UpdateState; baselines?: string }, fn: () => T): T {
-  const snapshotState = runnerState().snapshotState!
-  const savedUpdate = snapshotState._updateSnapshot
-  const saved = { CI: process.env.CI, RAG_MATCHERS_UPDATE_BASELINES: process.env.RAG_MATCHERS_UPDATE_BASELINES }
-  const set = (key: keyof typeof saved, value: string | undefined) => (value === undefined ? delete process.env[key] : (process.env[key] = value))
-  snapshotState._updateSnapshot = state.update
-  set('CI', state.ci)
-  set('RAG_MATCHERS_UPDATE_BASELINES', state.baselines)
-  try {
-    return fn()
-  } finally {
-    snapshotState._updateSnapshot = savedUpdate
-    set('CI', saved.CI)
-    set('RAG_MATCHERS_UPDATE_BASELINES', saved.RAG_MATCHERS_UPDATE_BASELINES)
-  }
-}
-const local = { update: 'new' as const }
+const local = LOCAL
 
 let dir: string
 let writes: BaselineWriteInfo[]

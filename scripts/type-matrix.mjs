@@ -151,7 +151,8 @@ function main() {
   }
   const second = secondToolchain()
   const repoModules = join(root, 'node_modules')
-  const tscs = [join(repoModules, 'typescript/bin/tsc'), join(second, 'node_modules/typescript/bin/tsc')]
+  // Each compiler with its version, asked once (not once per cell).
+  const tscs = [join(repoModules, 'typescript/bin/tsc'), join(second, 'node_modules/typescript/bin/tsc')].map((path) => ({ path, version: tscVersion(path) }))
   const shared = { 'expect-type': join(repoModules, 'expect-type'), '@types/node': join(repoModules, '@types/node') }
   const base = join(tmpdir(), `rag-matchers-type-matrix-${process.pid}`)
   rmSync(base, { recursive: true, force: true })
@@ -180,9 +181,9 @@ function main() {
         const dir = writeProject(env, index, layout)
         for (const tsc of tscs) {
           const started = performance.now()
-          const r = spawnSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' })
+          const r = spawnSync(process.execPath, [tsc.path, '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' })
           const ok = r.status === 0
-          const row = { runner, layout: layout.name, typescript: tscVersion(tsc), ok, seconds: (performance.now() - started) / 1000 }
+          const row = { runner, layout: layout.name, typescript: tsc.version, ok, seconds: (performance.now() - started) / 1000 }
           rows.push(row)
           console.log(`  ${row.runner.padEnd(13)} TS ${row.typescript.padEnd(6)} ${row.layout.padEnd(42)} ${ok ? 'ok  ' : 'FAIL'} ${row.seconds.toFixed(1)} s`)
           if (!ok) console.log(`${r.stdout}${r.stderr}`.replaceAll(base, '<matrix>'))

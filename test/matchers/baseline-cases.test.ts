@@ -9,6 +9,7 @@ import { readBaselineFile } from '../../src/eval-set/baseline-file.js'
 import { LOCAL, runnerState, withRunner } from '../helpers/baseline-runner.js'
 import { failureOf, stripAnsi } from '../helpers/failure.js'
 
+const ENV = 'RAG_MATCHERS_UPDATE_BASELINES'
 const local = LOCAL
 
 let dir: string

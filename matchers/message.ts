@@ -277,20 +277,22 @@ export function partialSetResult(ctx: MatcherContext, o: PartialSetOutcome): Mat
         signature: o.signature,
         sections: [[over, hint].filter(Boolean).join('\n'), section, ...(o.scored > 0 ? o.sections() : [])],
       }),
-    ...(o.scored > 0
-      ? {
-          meta: {
-            matcher: o.matcher,
-            metric: o.metric ?? o.label,
-            value: o.value,
-            threshold: o.min,
-            comparator: isNot ? '<' : '>=',
-            // recorded as what the assertion did: failed, in either direction
-            pass: isNot,
-            signature: o.signature,
-            ...(o.perCase ? { perCase: o.perCase.map((c) => ({ id: c.id, value: c.value, pass: c.value >= o.min })) } : {}),
-          },
-        }
-      : {}),
+    // Recorded even when nothing could be scored (value NaN, recorded as null), so a report never leaves
+    // out an assertion that failed; `extra.failedCases` lets it name the cases and their errors.
+    meta: {
+      matcher: o.matcher,
+      metric: o.metric ?? o.label,
+      value: o.scored > 0 ? o.value : Number.NaN,
+      threshold: o.min,
+      comparator: isNot ? '<' : '>=',
+      // recorded as what the assertion did: failed, in either direction
+      pass: isNot,
+      signature: o.signature,
+      ...(o.scored > 0 && o.perCase ? { perCase: o.perCase.map((c) => ({ id: c.id, value: c.value, pass: c.value >= o.min })) } : {}),
+      extra: { failedCases: o.failed.slice(0, MAX_RECORDED_FAILED).map((c) => ({ id: c.id, error: c.error.slice(0, 200) })), failedCaseCount: n },
+    },
   }
 }
+
+/** Failed cases kept in a result's `meta.extra.failedCases` (the report's budget for `extra` is 4,000 characters). */
+const MAX_RECORDED_FAILED = 10

@@ -297,7 +297,22 @@ export function causeOf(a: Pick<ReportAssertion, 'error' | 'extra'>): string | u
   const e = a.extra?.error
   if (typeof e === 'string' && e !== '') return e
   if (e !== null && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') return (e as { message: string }).message
-  return undefined
+  return failedCasesCause(a.extra)
+}
+
+/** `2 cases failed in the pipeline: q2 (vector DB timeout (503)), q7 (…)`, from a set assertion's `extra.failedCases`. */
+function failedCasesCause(extra: Record<string, unknown> | undefined): string | undefined {
+  const list = extra?.failedCases
+  if (!Array.isArray(list)) return undefined
+  const named = list.flatMap((c) => {
+    const { id, error } = (c ?? {}) as { id?: unknown; error?: unknown }
+    return typeof id === 'string' ? [typeof error === 'string' && error !== '' ? `${id} (${error})` : id] : []
+  })
+  if (named.length === 0) return undefined
+  const count = typeof extra?.failedCaseCount === 'number' && extra.failedCaseCount > named.length ? extra.failedCaseCount : named.length
+  const shown = named.slice(0, 5)
+  const rest = count - shown.length
+  return `${plural(count, 'case')} failed in the pipeline: ${shown.join(', ')}${rest > 0 ? `, and ${rest} more` : ''}`
 }
 
 function plural(n: number, word: string): string {

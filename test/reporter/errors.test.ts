@@ -95,3 +95,34 @@ describe.each(['vitest', 'jest'])('%s reporter: a describeEvalSet that cannot ru
     expect(run.stdout).toMatch(/verdict: FAIL — /)
   })
 })
+
+describe('a set assertion that failed because cases failed in the pipeline', () => {
+  it('is recorded (also when no case could be scored) and names the cases and their errors as its cause', async () => {
+    const { allMatchers } = await import('../../runners/matchers.js')
+    const { buildReport, fromRecord } = await import('../../src/report/model.js')
+    const { toRecord } = await import('../../src/report/record.js')
+    const { renderTable } = await import('../../src/report/table.js')
+    const { renderMarkdown } = await import('../../src/report/markdown.js')
+    const ctx = { isNot: false, promise: '', utils: { matcherHint: (m: string) => m, printReceived: String, printExpected: String } }
+    const some = [
+      { id: 'q1', retrieved: ['d1'], relevant: ['d1'] },
+      { id: 'q2', error: { name: 'Error', message: 'vector DB timeout (503)' } },
+    ]
+    const all = [{ id: 'q9', error: { name: 'Error', message: 'index offline' } }]
+    for (const [cases, cause] of [
+      [some, '1 case failed in the pipeline: q2 (vector DB timeout (503))'],
+      [all, '1 case failed in the pipeline: q9 (index offline)'],
+    ] as const) {
+      const result = allMatchers.toHaveRecallAtK.call(ctx as never, cases, 1, 0.5) as { pass: boolean; meta?: Record<string, unknown> }
+      expect(result.pass).toBe(false)
+      expect(result.meta).toBeDefined()
+      // As the reporters do: the meta recorded (value NaN → null), then placed in its test.
+      const record = toRecord(ctx, 'toHaveRecallAtK', cases, result.pass, result.meta as never)
+      const where = { file: 't.test.ts', describe: ['qa'], test: 'recall', fullName: 'qa recall', testIndex: 0, index: 0 }
+      const report = buildReport([fromRecord(record, where)], { runner: 'vitest' })
+      expect(report.verdict.status).toBe('fail')
+      expect(renderTable(report)).toContain(cause)
+      expect(renderMarkdown(report)).toContain(cause)
+    }
+  })
+})

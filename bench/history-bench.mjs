@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Run-history benchmark (not a timed test): append runs of SETS eval sets × METRICS metrics × CASES cases to a
-// SQLite store and time `trend` (metricSeries) over RUNS runs. Prints times and the file size.
+// history store and time `trend` (metricSeries) over RUNS runs. Prints times and the store's size.
 //
-//   npm run build && node bench/history-bench.mjs [--sets 10] [--metrics 20] [--cases 1000] [--full 3] [--runs 1000] [--trend-cases 1000]
+//   npm run build && node bench/history-bench.mjs [--target PATH|URL] [--sets 10] [--metrics 20] [--cases 1000] [--full 3] [--runs 1000] [--trend-cases 1000]
+//
+// --target is the store (a SQLite path, sqlite:PATH or postgres://…), opened as openHistory(target, { write: true });
+// it must hold no runs yet, and is left in place afterwards. Default: a SQLite file in a temp folder, removed at the end.
 //
 // --full runs are appended at the full size and timed one by one (target: < 1 s each). The store is then filled
 // to --runs runs for the trend, at --trend-cases cases per metric (default: --cases; lower it to keep the file
@@ -16,9 +19,13 @@ import { openHistory } from '../dist/src/history/public.js'
 import { buildReport } from '../dist/src/report/public.js'
 
 const args = process.argv.slice(2)
-const opt = (name, fallback) => {
+const text = (name) => {
   const i = args.indexOf(`--${name}`)
-  return i >= 0 ? Number(args[i + 1]) : fallback
+  return i >= 0 ? args[i + 1] : undefined
+}
+const opt = (name, fallback) => {
+  const v = text(name)
+  return v !== undefined ? Number(v) : fallback
 }
 const SETS = opt('sets', 10)
 const METRICS = opt('metrics', 20)
@@ -62,23 +69,32 @@ function report(seed, cases) {
   return buildReport(assertions, { runner: 'vitest', createdAt: new Date(Date.UTC(2026, 0, 1) + seed * 60_000) })
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'rag-history-bench-'))
-const file = join(dir, 'history.sqlite')
+const given = text('target')
+const dir = given === undefined ? mkdtempSync(join(tmpdir(), 'rag-history-bench-')) : undefined
+const target = given ?? join(dir, 'history.sqlite')
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`
-const size = () =>
-  statSync(file).size +
-  (() => {
-    try {
-      return statSync(`${file}-wal`).size
-    } catch {
-      return 0
-    }
-  })()
-try {
-  const store = await openHistory(file, { write: true })
-  console.log(
-    `history bench: ${SETS} sets × ${METRICS} metrics × ${CASES} cases per run (${SETS * METRICS * CASES} case values), ${store.backend.binding ?? 'sqlite'}, Node ${process.version}`,
+const fileSize = (path) => {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
+/** Bytes the store takes: the SQLite file and its WAL, or PostgreSQL's tables with their indexes and TOAST in the current schema. */
+async function storeSize(store) {
+  if (store.backend.kind === 'sqlite') return fileSize(store.location) + fileSize(`${store.location}-wal`)
+  const rows = await store.backend.all(
+    `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE c.relkind = 'r' AND s.nspname = current_schema()`,
   )
+  return Number(rows[0]?.n ?? 0)
+}
+try {
+  const store = await openHistory(target, { write: true })
+  if ((await store.listRuns({ last: 1 })).length > 0) throw new Error(`--target ${store.location} already holds runs: give an empty store`)
+  console.log(
+    `history bench: ${SETS} sets × ${METRICS} metrics × ${CASES} cases per run (${SETS * METRICS * CASES} case values), ${store.backend.kind} (${store.backend.binding ?? store.location}), Node ${process.version}`,
+  )
+  const size = () => storeSize(store)
   const appendTimes = []
   for (let i = 0; i < FULL; i++) {
     const r = report(i, CASES)
@@ -86,23 +102,26 @@ try {
     await store.append(r, { source: 'vitest' })
     appendTimes.push(performance.now() - t0)
   }
+  const fullSize = await size()
   console.log(
-    `append (full size, one transaction): ${appendTimes.map((t) => `${t.toFixed(0)} ms`).join(', ')}; store ${mb(size())} after ${FULL} runs (${mb(size() / Math.max(1, FULL))} per run)`,
+    `append (full size, one transaction): ${appendTimes.map((t) => `${t.toFixed(0)} ms`).join(', ')}; store ${mb(fullSize)} after ${FULL} runs (${mb(fullSize / Math.max(1, FULL))} per run)`,
   )
   const t1 = performance.now()
   for (let i = FULL; i < RUNS; i++) await store.append(report(i, TREND_CASES), { source: 'vitest' })
-  console.log(`filled to ${RUNS} runs (${TREND_CASES} cases per metric after the first ${FULL}) in ${((performance.now() - t1) / 1000).toFixed(1)} s; store ${mb(size())}`)
+  console.log(
+    `filled to ${RUNS} runs (${TREND_CASES} cases per metric after the first ${FULL}) in ${((performance.now() - t1) / 1000).toFixed(1)} s; store ${mb(await size())}`,
+  )
   await store.close()
-  const reader = await openHistory(file)
+  const reader = await openHistory(target)
   const trendTimes = []
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now()
-    const series = await reader.metricSeries('set-7', 'mean metric-13')
+    const series = await reader.metricSeries(`set-${Math.min(7, SETS - 1)}`, `mean metric-${Math.min(13, METRICS - 1)}`)
     trendTimes.push(performance.now() - t0)
     if (series.points.length !== RUNS) throw new Error(`trend: ${series.points.length} points, expected ${RUNS}`)
   }
   console.log(`trend over ${RUNS} runs: ${trendTimes.map((t) => `${t.toFixed(1)} ms`).join(', ')} (first is cold)`)
   await reader.close()
 } finally {
-  rmSync(dir, { recursive: true, force: true })
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 }

@@ -136,10 +136,14 @@ export function hasContent(report: RagReport): boolean {
   return report.summary.assertions > 0 || (report.run !== undefined && (report.run.failedOutside.length > 0 || report.run.fileErrors.length > 0))
 }
 
-/** The test and, for an assertion in a loop over cases, the case id: `answers each case [case q05]`. */
+/**
+ * The test and, for an assertion in a loop over cases, the case id: `answers each case [case q05]`. A title
+ * that already names the case (`test.each` with `$id`) is not followed by it again.
+ */
 export function assertionLabel(a: ReportAssertion, max = 60): string {
   const title = testTitle(a, max)
-  return a.case !== undefined && a.case.id !== '' ? `${title} [case ${oneLine(a.case.id, 60)}]` : title
+  const id = a.case?.id
+  return id !== undefined && id !== '' && !a.test.includes(id) ? `${title} [case ${oneLine(id, 60)}]` : title
 }
 
 /** Why the failed assertions of a set or file failed, one line each: `test [case q05]: message`. */

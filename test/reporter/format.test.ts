@@ -318,6 +318,15 @@ describe('reports say why', () => {
     expect(renderHtml(report)).toContain('<td class="num">6 regressed metrics</td><td class="num">allowed 0</td>')
   })
 
+  it('does not repeat a case id the test title already names (test.each with $id)', () => {
+    const each = assertionMaker({ describe: ['loop'], test: 'hits q07 within 1', fullName: 'loop > hits q07 within 1' })
+    const named = each({ matcher: 'toHitWithin', metric: 'hit@1', value: 0, threshold: 1, pass: false, outcome: false, case: { id: 'q07' } })
+    const text = renderTable(buildReport([named, miss], { runner: 'vitest' }))
+    expect(text).toMatch(/hits q07 within 1 +hit@1 +0\.0000/)
+    expect(text).not.toContain('[case q07]')
+    expect(text).toContain('each case hits [case q05]')
+  })
+
   it('names the case of a looped assertion, shows ERROR and the causes (thrown errors, judge misses) in the table and the HTML', () => {
     const report = buildReport([miss, judge, thrown], { runner: 'vitest' })
     const text = renderTable(report)

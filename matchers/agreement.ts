@@ -20,7 +20,7 @@ import { idOf, isObject, readRatingTable, RatingsInputError, tallyPairwise, type
 export type { PairwiseRecord, RatingMatrix, RatingRecord } from '../src/agreement/rating-table.js'
 import type { Score } from '../src/score.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import { buildMessage, formatNumber, list, MAX_ROWS, table, thresholdHeadline } from './message.js'
+import { buildMessage, formatNumber, list, MAX_ROWS, table, terminalSafe as safe, thresholdHeadline } from './message.js'
 import { atLeast, declareMatcher } from './declare.js'
 import { matcherError, requireThreshold } from './validate.js'
 
@@ -131,7 +131,8 @@ function uncomputable(ctx: MatcherContext, matcher: string, args: string, u: Unc
         args,
         headline: `${u.name} is undefined for these data, so the assertion fails${ctx.isNot ? ' (also with .not)' : ''}.`,
         signature: u.signature,
-        sections: [`reason: ${u.reason}`, ...(u.sections?.() ?? [])],
+        // the reason is one line and may name raters, items or systems: escaped whole
+        sections: [`reason: ${safe(u.reason)}`, ...(u.sections?.() ?? [])],
       }),
     meta: {
       matcher,
@@ -208,7 +209,7 @@ interface AgreementOutcome {
 function scopeLine(t: RatingTable): string {
   return t.source === 'matrix'
     ? `raters × items matrix: ${t.raters.length} raters, ${t.items.length} items`
-    : `dimension ${t.dimension}: ${t.raters.length} raters (${list(t.raters)}), ${t.items.length} items`
+    : `dimension ${safe(String(t.dimension))}: ${t.raters.length} raters (${list(t.raters)}), ${t.items.length} items`
 }
 
 function computeCohen(ctx: MatcherContext, t: RatingTable, weights: KappaWeighting): AgreementOutcome {
@@ -234,13 +235,13 @@ function computeCohen(ctx: MatcherContext, t: RatingTable, weights: KappaWeighti
       b.push(s.get(r2) as Label)
     } else if (s.has(r1) || s.has(r2)) oneSided.push(item)
   }
-  const pair = `${r1} × ${r2}`
+  const pair = `${safe(r1)} × ${safe(r2)}`
   const leftOut = oneSided.length > 0 ? `; ${oneSided.length} left out (rated by one of them only): ${list(oneSided, 5)}` : ''
   if (a.length === 0) return { reason: `${r1} and ${r2} rated no item in common`, summary: [`${pair}: no item rated by both${leftOut}`], breakdownRaters: [r1, r2] }
   const score = cohenKappa(a, b, { weights })
   const d = score.details
   const summary = [
-    `${t.source === 'matrix' ? 'matrix ' : `dimension ${t.dimension}, `}${pair}: ${d.n} items rated by both${leftOut}`,
+    `${t.source === 'matrix' ? 'matrix ' : `dimension ${safe(String(t.dimension))}, `}${pair}: ${d.n} items rated by both${leftOut}`,
     `observed agreement ${formatNumber(d.observedAgreement)}, chance agreement ${formatNumber(d.expectedAgreement)}${weights === 'none' ? '' : ` (${weights} weights: disagreement observed ${formatNumber(d.observedDisagreement)}, by chance ${formatNumber(d.expectedDisagreement)})`}`,
   ]
   return { score, summary, breakdownRaters: [r1, r2], confusion: { rows: r1, columns: r2, labels: d.labels, matrix: d.confusionMatrix } }
@@ -259,7 +260,7 @@ function computeFleiss(t: RatingTable): AgreementOutcome {
   return {
     score,
     summary: [
-      `dimension ${t.dimension}: ${d.items} items rated by all ${d.raters} raters (${list(t.raters)})${leftOut}`,
+      `dimension ${safe(String(t.dimension))}: ${d.items} items rated by all ${d.raters} raters (${list(t.raters)})${leftOut}`,
       `observed agreement ${formatNumber(d.observedAgreement)}, chance agreement ${formatNumber(d.expectedAgreement)}; categories ${list(d.categories.map(showLabel))}`,
     ],
     breakdownRaters: t.raters,
@@ -323,7 +324,7 @@ function confusionSection(c: NonNullable<AgreementOutcome['confusion']>, heading
   const header = ['', ...c.labels.slice(0, shown).map(showLabel)]
   const rows = c.matrix.slice(0, shown).map((row, i) => [showLabel(c.labels[i] as Label), ...row.slice(0, shown).map(String)])
   const note = k > shown ? `\n  (first ${shown} of ${k} categories)` : ''
-  return `${heading}, rows ${c.rows}, columns ${c.columns}:\n${table([header, ...rows], { max: shown + 1 })}${note}`
+  return `${heading}, rows ${safe(c.rows)}, columns ${safe(c.columns)}:\n${table([header, ...rows], { max: shown + 1 })}${note}`
 }
 
 function disputedSection(report: DimensionReport | undefined): string | undefined {
@@ -404,7 +405,7 @@ export function toHaveAgreementAbove(this: MatcherContext, received: unknown, mi
         : pair !== undefined
           ? confusionSection(
               { rows: pair.raters[0], columns: pair.raters[1], labels: pair.labels, matrix: pair.confusionMatrix },
-              `least-agreeing pair ${pair.raters[0]} × ${pair.raters[1]} (observed agreement ${formatNumber(pair.observedAgreement)}, kappa ${formatNumber(pair.kappa)}): confusion matrix`,
+              `least-agreeing pair ${safe(pair.raters[0])} × ${safe(pair.raters[1])} (observed agreement ${formatNumber(pair.observedAgreement)}, kappa ${formatNumber(pair.kappa)}): confusion matrix`,
             )
           : undefined
     return [outcome.summary.join('\n'), confusion, disputedSection(report)]
@@ -618,7 +619,7 @@ export function toWinAgainst(this: MatcherContext, received: unknown, baseline: 
   const score = winRate({ wins: t.wins, losses: t.losses, ties: t.ties }, { ties, confidence })
   const d = score.details
   const level = `${Number((confidence * 100).toPrecision(12))}%`
-  const counts = `${t.system} vs ${baseline}: ${t.wins} ${t.wins === 1 ? 'win' : 'wins'}, ${t.losses} ${t.losses === 1 ? 'loss' : 'losses'}, ${t.ties} ${t.ties === 1 ? 'tie' : 'ties'} (${ties === 'exclude' ? 'ties excluded' : 'a tie counts half a win'})`
+  const counts = `${safe(t.system)} vs ${safe(baseline)}: ${t.wins} ${t.wins === 1 ? 'win' : 'wins'}, ${t.losses} ${t.losses === 1 ? 'loss' : 'losses'}, ${t.ties} ${t.ties === 1 ? 'tie' : 'ties'} (${ties === 'exclude' ? 'ties excluded' : 'a tie counts half a win'})`
   const others = [
     t.lost.length > 0 ? `lost on: ${list(t.lost)}` : undefined,
     t.ignored > 0 ? `ignored ${t.ignored} judgement${t.ignored === 1 ? '' : 's'} between other systems` : undefined,

@@ -9,6 +9,7 @@ import { identitySignature } from '../src/eval-set/metric-revisions.js'
 import { isMetricName, METRIC_NAMES, metricOptionKeys, type MetricSpec } from '../src/eval-set/metrics.js'
 import { unknownKeyProblem } from '../src/options.js'
 import type { MatcherContext } from './context.js'
+import { terminalSafe } from './message.js'
 import { matcherError } from './validate.js'
 
 /** One metric of the assertion: its registry name (the key in the baseline file) and its options. */
@@ -131,8 +132,9 @@ export function signatureLines(specs: readonly BaselineMetricSpec[], metrics: re
   const rows = metrics.map((m) => {
     const current = m.currentSignature === undefined ? '—' : identitySignature(m.currentSignature)
     const base = m.baselineSignature === undefined ? undefined : identitySignature(m.baselineSignature)
-    const line = `  ${labelOf(specs, m.metric)}: ${current}`
-    return base !== undefined && base !== current ? `${line}\n    baseline: ${base}` : line
+    // the baseline's signature comes from a file that may have been edited by hand
+    const line = `  ${labelOf(specs, m.metric)}: ${terminalSafe(current)}`
+    return base !== undefined && base !== current ? `${line}\n    baseline: ${terminalSafe(base)}` : line
   })
   return `signatures (every setting that changes the numbers, and the metric's revision):\n${rows.join('\n')}`
 }

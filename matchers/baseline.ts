@@ -18,7 +18,7 @@ import { isCiEnvironment } from '../src/eval-set/run-eval-set.js'
 import type { EvalCase } from '../src/eval-case.js'
 import { caseLabel, caseReferences } from '../src/eval-case.js'
 import type { MatcherContext, MatcherResult } from './context.js'
-import { buildMessage, formatNumber, list, table } from './message.js'
+import { buildMessage, formatNumber, list, table, terminalSafe } from './message.js'
 import { asMetricSpec, differenceOf, labelOf, reportLabelOf, resolveMetricSpecs, retrievedHaveScores, signatureLines, type BaselineMetricSpec } from './baseline-metrics.js'
 import { declareMatcher } from './declare.js'
 import { refuseBlankReferences } from './generation-received.js'
@@ -372,8 +372,9 @@ function coverageSection(comparison: RunComparison): string | undefined {
 }
 
 function revisionOrSetting(m: MetricComparison, d: { key: string; a: string | undefined; b: string | undefined }): string {
-  if (d.key === 'rev') return `    ${describeRevisionChange(m.currentSignature?.split('|')[0] ?? m.metric, d.a, d.b)}`
-  return `    ${d.key}: ${d.a ?? '(absent)'} in the baseline, ${d.b ?? '(absent)'} now`
+  if (d.key === 'rev') return `    ${terminalSafe(describeRevisionChange(m.currentSignature?.split('|')[0] ?? m.metric, d.a, d.b))}`
+  // the baseline's side comes from a file that may have been edited by hand
+  return `    ${terminalSafe(d.key)}: ${terminalSafe(d.a ?? '(absent)')} in the baseline, ${terminalSafe(d.b ?? '(absent)')} now`
 }
 
 function signatureSection(comparison: RunComparison, specs: readonly BaselineMetricSpec[]): string {
@@ -383,10 +384,10 @@ function signatureSection(comparison: RunComparison, specs: readonly BaselineMet
       const changes = (m.signatureDifferences ?? []).map((d) => revisionOrSetting(m, d))
       const revision = (m.signatureDifferences ?? []).some((d) => d.key === 'rev')
       return [
-        `  ${labelOf(specs, m.metric)}: ${revision ? "the metric's implementation changed" : 'computed with different settings'} (${differenceOf(m)})`,
+        `  ${labelOf(specs, m.metric)}: ${revision ? "the metric's implementation changed" : 'computed with different settings'} (${terminalSafe(differenceOf(m))})`,
         ...changes,
-        `    baseline signature: ${m.baselineSignature}`,
-        `    current signature:  ${identitySignature(m.currentSignature ?? '')}`,
+        `    baseline signature: ${terminalSafe(String(m.baselineSignature))}`,
+        `    current signature:  ${terminalSafe(identitySignature(m.currentSignature ?? ''))}`,
       ].join('\n')
     })
     .join('\n')
@@ -457,7 +458,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
   }
   const file = baselinePathFor(testFile, opts.dir)
   const message = (headline: string, sections: Array<string | undefined>) => () =>
-    buildMessage(ctx, { matcher: MATCHER, args: ARGS, headline, sections: [...sections, `baseline file: ${display(file)}`] })
+    buildMessage(ctx, { matcher: MATCHER, args: ARGS, headline, sections: [...sections, `baseline file: ${terminalSafe(display(file))}`] })
   // For reporters: value = number of regressed metrics, which must stay below 1.
   const meta = (pass: boolean, extra: Record<string, unknown>, regressedCount = pass ? 0 : 1) => ({
     matcher: MATCHER,

@@ -22,6 +22,7 @@ import {
   partialSetResult,
   quote,
   table,
+  terminalSafe,
   thresholdHeadline,
   type FailedCasesMode,
 } from './message.js'
@@ -141,7 +142,8 @@ function uncomputable(ctx: MatcherContext, args: string, embedder: Embedder, sou
         args,
         headline: 'EmbedSim could not be computed, so the assertion fails.',
         ...(signature ? { signature } : {}),
-        sections: [reason, `embedder: ${embedder.id}`, fix],
+        // the reason (an embedder's error, which may quote the input) and the embedder's id are user text, one line each
+        sections: [terminalSafe(reason), `embedder: ${terminalSafe(String(embedder.id))}`, fix],
       }),
     meta: { matcher: MATCHER, metric: 'EmbedSim', value: Number.NaN, comparator: ctx.isNot ? '<' : '>=', pass: false, signature: signature ?? '', extra: { error: reason } },
   }

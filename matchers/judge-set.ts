@@ -15,7 +15,7 @@ import type { EmptyMatcherOptions, JudgeMatcherOptions, JudgeSetOptions } from '
 
 export type { JudgeSetOptions } from './judge-options.js'
 import { HOW_TO_CONFIGURE, judgeLine, readOptions, resolveJudge, uncomputable, type AnyScore, type OptionKinds, type SpecBase } from './judge-shared.js'
-import { failedCasesMode, failedCasesSignature, formatNumber, MAX_ROWS, partialSetResult, quote, table, type FailedCase } from './message.js'
+import { failedCasesMode, failedCasesSignature, formatNumber, MAX_ROWS, partialSetResult, quote, table, terminalSafe, type FailedCase } from './message.js'
 import { answerCases } from './set-form.js'
 import { denseCases, errorText, matcherError, requireThreshold } from './validate.js'
 
@@ -210,7 +210,7 @@ export async function runSet<S extends AnyScore, O extends JudgeMatcherOptions>(
 
   const unscored = outcomes.flatMap((o, i) => (o.ok ? [] : [{ name: (cases[i] as JudgeCase).name, reason: o.reason }]))
   if (unscored.length > 0) {
-    const lines = unscored.slice(0, MAX_ROWS).map((u) => `  ${u.name}: ${u.reason}`)
+    const lines = unscored.slice(0, MAX_ROWS).map((u) => `  ${terminalSafe(u.name)}: ${terminalSafe(u.reason)}`)
     if (unscored.length > MAX_ROWS) lines.push(`  … and ${unscored.length - MAX_ROWS} more`)
     return uncomputable(
       ctx,

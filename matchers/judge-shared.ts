@@ -20,7 +20,7 @@ import type { Score } from '../src/score.js'
 import { getConfig } from './config.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import type { EmptyMatcherOptions, JudgeMatcherOptions, RelevanceMatcherOptions } from './judge-options.js'
-import { buildMessage, formatNumber, list, quote, table, thresholdHeadline } from './message.js'
+import { buildMessage, formatNumber, list, quote, table, terminalSafe, thresholdHeadline } from './message.js'
 import { denseUserArray, matcherError, requireThreshold } from './validate.js'
 
 export type AnyScore = Score<JudgeDetailsBase & { note?: string; empty?: boolean }>
@@ -169,12 +169,13 @@ export async function run<S extends AnyScore, O extends JudgeMatcherOptions = Ju
   } catch (error) {
     // Compare by name too: the ESM and CJS copies of the core each have their own classes.
     const name = (error as Error | undefined)?.name
-    if (error instanceof JudgeError || name === 'JudgeError') return uncomputable(ctx, spec, (error as Error).message, [judgeLine(judge)])
+    // a judge's error and note may quote its reply or the input: one line, escaped whole
+    if (error instanceof JudgeError || name === 'JudgeError') return uncomputable(ctx, spec, terminalSafe((error as Error).message), [judgeLine(judge)])
     if (error instanceof MetricInputError || name === 'MetricInputError') matcherError(ctx, matcher, args, (error as Error).message)
     throw error
   }
   if (Number.isNaN(score.value)) {
-    return uncomputable(ctx, spec, score.details.note ?? `${spec.label} is undefined for this input`, [judgeLine(judge, score.details)], score.signature)
+    return uncomputable(ctx, spec, terminalSafe(score.details.note ?? `${spec.label} is undefined for this input`), [judgeLine(judge, score.details)], score.signature)
   }
   // A vacuous score (nothing to judge) proves nothing: it fails unless the user accepts it.
   if (spec.emptyOption === true && score.details.empty === true && (options as EmptyMatcherOptions | undefined)?.empty !== 'pass') {
@@ -182,7 +183,7 @@ export async function run<S extends AnyScore, O extends JudgeMatcherOptions = Ju
     return uncomputable(
       ctx,
       spec,
-      `${why}, so there is nothing to judge. Pass { empty: 'pass' } to accept it as vacuously true (score 1).`,
+      `${terminalSafe(why)}, so there is nothing to judge. Pass { empty: 'pass' } to accept it as vacuously true (score 1).`,
       [judgeLine(judge, score.details)],
       score.signature,
     )
@@ -237,9 +238,10 @@ export function consistencyLine(c: Consistency | undefined, min: number, rate: n
 
 export function judgeLine(judge: Judge, details?: Pick<JudgeDetailsBase, 'calls'>): string {
   const calls = details === undefined ? '' : `; ${details.calls.total} call${details.calls.total === 1 ? '' : 's'}, ${details.calls.cached} from cache`
-  const cache = judge.cache === undefined ? '' : `; cache ${judge.cache.mode} ${judge.cache.dir}`
+  // the judge is the user's object: its id, settings and cache folder are user text
+  const cache = judge.cache === undefined ? '' : `; cache ${terminalSafe(String(judge.cache.mode))} ${terminalSafe(String(judge.cache.dir))}`
   const usage = details?.calls.usage === undefined ? '' : `\n${usageLine(details.calls.usage)}`
-  return `judge: ${judge.id}, temperature ${judge.temperature}, seed ${judge.seed}${calls}${cache}${usage}`
+  return `judge: ${terminalSafe(String(judge.id))}, temperature ${terminalSafe(String(judge.temperature))}, seed ${terminalSafe(String(judge.seed))}${calls}${cache}${usage}`
 }
 
 /** `tokens: 120 prompt + 30 completion in 4 model requests (replayed from cache: …)`. */

@@ -16,7 +16,7 @@ import { isEvalSet } from './generation-received.js'
 import { failures, itemRow, metricOptions, reasonCell, requireAnswer, requireContexts, requireString, relevanceOptions, requireText, run } from './judge-shared.js'
 import { isCaseSet } from './judge-set.js'
 import { completeSet, contextRecallSet, groundedSet, relevanceSet, rubricSet, utilizeSet } from './judge-set-forms.js'
-import { FAILED_CASES_OPTION, list, quote, table } from './message.js'
+import { FAILED_CASES_OPTION, list, quote, table, terminalSafe } from './message.js'
 import type { ByReceived } from './received-types.js'
 import { atLeast, declareMatcher, isPositiveInteger, oneOf, type ArgSpec, type FormSpec, type OptionSpec } from './declare.js'
 import { matcherError } from './validate.js'
@@ -322,7 +322,7 @@ export async function toSatisfyRubric(this: MatcherContext, received: unknown, r
       rubricScore(answer, rubric as string | Rubric, judge, metricOptions(o, ['question', 'contexts', 'reference'])),
     breakdown: (score) => {
       const d = score.details
-      return [`rubric ${d.rubricId}: raw score ${d.raw} on ${d.min}…${d.max}\nreason: ${quote(d.reason, 300)}`]
+      return [`rubric ${terminalSafe(String(d.rubricId))}: raw score ${d.raw} on ${d.min}…${d.max}\nreason: ${quote(d.reason, 300)}`]
     },
   })
 }

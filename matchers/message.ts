@@ -1,5 +1,5 @@
 import { formatNumber, list as listText, MAX_ROWS, quote as quoteText, table as tableText } from '../src/text/format.js'
-import { terminalSafe, terminalSafeLines } from '../src/text/terminal-safe.js'
+import { terminalSafe, terminalSafeLine, terminalSafeLines } from '../src/text/terminal-safe.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import type { OptionSpec } from './declare.js'
 import { matcherError } from './validate.js'
@@ -8,10 +8,16 @@ export { formatNumber, MAX_ROWS } from '../src/text/format.js'
 export { terminalSafe } from '../src/text/terminal-safe.js'
 
 /*
- * User text in a message (case ids, answers, references, judge reasons, error texts) is terminal-safe
- * (src/text/terminal-safe.ts): `quote`, `list` and `table` escape what they print, and `buildMessage`
- * escapes every control character left in the headline and sections but the line feeds of the layout
- * and the runner's own colour codes, so no user string can clear the screen or forge a line.
+ * User text in a message (case ids, answers, references, judge reasons, error texts, baseline names,
+ * metric keys) is terminal-safe (src/text/terminal-safe.ts). Where it is escaped:
+ * - the headline and the signature are one line each: `buildMessage` escapes them whole, line feeds
+ *   included, so whatever a label interpolates cannot start a line;
+ * - a Matcher error's problem and value are one line each: `matcherError` (validate.ts) escapes them whole;
+ * - a section has lines of our own layout, so user text in it must go through `quote`, `list`, `table` or
+ *   `terminalSafe` where it is interpolated; `buildMessage` then escapes every other control character
+ *   left in it (but the line feeds and the runner's own colour codes). The property suite
+ *   (test/property/injection.suite.ts) drives every matcher's messages with hostile user text to find a
+ *   site that does not.
  */
 
 /** Quotes a free-text value (see src/text/format.ts), terminal-safe: JSON escapes plus separators and bidi controls. */
@@ -111,7 +117,7 @@ export function buildMessage(ctx: MatcherContext, parts: MessageParts): string {
     ...(parts.comment ? { comment: parts.comment } : {}),
   })
   const keep = runnerCodes(ctx)
-  const lines = [hint, '', terminalSafeLines(parts.headline, keep)]
+  const lines = [hint, '', terminalSafeLine(parts.headline, keep)]
   if (parts.signature) lines.push(`signature: ${terminalSafe(parts.signature)}`)
   for (const section of parts.sections ?? []) {
     if (section && section.length > 0) lines.push('', terminalSafeLines(section, keep))

@@ -3,7 +3,7 @@ import type { NumberMention } from '../src/generation/numbers/extract-numbers.js
 import type { Score } from '../src/score.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { isEvalSet, readAnswer, readAnswerSet } from './generation-received.js'
-import { buildMessage, list, quote, table } from './message.js'
+import { buildMessage, list, quote, table, terminalSafe } from './message.js'
 import type { ByReceived } from './received-types.js'
 import { atLeast, declareMatcher, isArray, isBoolean, isFiniteNumber, limitOption, type OptionSpec } from './declare.js'
 import { matcherError } from './validate.js'
@@ -25,9 +25,10 @@ const shown = (m: NumberMention) => JSON.stringify(m.raw)
 function problems(d: NumericConsistencyDetails): string[] {
   return [
     ...d.contradicted.map(
-      (c) => `contradicted: reference ${shown(c.reference)} but answer ${shown(c.candidate)}${c.context.length > 0 ? ` (both about: ${c.context.join(', ')})` : ''}`,
+      (c) =>
+        `contradicted: reference ${shown(c.reference)} but answer ${shown(c.candidate)}${c.context.length > 0 ? ` (both about: ${terminalSafe(c.context.join(', '))})` : ''}`,
     ),
-    ...d.omitted.map((m) => `omitted: reference ${shown(m)}${m.context.length > 0 ? ` (after: ${[...m.context].reverse().join(' ')})` : ''}`),
+    ...d.omitted.map((m) => `omitted: reference ${shown(m)}${m.context.length > 0 ? ` (after: ${terminalSafe([...m.context].reverse().join(' '))})` : ''}`),
   ]
 }
 

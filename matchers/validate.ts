@@ -1,6 +1,7 @@
 import { describeValue } from '../src/errors.js'
 import { denseOr, holeProblem } from '../src/dense-array.js'
 import { formatNumber } from '../src/text/format.js'
+import { terminalSafe } from '../src/text/terminal-safe.js'
 import type { MatcherContext } from './context.js'
 import { trimLibraryFrames } from './stack.js'
 
@@ -15,8 +16,12 @@ export class MatcherUsageError extends Error {
 
 export function matcherError(ctx: MatcherContext, matcher: string, args: string, problem: string, value?: unknown, hasValue = arguments.length > 4): never {
   const hint = ctx.utils.matcherHint(matcher, 'received', args, { isNot: ctx.isNot === true, promise: ctx.promise ?? '' })
-  const shown = hasValue ? `\n\n${describeWithType(value)}` : ''
-  const error = new MatcherUsageError(`${hint}\n\nMatcher error: ${problem}${shown}`)
+  // The problem and the value shown are one line each, and both carry user text (a case id, an option key,
+  // a baseline name, a core MetricInputError's message, a Symbol's description or a class name that
+  // JSON.stringify does not escape): escaped whole (src/text/terminal-safe.ts), line feeds included, so no
+  // call site can forget it and no user string can start a line of its own or move the cursor.
+  const shown = hasValue ? `\n\n${terminalSafe(describeWithType(value))}` : ''
+  const error = new MatcherUsageError(`${hint}\n\nMatcher error: ${terminalSafe(problem)}${shown}`)
   // Trim our own frames (and the runner's expect plumbing) so the stack starts at the user's expect() line.
   throw trimLibraryFrames(error, matcherError)
 }

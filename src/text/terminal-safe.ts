@@ -51,13 +51,31 @@ export function terminalSafe(text: string): string {
  * A multi-line text we composed (a failure message section) whose lines may hold user text: line feeds
  * stay (they are our own layout), every other control, bidi and separator character is escaped, except
  * the exact escape sequences in `keep` (the runner's own colour codes, which it added around numbers).
+ * A line feed inside user text is NOT escaped here: the user text must have been passed through
+ * {@link terminalSafe} where it was put into the section.
  *
  * @example
  * terminalSafeLines('a\r\nb', []) // 'a\\r\nb'
  */
 export function terminalSafeLines(text: string, keep: readonly string[] = []): string {
+  return escapeKeeping(text, keep, UNSAFE_BUT_NEWLINE)
+}
+
+/**
+ * A one-line text we composed (a failure message's headline) that may hold user text anywhere: every
+ * control, bidi and separator character is escaped, line feeds included, so whatever was interpolated
+ * into it cannot start a line; only the exact escape sequences in `keep` (the runner's colours) stay.
+ *
+ * @example
+ * terminalSafeLine('Baseline "qa\n## ok"', []) // 'Baseline "qa\\n## ok"'
+ */
+export function terminalSafeLine(text: string, keep: readonly string[] = []): string {
+  return escapeKeeping(text, keep, UNSAFE)
+}
+
+function escapeKeeping(text: string, keep: readonly string[], unsafe: RegExp): string {
   const codes = keep.filter((k) => k !== '')
-  if (codes.length === 0) return text.replace(UNSAFE_BUT_NEWLINE, visible)
+  if (codes.length === 0) return text.replace(unsafe, visible)
   let out = ''
   let i = 0
   while (i < text.length) {
@@ -69,7 +87,7 @@ export function terminalSafeLines(text: string, keep: readonly string[] = []): s
         continue
       }
     }
-    out += (text[i] as string).replace(UNSAFE_BUT_NEWLINE, visible)
+    out += (text[i] as string).replace(unsafe, visible)
     i += 1
   }
   return out

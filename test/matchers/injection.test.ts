@@ -79,3 +79,56 @@ describe('answers, references and case ids in generation messages', () => {
     expect(negated).toContain(`c3\\x1b[H\\n${FORGED}`)
   })
 })
+
+// The one-line parts of a message escape line feeds too (matchers/message.ts buildMessage: the headline;
+// matchers/validate.ts matcherError: the problem and the value), so user text interpolated anywhere in them
+// cannot start a line; a section escapes user text where it is put in (judge ids, rater names, reasons).
+describe('user text in headlines, Matcher errors and sections', () => {
+  it("a system name in toWinAgainst's headline and counts", () => {
+    const negated = failureOf(() => expect({ wins: 9, losses: 1 }).not.toWinAgainst(`v1\n${FORGED}`))
+    expectSafe(negated)
+    expect(negated).toContain(`against v1\\n${FORGED} = `)
+    const failed = failureOf(() => expect([{ item: 'i1', a: 'new', b: `old\r\n${FORGED}`, winner: 'b' }]).toWinAgainst(`old\r\n${FORGED}`, { system: 'new' }))
+    expectSafe(failed)
+    expect(failed).toContain(`new vs old\\r\\n${FORGED}: 0 wins`)
+  })
+
+  it('an unknown option key and a wrong value in a Matcher error, with and without .not', () => {
+    for (const negate of [false, true]) {
+      const retrieval = { retrieved: ['a'], relevant: ['a'] }
+      const message = failureOf(() =>
+        negate
+          ? expect(retrieval).not.toHaveRecallAtK(1, 0.5, { [`order\n${FORGED}`]: 'score' })
+          : expect(retrieval).toHaveRecallAtK(1, 0.5, { [`order\n${FORGED}`]: 'score' }),
+      )
+      expectSafe(message)
+      expect(message).toContain(`unknown option 'order\\n${FORGED}'`)
+    }
+    const symbol = failureOf(() => expect({ retrieved: ['a'], relevant: ['a'] }).toHaveRecallAtK(1, 0.5, { [Symbol(`k\n${FORGED}`)]: 1 }))
+    expectSafe(symbol)
+    expect(symbol).toContain(`symbol key Symbol(k\\n${FORGED})`)
+  })
+
+  it('a tolerance key that names no metric, in the Matcher error of toMatchMetricBaseline', () => {
+    const message = failureOf(() =>
+      expect([{ id: 'q1', retrieved: ['a'], relevant: ['a'] }]).toMatchMetricBaseline(`qa\n${FORGED}`, { metrics: ['recall@3'], tolerance: { [`recal@3\n${FORGED}`]: 0.1 } }),
+    )
+    expectSafe(message)
+    expect(message).toContain(`unknown metric 'recal@3\\n${FORGED}'`)
+  })
+
+  it('rater names and a dimension in the agreement message', () => {
+    const ratings = [
+      { item: 'i1', rater: `r1\n${FORGED}`, dimension: `fluency\u2028${FORGED}`, score: 1 },
+      { item: 'i2', rater: `r1\n${FORGED}`, dimension: `fluency\u2028${FORGED}`, score: 2 },
+    ]
+    for (const negate of [false, true]) {
+      const message = failureOf(() =>
+        negate ? expect(ratings).not.toHaveAgreementAbove(0.5, { statistic: 'cohen' }) : expect(ratings).toHaveAgreementAbove(0.5, { statistic: 'cohen' }),
+      )
+      expectSafe(message)
+      expect(message).toContain(`name only r1\\n${FORGED}`)
+      expect(message).toContain(`dimension fluency\\u2028${FORGED}:`)
+    }
+  })
+})

@@ -7,7 +7,8 @@ import { signatureDifferenceText, type MetricComparison } from '../src/eval-set/
 import { measureLabel, measureWithSettings } from '../src/eval-set/measure-names.js'
 import { identitySignature } from '../src/eval-set/metric-revisions.js'
 import { isMetricName, METRIC_NAMES, metricOptionKeys, type MetricSpec } from '../src/eval-set/metrics.js'
-import { unknownKeyProblem } from '../src/options.js'
+import { firstHole, holeProblem } from '../src/dense-array.js'
+import { optionsProblem, unknownKeyProblem } from '../src/options.js'
 import type { MatcherContext } from './context.js'
 import { terminalSafe } from './message.js'
 import { matcherError } from './validate.js'
@@ -56,12 +57,19 @@ export function resolveMetricSpecs(ctx: MatcherContext, metrics: unknown): Basel
       metrics,
     )
   }
+  // forEach would skip a hole and track one metric fewer than listed
+  const hole = firstHole(metrics as unknown[])
+  if (hole >= 0) matcherError(ctx, MATCHER, ARGS, `${holeProblem('options.metrics', hole)}; every entry must be a metric name or { metric, ...options }`)
   const out: BaselineMetricSpec[] = []
   ;(metrics as unknown[]).forEach((entry, i) => {
     const at = `options.metrics[${i}]`
     let name: unknown = entry
     let options: Record<string, unknown> = {}
     if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
+      // the one options rule (src/options.ts): a Map, a class instance, inherited, symbol or non-enumerable keys are refused,
+      // never half-read by the destructuring below
+      const shape = optionsProblem(entry, at)
+      if (shape !== undefined) matcherError(ctx, MATCHER, ARGS, shape.problem, entry)
       const { metric, ...rest } = entry as { metric?: unknown }
       name = metric
       options = rest

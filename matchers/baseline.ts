@@ -13,7 +13,7 @@ import {
 import { describeRevisionChange, identitySignature } from '../src/eval-set/metric-revisions.js'
 import { computeMetric, metricKind, metricRunOf, metricScale, type MetricSpec } from '../src/eval-set/metrics.js'
 import { firstHole, holeProblem } from '../src/dense-array.js'
-import { unknownKeyProblem } from '../src/options.js'
+import { optionsProblem, unknownKeyProblem } from '../src/options.js'
 import { isCiEnvironment } from '../src/eval-set/run-eval-set.js'
 import type { EvalCase } from '../src/eval-case.js'
 import { caseLabel, caseReferences } from '../src/eval-case.js'
@@ -220,6 +220,10 @@ function resolveOptions(ctx: MatcherContext, name: unknown, options: unknown): R
     matcherError(ctx, MATCHER, ARGS, 'options.tolerance must be a number from 0 to 1 (a fraction of the metric scale), or a record of metric → such a number', tolerance)
   }
   if (typeof tolerance === 'object') {
+    // a Map, a class instance or inherited keys would pass the value check above with no value read, and the
+    // default tolerance would be used in silence: the one options rule (src/options.ts) applies to the record too
+    const shape = optionsProblem(tolerance, 'options.tolerance')
+    if (shape !== undefined) matcherError(ctx, MATCHER, ARGS, `${shape.problem} (a record of metric → tolerance)`, tolerance)
     const names = specs.map((s) => s.name)
     for (const key of Object.keys(tolerance)) {
       if (!names.includes(key)) {

@@ -1,7 +1,10 @@
-// The registry-driven property suites under Jest (CommonJS build of the matchers), the same suites and seed
-// as under Vitest (test/property/*.property.test.ts), with the same runs: both runtimes hold the same rules.
+// The registry-driven property suites under Jest (CommonJS build of the matchers): the same suites, seed and
+// runs as under Vitest (test/property/injection.property.test.ts, shapes.property.test.ts), so both runtimes
+// hold the same rules on every declared matcher.
 import { injectionSuite } from '../property/injection.suite.js'
+import { shapesSuite } from '../property/shapes.suite.js'
 
 const SEED = Number(process.env.RAG_PROPERTY_SEED ?? 20261205)
 
 injectionSuite({ seed: SEED, runs: 200, asyncRuns: 60 })
+shapesSuite({ seed: SEED, runs: 100, asyncRuns: 40 })

@@ -160,6 +160,35 @@ describe('3. options are checked strictly', () => {
   it('a metric listed twice is refused', () => {
     refusedBothWays(retrieval(), 'qa', opts(['mrr', 'recall@3', 'mrr']), 'options.metrics[2]: mrr is listed twice (also options.metrics[0])')
   })
+
+  // Found by the registry-driven property suite (test/property/shapes.suite.ts, seed 20261205): these were
+  // accepted, the record's values never read (the default tolerance used) or the hole skipped.
+  it('a tolerance record that is not a plain object is refused (a Map, inherited keys)', () => {
+    const map = new Map([['recall@3', 0.9]]) as unknown as Record<string, number>
+    refusedBothWays(
+      retrieval(),
+      'qa',
+      opts(['recall@3'], { tolerance: map }),
+      'options.tolerance must be a plain object (an object literal), not a Map (a record of metric → tolerance)',
+    )
+    const inherited = Object.create({ 'recall@3': 0.9 }) as Record<string, number>
+    refusedBothWays(retrieval(), 'qa', opts(['recall@3'], { tolerance: inherited }), /options\.tolerance must be a plain object .*inherits from another object/)
+  })
+
+  it('a metric with options that is not a plain object is refused (a class instance, a non-enumerable key)', () => {
+    class Spec {
+      metric = 'ndcg@3'
+      order = 'score'
+    }
+    refusedBothWays(retrieval(), 'qa', opts([new Spec() as never]), 'options.metrics[0] must be a plain object (an object literal), not a Spec')
+    const hidden = Object.defineProperty({ metric: 'ndcg@3' }, 'order', { value: 'score', enumerable: false })
+    refusedBothWays(retrieval(), 'qa', opts([hidden as never]), 'options.metrics[0].order is not enumerable')
+  })
+
+  it('a hole in options.metrics is refused', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    refusedBothWays(retrieval(), 'qa', opts(['recall@3', , 'mrr'] as never), 'options.metrics[1] is a hole (an empty slot in a sparse array)')
+  })
 })
 
 describe('5. the messages name the real cause', () => {

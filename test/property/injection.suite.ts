@@ -8,15 +8,7 @@ import fc from 'fast-check'
 import { checkPair, runAsync, runSync, type Outcome } from './harness.js'
 import { mutateText, textMutation } from './mutate.js'
 import { assertPrintable, injection, reached } from './printed.js'
-import { registry, removeSeedFiles } from './seeds.js'
-
-export interface SuiteOptions {
-  readonly seed: number
-  /** Runs per matcher (each run calls the matcher twice: with and without `.not`). */
-  readonly runs: number
-  /** Runs per async (judge, embedding) matcher. */
-  readonly asyncRuns: number
-}
+import { registry, removeSeedFiles, type SuiteOptions } from './seeds.js'
 
 function checkPrinted(name: string, positive: Outcome, negated: Outcome): boolean {
   assertPrintable(`${name} (${positive.kind})`, positive.message)

@@ -75,23 +75,54 @@ export function mutateText(root: unknown[], m: { picks: readonly number[]; kinds
   return chosen.size
 }
 
-/** Every array a user wrote in `root` (not `root` itself), outermost first. */
-export function userArrays(root: unknown[]): unknown[][] {
-  const out: unknown[][] = []
+/** An array a user wrote, with where it sits (so it can be swapped for a watched copy). */
+export interface UserArray {
+  readonly array: unknown[]
+  readonly holder: Record<string | number, unknown>
+  readonly key: string | number
+}
+
+/** Every array a user wrote in `root` (the received value and the arguments), outermost first. */
+export function userArrays(root: unknown[]): UserArray[] {
+  const out: UserArray[] = []
   const seen = new Set<object>()
-  const visit = (value: unknown, depth: number): void => {
+  const visit = (holder: Record<string | number, unknown>, key: string | number, depth: number): void => {
+    const value = holder[key]
     if (value === null || typeof value !== 'object' || seen.has(value) || depth > 6) return
     seen.add(value)
     if (Array.isArray(value)) {
-      out.push(value)
-      for (let i = 0; i < value.length; i += 1) if (i in value) visit(value[i], depth + 1)
+      out.push({ array: value, holder, key })
+      for (let i = 0; i < value.length; i += 1) if (i in value) visit(value as unknown as Record<number, unknown>, i, depth + 1)
       return
     }
     if (!isPlain(value)) return
-    for (const [k, v] of Object.entries(value)) if (!PATH_KEYS.has(k)) visit(v, depth + 1)
+    for (const k of Object.keys(value)) if (!PATH_KEYS.has(k)) visit(value, k, depth + 1)
   }
-  for (const value of root) visit(value, 0)
+  for (let i = 0; i < root.length; i += 1) visit(root as unknown as Record<number, unknown>, i, 0)
   return out
+}
+
+/**
+ * Puts a watched view of `a.array` in its place: `read()` says whether anything looked into it (its length,
+ * an entry, its keys, an iteration) since the last `reset()`. `Array.isArray` still holds for it.
+ */
+export function watch(a: UserArray): { read: () => boolean; reset: () => void } {
+  let touched = false
+  a.holder[a.key] = new Proxy(a.array, {
+    get(target, property, receiver) {
+      touched = true
+      return Reflect.get(target, property, receiver) as unknown
+    },
+    has(target, property) {
+      touched = true
+      return Reflect.has(target, property)
+    },
+    ownKeys(target) {
+      touched = true
+      return Reflect.ownKeys(target)
+    },
+  })
+  return { read: () => touched, reset: () => (touched = false) }
 }
 
 /**

@@ -14,6 +14,15 @@ import { JudgeError } from '../../src/judge/errors.js'
 import type { Judge } from '../../src/judge/types.js'
 import { randomJudge, type MatcherName } from './harness.js'
 
+/** The size of a registry-driven property suite. */
+export interface SuiteOptions {
+  readonly seed: number
+  /** Runs per matcher (each run calls the matcher twice: with and without `.not`). */
+  readonly runs: number
+  /** Runs per async (judge, embedding) matcher. */
+  readonly asyncRuns: number
+}
+
 /** A matcher call: received, arguments, and what must happen before it (a baseline stored). */
 export interface Seed {
   readonly received: unknown
@@ -138,7 +147,19 @@ const baseline: SeedFactory = () => {
       { id: 'q2', retrieved: ['a'], relevant: ['b'], answer: 'a dog', reference: 'a dog ran home' },
       failedCase(),
     ],
-    args: ['qa', { metrics: ['recall@3', 'sentenceBleu'], dir, file: join(dir, 'qa.test.ts'), test: 'none', resamples: 50, onWrite: () => undefined }],
+    args: [
+      'qa',
+      {
+        // a metric with options and a per-metric tolerance: nested option records the property suites reach too
+        metrics: ['recall@3', { metric: 'sentenceBleu', tokenize: 'intl' }],
+        tolerance: { 'recall@3': 0.05, sentenceBleu: 0.02 },
+        dir,
+        file: join(dir, 'qa.test.ts'),
+        test: 'none',
+        resamples: 50,
+        onWrite: () => undefined,
+      },
+    ],
     setup: (received, args) => {
       if (!Array.isArray(received)) return
       const better = [
@@ -233,9 +254,10 @@ const EXTRA: Readonly<Record<string, readonly SeedFactory[]>> = {
 export function seedsFor(decl: MatcherDeclaration): SeedFactory[] {
   const seeds: SeedFactory[] = []
   const failing = decl.failing
+  // toMatchMetricBaseline's example writes under the docs' /project path: its seed here uses a temporary folder
   const single: SeedFactory | undefined =
-    decl.name === 'toBeSemanticallySimilarTo'
-      ? EXTRA.toBeSemanticallySimilarTo?.[0]
+    decl.name === 'toBeSemanticallySimilarTo' || decl.name === 'toMatchMetricBaseline'
+      ? EXTRA[decl.name]?.[0]
       : failing !== undefined
         ? () => ({ received: clone(failing.received), args: clone([...failing.args]) })
         : SINGLE[decl.name]
@@ -264,6 +286,6 @@ export function seedsFor(decl: MatcherDeclaration): SeedFactory[] {
 }
 
 /** Every declared matcher with its seeds: the list the registry-driven properties run over. */
-export function registry(): Array<{ name: MatcherName; async: boolean; family: string; seeds: SeedFactory[] }> {
-  return matcherDeclarations.map((d) => ({ name: d.name, async: d.async, family: d.family, seeds: seedsFor(d as MatcherDeclaration) }))
+export function registry(): Array<{ name: MatcherName; async: boolean; family: string; decl: MatcherDeclaration; seeds: SeedFactory[] }> {
+  return matcherDeclarations.map((d) => ({ name: d.name, async: d.async, family: d.family, decl: d as MatcherDeclaration, seeds: seedsFor(d as MatcherDeclaration) }))
 }

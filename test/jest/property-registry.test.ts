@@ -1,10 +1,12 @@
 // The registry-driven property suites under Jest (CommonJS build of the matchers): the same suites, seed and
-// runs as under Vitest (test/property/injection.property.test.ts, shapes.property.test.ts), so both runtimes
+// runs as under Vitest (test/property/injection, shapes and scripts .property.test.ts), so both runtimes
 // hold the same rules on every declared matcher.
 import { injectionSuite } from '../property/injection.suite.js'
+import { scriptsSuite } from '../property/scripts.suite.js'
 import { shapesSuite } from '../property/shapes.suite.js'
 
 const SEED = Number(process.env.RAG_PROPERTY_SEED ?? 20261205)
 
 injectionSuite({ seed: SEED, runs: 200, asyncRuns: 60 })
 shapesSuite({ seed: SEED, runs: 100, asyncRuns: 40 })
+scriptsSuite({ seed: SEED, runs: 150, asyncRuns: 0 })

@@ -25,6 +25,7 @@ interface CommandEntry {
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'merge-reports': { summary: 'merge per-shard rag-report.json files into one report', load: () => import('./merge-reports.js') },
   history: { summary: 'the run history the reporters record: list, show, trend, case, import, export, prune', load: () => import('./history.js') },
+  ui: { summary: 'a local web app over the run history (runs, trends, one run, compare, one case); --export DIR for static files', load: () => import('./ui.js') },
   compare: { summary: 'compare two rag-report.json files case by case (paired test, verdict per eval set and metric)', load: () => import('./compare.js') },
   trec: { summary: 'evaluate a TREC run against qrels (trec_eval 10.0 measures and output)', load: () => import('./trec.js') },
   bleu: { summary: 'corpus BLEU of a hypothesis file against reference files (sacrebleu 2.6 numbers and output)', load: () => import('./bleu.js') },

@@ -32,3 +32,7 @@ if (!text.startsWith(REFERENCE)) {
   text = cutBlock(cutBlock(text, "declare module 'vitest' {"), 'declare global {')
   writeFileSync(cts, `${REFERENCE}\n${text}`)
 }
+
+// The history UI's browser app (rag-matchers ui): bundled into dist/ui/app.
+const { buildUi } = await import('./build-ui.mjs')
+await buildUi()

@@ -1,0 +1,176 @@
+/**
+ * The JSON resources the history UI reads, one type per resource (see RESOURCE_PATTERN in keys.ts). The
+ * server answers them at `/api/<name>`; a static export writes each as `data/<name>.js`. Numbers that are
+ * not finite (a p-value that was not computed) are sent as null.
+ */
+import type { CaseRow, RagReport } from '../report/model.js'
+import type { RunSummary } from '../history/store.js'
+
+export type { RunSummary } from '../history/store.js'
+export type { CaseRow, EvalSetSection, MetricRow, RagReport } from '../report/model.js'
+
+/** `index`: what the store holds, or why there is nothing to show. */
+export interface UiIndex {
+  /** `empty`: no store or no run yet (`message` says how to record one); `error`: the store cannot be read (`message` says why). */
+  readonly state: 'ok' | 'empty' | 'error'
+  readonly message?: string
+  /** The store, for the page footer (a static export shows only the file name). */
+  readonly store: string
+  readonly runs: number
+  readonly latest: string | null
+  readonly pages: number
+  readonly pageSize: number
+  readonly sets: ReadonlyArray<{ readonly name: string; readonly key: string; readonly metrics: readonly string[] }>
+  readonly branches: readonly string[]
+  /** `static`: an export (no live updates, only the exported comparisons). */
+  readonly mode: 'server' | 'static'
+  /** Tolerance of the runs page's status words, as a fraction of each metric's full scale. */
+  readonly tolerance: number
+}
+
+/** `latest`: what the app polls while it is open (a few bytes). */
+export interface UiLatest {
+  readonly latest: string | null
+  readonly runs: number
+}
+
+/** A metric's change since the previous run on the same branch that measured it. */
+export interface MetricChange {
+  readonly set: string
+  readonly metric: string
+  readonly value: number | null
+  readonly decimals: number
+  readonly pass: boolean
+  readonly delta?: number
+  /** `compare`'s status words, tolerance-only (no per-case test; the Compare page has the p-values). */
+  readonly status?: string
+  /** The run the change is measured from. */
+  readonly since?: string
+}
+
+export interface UiRunRow {
+  readonly run: RunSummary
+  /** The previous run on the same branch, when there is one. */
+  readonly previous?: string
+  readonly changes: readonly MetricChange[]
+}
+
+/** `runs/<page>`: newest first. */
+export interface UiRunsPage {
+  readonly page: number
+  readonly pages: number
+  readonly total: number
+  readonly runs: readonly UiRunRow[]
+}
+
+/** `run/<id>`: the recorded report (without its flat assertion list, which repeats the eval sets' values). */
+export interface UiRun {
+  /** The run the Compare page takes by default: the previous run on its branch, else the newest main run before it. */
+  readonly compareWith?: string
+  readonly summary: RunSummary
+  readonly previous?: string
+  readonly report: Omit<RagReport, 'assertions'> & { readonly assertions: readonly [] }
+}
+
+export interface UiSeriesPoint {
+  readonly runId: string
+  readonly endedAt: string
+  readonly branch?: string
+  readonly commit?: string
+  readonly value: number | null
+  readonly threshold?: number
+  readonly pass: boolean
+  /** The whole run's verdict. */
+  readonly runPass: boolean
+  readonly delta?: number
+  readonly status?: string
+  /** The baseline mean the row was compared with, when there was one. */
+  readonly baseline?: number
+}
+
+export interface UiMetricSeries {
+  readonly metric: string
+  readonly direction: 'higher' | 'lower'
+  readonly comparator: string
+  readonly decimals: number
+  readonly points: readonly UiSeriesPoint[]
+}
+
+/** `set/<key>`: each metric of an eval set across runs, oldest first. */
+export interface UiSetSeries {
+  readonly set: string
+  readonly key: string
+  readonly metrics: readonly UiMetricSeries[]
+}
+
+export interface UiCasePoint {
+  readonly runId: string
+  readonly endedAt: string
+  readonly branch?: string
+  readonly commit?: string
+  readonly values: Readonly<Record<string, number | null>>
+  readonly failing: readonly string[]
+  readonly retrieved?: readonly string[]
+  readonly relevant?: readonly string[]
+  readonly answer?: string
+  readonly question?: string
+}
+
+/** `case/<setKey>/<caseKey>`: one case across runs, oldest first. */
+export interface UiCaseSeries {
+  readonly set: string
+  readonly caseId: string
+  readonly metrics: readonly string[]
+  readonly points: readonly UiCasePoint[]
+}
+
+export interface UiCompareMetric {
+  readonly metric: string
+  readonly status: string
+  readonly failed: boolean
+  readonly baseMean: number | null
+  readonly nextMean: number | null
+  readonly delta: number | null
+  readonly ci: readonly [number | null, number | null]
+  readonly pValue: number | null
+  readonly n: number
+  readonly decimals: number
+  readonly regressedCases: number
+}
+
+/** A case whose value moved beyond the tolerance, with what each run retrieved and answered. */
+export interface UiCaseChange {
+  readonly set: string
+  readonly metric: string
+  readonly id: string
+  readonly base: number
+  readonly next: number
+  readonly delta: number
+  readonly decimals: number
+  readonly baseCase?: Pick<CaseRow, 'question' | 'answer' | 'retrieved' | 'relevant'>
+  readonly nextCase?: Pick<CaseRow, 'question' | 'answer' | 'retrieved' | 'relevant'>
+}
+
+export interface UiCompareSet {
+  readonly name: string
+  readonly failed: boolean
+  readonly metrics: readonly UiCompareMetric[]
+  readonly unpaired: ReadonlyArray<{ readonly metric: string; readonly base: number | null; readonly next: number | null; readonly why: string; readonly decimals: number }>
+  readonly regressed: readonly UiCaseChange[]
+  readonly improved: readonly UiCaseChange[]
+  /** More cases moved than are listed (the lists are cut at CASE_CHANGE_LIMIT per set). */
+  readonly cut: boolean
+}
+
+/** `compare/<baseId>/<nextId>`: `rag-matchers compare`'s comparison of two runs (paired test, status words). */
+export interface UiCompare {
+  readonly base: RunSummary
+  readonly next: RunSummary
+  readonly sets: readonly UiCompareSet[]
+  readonly onlyInBase: readonly string[]
+  readonly onlyInNew: readonly string[]
+  readonly notComparable: readonly string[]
+  readonly failed: boolean
+  readonly test: string
+  readonly alpha: number
+}

@@ -1,0 +1,410 @@
+/**
+ * The UI's data: each resource of api-types.ts computed from the history store through its public API
+ * (and the one-statement reads of history-queries.ts). The server answers requests with it; the static
+ * export walks every resource once. Read-only: the store is opened without `write`, and a store that does
+ * not exist yet is an empty history (the page says how to record a run, and shows it when one lands).
+ */
+import { existsSync } from 'node:fs'
+import { basename } from 'node:path'
+import { comparisonStatus, type RunComparison } from '../eval-set/compare-runs.js'
+import { HistoryError, HistoryStore, type HistoryTarget, type RunSummary } from '../history/public.js'
+import type { CaseRow, RagReport } from '../report/model.js'
+import { decimalsFor } from '../report/table.js'
+import type {
+  MetricChange,
+  UiCaseChange,
+  UiCaseSeries,
+  UiCompare,
+  UiCompareSet,
+  UiIndex,
+  UiLatest,
+  UiMetricSeries,
+  UiRun,
+  UiRunRow,
+  UiRunsPage,
+  UiSeriesPoint,
+  UiSetSeries,
+} from './api-types.js'
+import { caseIds, latestRun, metricCells, setMetrics, type MetricCell } from './history-queries.js'
+import { keyOf, RESOURCE_PATTERN } from './keys.js'
+
+/** Runs per page of the runs list. */
+export const PAGE_SIZE = 50
+/** Tolerance of the runs page and charts' status words: `compare`'s default, 2 % of a metric's full scale. */
+export const TOLERANCE = 0.02
+/** Regressed and improved cases listed per eval set on the compare page. */
+export const CASE_CHANGE_LIMIT = 200
+
+/** A resource that does not exist: an unknown run id, set or case (the server answers 404). */
+export class NotFound extends Error {}
+
+export const EMPTY_MESSAGE =
+  "No run has been recorded yet. Record the first one: run `npm run example` in the rag-matchers repository, or add the reporter to your Vitest config (reporters: ['default', 'rag-matchers/reporter']) and run your eval tests. This page shows the run as soon as it lands."
+
+/** What the compare page reads of `rag-matchers compare`'s comparison of two reports (compareReports in cli/compare.ts). */
+export interface ReportsComparisonLike {
+  readonly evalSets: ReadonlyArray<{
+    readonly name: string
+    readonly failed: boolean
+    readonly comparison: RunComparison
+    readonly labels: Readonly<Record<string, { readonly label: string; readonly decimals: number }>>
+    readonly unpaired: ReadonlyArray<{ readonly metric: string; readonly base: number | null; readonly next: number | null; readonly why: string; readonly decimals: number }>
+  }>
+  readonly onlyInBase: readonly string[]
+  readonly onlyInNew: readonly string[]
+  readonly notComparable: readonly string[]
+  readonly failed: boolean
+}
+
+export interface ResourceOptions {
+  readonly target: HistoryTarget
+  readonly root: string
+  readonly mode: 'server' | 'static'
+  /**
+   * Compares two reports as `rag-matchers compare` does: cli/compare.ts's compareReports, passed in by the
+   * caller because src/ does not import cli/ (test/layout.test.ts), and the compare page must use that one
+   * implementation (its pairing of rows, paired test and status words), not a second one.
+   */
+  readonly compareReports: (base: RagReport, next: RagReport) => ReportsComparisonLike
+}
+
+/** What every page needs, computed once per state of the store (its newest run and run count). */
+interface Snapshot {
+  readonly stamp: string
+  readonly runs: readonly RunSummary[]
+  readonly byId: ReadonlyMap<string, RunSummary>
+  readonly previous: ReadonlyMap<string, string>
+  cells?: MetricCell[]
+  sets?: Map<string, string[]>
+  readonly cases: Map<string, Map<string, string>>
+}
+
+const branchOf = (r: RunSummary): string => r.git?.branch ?? r.ci?.ref ?? ''
+const finite = (n: number): number | null => (Number.isFinite(n) ? n : null)
+
+export class UiResources {
+  private store: HistoryStore | undefined
+  private snapshot: Snapshot | undefined
+
+  constructor(private readonly options: ResourceOptions) {}
+
+  /** The store for messages: its path in the server, its file name in an export (no machine path is published). */
+  get storeLabel(): string {
+    const t = this.options.target
+    const where = t.kind === 'sqlite' ? t.path : t.kind === 'postgres' ? 'PostgreSQL' : 'off'
+    return this.options.mode === 'static' ? basename(where) : where
+  }
+
+  /** Opens the store if it exists; undefined when there is none yet. Throws a HistoryError when it cannot be read. */
+  async open(): Promise<HistoryStore | undefined> {
+    if (this.store) return this.store
+    const t = this.options.target
+    if (t.kind === 'sqlite' && !existsSync(t.path)) return undefined
+    this.store = await HistoryStore.open(t, { root: this.options.root, write: false })
+    return this.store
+  }
+
+  async close(): Promise<void> {
+    await this.store?.close()
+    this.store = undefined
+  }
+
+  /** The resource `name` (see RESOURCE_PATTERN); throws NotFound for a name or an id that names nothing. */
+  async get(name: string): Promise<unknown> {
+    if (!RESOURCE_PATTERN.test(name)) throw new NotFound(`no such resource: ${name}`)
+    const [kind, a = '', b = ''] = name.split('/')
+    if (kind === 'index') return this.index()
+    if (kind === 'latest') return this.latest()
+    const store = await this.open()
+    if (!store) throw new NotFound('no run has been recorded yet')
+    const snap = await this.current(store)
+    switch (kind) {
+      case 'runs':
+        return this.runsPage(store, snap, Number(a))
+      case 'run':
+        return this.run(store, snap, a)
+      case 'set':
+        return this.setSeries(store, snap, a)
+      case 'case':
+        return this.caseSeries(store, snap, a, b)
+      case 'compare':
+        return this.compare(store, snap, a, b)
+      default:
+        throw new NotFound(`no such resource: ${name}`)
+    }
+  }
+
+  async latest(): Promise<UiLatest> {
+    const store = await this.open()
+    return store ? latestRun(store) : { latest: null, runs: 0 }
+  }
+
+  async index(): Promise<UiIndex> {
+    const base = { store: this.storeLabel, mode: this.options.mode, pageSize: PAGE_SIZE, tolerance: TOLERANCE }
+    const empty = { ...base, runs: 0, latest: null, pages: 0, sets: [], branches: [] }
+    let store: HistoryStore | undefined
+    try {
+      store = await this.open()
+    } catch (error) {
+      return { ...empty, state: 'error', message: error instanceof Error ? error.message : String(error) }
+    }
+    if (!store) return { ...empty, state: 'empty', message: `${EMPTY_MESSAGE} (store: ${this.storeLabel})` }
+    const snap = await this.current(store)
+    if (snap.runs.length === 0) return { ...empty, state: 'empty', message: `${EMPTY_MESSAGE} (store: ${this.storeLabel})` }
+    snap.sets ??= await setMetrics(store)
+    const branches = [...new Set(snap.runs.map(branchOf).filter((b) => b !== ''))].sort()
+    return {
+      ...base,
+      state: 'ok',
+      runs: snap.runs.length,
+      latest: snap.runs[snap.runs.length - 1]?.id ?? null,
+      pages: Math.ceil(snap.runs.length / PAGE_SIZE),
+      sets: [...snap.sets].map(([name, metrics]) => ({ name, key: keyOf(name), metrics })),
+      branches,
+    }
+  }
+
+  /** The runs and derived maps, recomputed when a run was added or removed since the last request. */
+  private async current(store: HistoryStore): Promise<Snapshot> {
+    const { latest, runs } = await latestRun(store)
+    const stamp = `${latest ?? ''}:${runs}`
+    if (this.snapshot?.stamp === stamp) return this.snapshot
+    const list = await store.listRuns()
+    const previous = new Map<string, string>()
+    const lastOnBranch = new Map<string, string>()
+    for (const r of list) {
+      const before = lastOnBranch.get(branchOf(r))
+      if (before !== undefined) previous.set(r.id, before)
+      lastOnBranch.set(branchOf(r), r.id)
+    }
+    this.snapshot = { stamp, runs: list, byId: new Map(list.map((r) => [r.id, r])), previous, cases: new Map() }
+    return this.snapshot
+  }
+
+  /** Each cell's change since the same metric in the previous run on its branch that measured it. */
+  private changes(snap: Snapshot, cells: readonly MetricCell[]): Map<MetricCell, Pick<MetricChange, 'delta' | 'status' | 'since'>> {
+    const last = new Map<string, { value: number; runId: string }>()
+    const out = new Map<MetricCell, Pick<MetricChange, 'delta' | 'status' | 'since'>>()
+    for (const c of cells) {
+      const run = snap.byId.get(c.runId)
+      const key = `${run ? branchOf(run) : ''}\u0000${c.set}\u0000${c.metric}`
+      const before = last.get(key)
+      if (c.value !== null && before !== undefined) {
+        const delta = c.value - before.value
+        const good = c.direction === 'lower' ? -delta : delta
+        out.set(c, { delta, status: comparisonStatus(good, TOLERANCE * (c.scale ?? 1), Number.NaN, 0.05, 'none'), since: before.runId })
+      }
+      if (c.value !== null) last.set(key, { value: c.value, runId: c.runId })
+    }
+    return out
+  }
+
+  private async runsPage(store: HistoryStore, snap: Snapshot, page: number): Promise<UiRunsPage> {
+    const pages = Math.max(1, Math.ceil(snap.runs.length / PAGE_SIZE))
+    if (page >= pages) throw new NotFound(`no runs page ${page + 1} (there are ${pages})`)
+    snap.cells ??= await metricCells(store)
+    const changes = this.changes(snap, snap.cells)
+    const newestFirst = [...snap.runs].reverse().slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE)
+    const wanted = new Set(newestFirst.map((r) => r.id))
+    const byRun = new Map<string, MetricChange[]>()
+    for (const c of snap.cells) {
+      if (!wanted.has(c.runId)) continue
+      const list = byRun.get(c.runId) ?? []
+      list.push({ set: c.set, metric: c.metric, value: c.value, decimals: decimalsFor(c), pass: c.pass, ...changes.get(c) })
+      byRun.set(c.runId, list)
+    }
+    const runs: UiRunRow[] = newestFirst.map((run) => {
+      const previous = snap.previous.get(run.id)
+      return { run, ...(previous !== undefined ? { previous } : {}), changes: byRun.get(run.id) ?? [] }
+    })
+    return { page, pages, total: snap.runs.length, runs }
+  }
+
+  /** The run to compare `id` with by default: the previous run on its branch, else the newest `main`/`master` run before it, else the run before it. */
+  private compareBase(snap: Snapshot, id: string): string | undefined {
+    const same = snap.previous.get(id)
+    if (same !== undefined) return same
+    const at = snap.runs.findIndex((r) => r.id === id)
+    const before = snap.runs.slice(0, Math.max(0, at))
+    const main = [...before].reverse().find((r) => branchOf(r) === 'main' || branchOf(r) === 'master')
+    return (main ?? before[before.length - 1])?.id
+  }
+
+  private async resolve(store: HistoryStore, id: string): Promise<string> {
+    try {
+      return await store.resolveRef(id)
+    } catch (error) {
+      if (error instanceof HistoryError) throw new NotFound(error.message)
+      throw error
+    }
+  }
+
+  private async run(store: HistoryStore, snap: Snapshot, ref: string): Promise<UiRun> {
+    const id = await this.resolve(store, ref)
+    const report = await store.readRun(id)
+    const summary = snap.byId.get(id) ?? (await store.runSummary(id))
+    const previous = snap.previous.get(id)
+    const compareWith = this.compareBase(snap, id)
+    return {
+      summary,
+      ...(previous !== undefined ? { previous } : {}),
+      ...(compareWith !== undefined ? { compareWith } : {}),
+      report: { ...report, assertions: [] },
+    }
+  }
+
+  private async setName(store: HistoryStore, snap: Snapshot, key: string): Promise<string> {
+    snap.sets ??= await setMetrics(store)
+    const name = [...snap.sets.keys()].find((n) => keyOf(n) === key)
+    if (name === undefined) throw new NotFound(`no eval set with key ${key} in the history`)
+    return name
+  }
+
+  private async setSeries(store: HistoryStore, snap: Snapshot, key: string): Promise<UiSetSeries> {
+    const set = await this.setName(store, snap, key)
+    const cells = await metricCells(store, set)
+    const changes = this.changes(snap, cells)
+    const metrics = new Map<string, { first: MetricCell; points: UiSeriesPoint[] }>()
+    for (const c of cells) {
+      const run = snap.byId.get(c.runId)
+      if (!run) continue
+      const entry = metrics.get(c.metric) ?? { first: c, points: [] }
+      const change = changes.get(c)
+      entry.points.push({
+        runId: c.runId,
+        endedAt: run.endedAt,
+        ...((run.git?.branch ?? run.ci?.ref) ? { branch: branchOf(run) } : {}),
+        ...(run.git?.commit !== undefined ? { commit: run.git.commit } : {}),
+        value: c.value,
+        ...(c.threshold !== undefined ? { threshold: c.threshold } : {}),
+        pass: c.pass,
+        runPass: run.verdict.status === 'pass',
+        ...(change?.delta !== undefined ? { delta: change.delta } : {}),
+        ...(change?.status !== undefined ? { status: change.status } : {}),
+        ...(c.baseline !== undefined ? { baseline: c.baseline } : {}),
+      })
+      metrics.set(c.metric, entry)
+    }
+    const out: UiMetricSeries[] = [...metrics].map(([metric, { first, points }]) => ({
+      metric,
+      direction: first.direction,
+      comparator: first.comparator,
+      decimals: decimalsFor(first),
+      points,
+    }))
+    return { set, key, metrics: out }
+  }
+
+  private async caseSeries(store: HistoryStore, snap: Snapshot, setKey: string, caseKey: string): Promise<UiCaseSeries> {
+    const set = await this.setName(store, snap, setKey)
+    let ids = snap.cases.get(set)
+    if (!ids) {
+      ids = new Map((await caseIds(store, set)).map((id) => [keyOf(id), id]))
+      snap.cases.set(set, ids)
+    }
+    const caseId = ids.get(caseKey)
+    if (caseId === undefined) throw new NotFound(`no case with key ${caseKey} in eval set "${set}"`)
+    const points = (await store.caseSeries(set, caseId)).map((p) => {
+      const commit = snap.byId.get(p.runId)?.git?.commit
+      return { ...p, ...(commit !== undefined ? { commit } : {}) }
+    })
+    const metrics = [...new Set(points.flatMap((p) => Object.keys(p.values)))]
+    return { set, caseId, metrics, points }
+  }
+
+  private async compare(store: HistoryStore, snap: Snapshot, baseRef: string, nextRef: string): Promise<UiCompare> {
+    const baseId = await this.resolve(store, baseRef)
+    const nextId = await this.resolve(store, nextRef)
+    const [baseReport, nextReport] = [await store.readRun(baseId), await store.readRun(nextId)]
+    const c = this.options.compareReports(baseReport, nextReport)
+    const casesOf = (r: RagReport, set: string) => new Map((r.evalSets.find((s) => s.name === set)?.cases ?? []).map((k) => [k.id, k]))
+    const texts = (k: CaseRow | undefined) =>
+      k === undefined
+        ? undefined
+        : {
+            ...(k.question !== undefined ? { question: k.question } : {}),
+            ...(k.answer !== undefined ? { answer: k.answer } : {}),
+            ...(k.retrieved !== undefined ? { retrieved: k.retrieved } : {}),
+            ...(k.relevant !== undefined ? { relevant: k.relevant } : {}),
+          }
+    const sets: UiCompareSet[] = c.evalSets.map((s) => {
+      const baseCases = casesOf(baseReport, s.name)
+      const nextCases = casesOf(nextReport, s.name)
+      const regressed: UiCaseChange[] = []
+      const improved: UiCaseChange[] = []
+      for (const m of s.comparison.metrics) {
+        const decimals = s.labels[m.metric]?.decimals ?? 4
+        const row = (p: { id: string; baseline: number; current: number; delta: number }): UiCaseChange => ({
+          set: s.name,
+          metric: s.labels[m.metric]?.label ?? m.metric,
+          id: p.id,
+          base: p.baseline,
+          next: p.current,
+          delta: p.delta,
+          decimals,
+          ...(baseCases.has(p.id) ? { baseCase: texts(baseCases.get(p.id)) } : {}),
+          ...(nextCases.has(p.id) ? { nextCase: texts(nextCases.get(p.id)) } : {}),
+        })
+        regressed.push(...m.regressedCases.map(row))
+        const slack = m.tolerance + 1e-9
+        improved.push(...m.perCase.filter((p) => (m.higherIsBetter ? p.delta : -p.delta) > slack).map(row))
+      }
+      const byDrop = (x: UiCaseChange, y: UiCaseChange) => Math.abs(y.delta) - Math.abs(x.delta) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
+      regressed.sort(byDrop)
+      improved.sort(byDrop)
+      return {
+        name: s.name,
+        failed: s.failed,
+        metrics: s.comparison.metrics.map((m) => ({
+          metric: s.labels[m.metric]?.label ?? m.metric,
+          status: m.status,
+          failed: m.failed,
+          baseMean: finite(m.baselineMean),
+          nextMean: finite(m.currentMean),
+          delta: finite(m.delta),
+          ci: [finite(m.ci[0]), finite(m.ci[1])],
+          pValue: finite(m.pValue),
+          n: m.n,
+          decimals: s.labels[m.metric]?.decimals ?? 4,
+          regressedCases: m.regressedCases.length,
+        })),
+        unpaired: s.unpaired.map((u) => ({ metric: u.metric, base: u.base, next: u.next, why: u.why, decimals: u.decimals })),
+        regressed: regressed.slice(0, CASE_CHANGE_LIMIT),
+        improved: improved.slice(0, CASE_CHANGE_LIMIT),
+        cut: regressed.length > CASE_CHANGE_LIMIT || improved.length > CASE_CHANGE_LIMIT,
+      }
+    })
+    const first = c.evalSets[0]?.comparison.options
+    return {
+      base: snap.byId.get(baseId) ?? (await store.runSummary(baseId)),
+      next: snap.byId.get(nextId) ?? (await store.runSummary(nextId)),
+      sets,
+      onlyInBase: c.onlyInBase,
+      onlyInNew: c.onlyInNew,
+      notComparable: c.notComparable,
+      failed: c.failed,
+      test: first?.test ?? 'bootstrap',
+      alpha: first?.alpha ?? 0.05,
+    }
+  }
+
+  /** Every resource name a static export writes: the index, each runs page, run, set, case, and each run's default comparison. */
+  async *allResources(): AsyncGenerator<string> {
+    yield 'index'
+    const store = await this.open()
+    if (!store) return
+    const snap = await this.current(store)
+    const pages = Math.ceil(snap.runs.length / PAGE_SIZE)
+    for (let p = 0; p < pages; p++) yield `runs/${p}`
+    for (const r of snap.runs) yield `run/${r.id}`
+    snap.sets ??= await setMetrics(store)
+    for (const set of snap.sets.keys()) {
+      yield `set/${keyOf(set)}`
+      for (const id of await caseIds(store, set)) yield `case/${keyOf(set)}/${keyOf(id)}`
+    }
+    for (const r of snap.runs) {
+      const base = this.compareBase(snap, r.id)
+      if (base !== undefined) yield `compare/${base}/${r.id}`
+    }
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The history UI's HTTP server (Node's http module, no framework): GET/HEAD only, the app's own files
+ * from a fixed list, and the read-only JSON resources at `/api/<name>`. Every answer carries the
+ * security headers of security.ts; anything else is a 404 page (or 405 for another method).
+ */
+import { readFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname } from 'node:path'
+import { HistoryError } from '../history/public.js'
+import { appFiles, CONTENT_TYPES } from './app-files.js'
+import { NotFound, type UiResources } from './resources.js'
+import { hostAllowed, SECURITY_HEADERS } from './security.js'
+
+export interface UiServerOptions {
+  readonly resources: UiResources
+  /** The built app (findAppDir()). */
+  readonly appDir: string
+  readonly host: string
+  /** 0: any free port. */
+  readonly port: number
+}
+
+export interface RunningUi {
+  readonly server: Server
+  /** `http://127.0.0.1:5178/` */
+  readonly url: string
+  close(): Promise<void>
+}
+
+/** The page for a URL that names nothing (the app's own routes live after `#`, so every other path is unknown). */
+const NOT_FOUND_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · rag-matchers history</title><link rel="stylesheet" href="/app.css"></head>
+<body><main id="main"><h1>Not found</h1><p>Nothing is served at this address. <a href="/">Open the run history</a>.</p></main></body></html>
+`
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...extra })
+  res.end(res.req.method === 'HEAD' ? undefined : body)
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  send(res, status, CONTENT_TYPES['.json'] as string, JSON.stringify(value), { 'Cache-Control': 'no-store' })
+}
+
+/** Answers one request. Exported for the unit tests. */
+export async function handle(req: IncomingMessage, res: ServerResponse, options: UiServerOptions, files: ReadonlyMap<string, string>): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    send(res, 405, 'text/plain; charset=utf-8', 'read-only: GET and HEAD only\n', { Allow: 'GET, HEAD' })
+    return
+  }
+  if (!hostAllowed(req.headers.host, options.host)) {
+    send(res, 403, 'text/plain; charset=utf-8', 'this server answers requests for its own address only\n')
+    return
+  }
+  // The path is matched as sent (percent-escapes included): `/%2e%2e/` or `/..%2f` never equals a listed file.
+  const path = (req.url ?? '/').split(/[?#]/, 1)[0] as string
+  if (path.startsWith('/api/')) {
+    try {
+      sendJson(res, 200, await options.resources.get(path.slice('/api/'.length)))
+    } catch (error) {
+      if (error instanceof NotFound) sendJson(res, 404, { error: error.message })
+      else if (error instanceof HistoryError) sendJson(res, 503, { error: error.message })
+      else sendJson(res, 500, { error: `internal error: ${error instanceof Error ? error.message : String(error)}` })
+    }
+    return
+  }
+  const file = files.get(path === '/' ? '/index.html' : path)
+  if (file === undefined) {
+    send(res, 404, CONTENT_TYPES['.html'] as string, NOT_FOUND_PAGE, { 'Cache-Control': 'no-store' })
+    return
+  }
+  send(res, 200, CONTENT_TYPES[extname(file)] as string, readFileSync(file), { 'Cache-Control': 'no-cache' })
+}
+
+/** A port that is taken, or a host that cannot be bound: the CLI prints it as one line and exits 2. */
+export class ListenError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message)
+  }
+}
+
+/** Starts the server; rejects with a ListenError naming the port (and `--port`) when it is in use. */
+export async function startUiServer(options: UiServerOptions): Promise<RunningUi> {
+  const files = appFiles(options.appDir)
+  const server = createServer((req, res) => {
+    handle(req, res, options, files).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: `internal error: ${String(error)}` })
+      else res.destroy()
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(new ListenError(`port ${options.port} on ${options.host} is already in use: stop what runs there, or pick another port with --port`, error.code))
+      } else if (error.code === 'EACCES') {
+        reject(new ListenError(`no permission to listen on port ${options.port}: pick a port above 1023 with --port`, error.code))
+      } else {
+        reject(new ListenError(`cannot listen on ${options.host}:${options.port}: ${error.message}`, error.code))
+      }
+    })
+    server.listen(options.port, options.host, () => resolve())
+  })
+  const address = server.address() as AddressInfo
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    server,
+    url: `http://${shown}:${address.port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

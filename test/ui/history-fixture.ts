@@ -1,0 +1,132 @@
+// A run history for the UI tests, built from real runs of a small suite: the real matchers score the
+// cases, their results go through the reporter's record → report pipeline, and each report is appended
+// to a temporary SQLite store with the git facts a reporter would record. Ids, answers, set names and
+// failure reasons carry markup, `javascript:` URLs, Markdown and very long strings.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
+import * as generation from '../../matchers/generation.js'
+import * as retrieval from '../../matchers/retrieval.js'
+import { toErrorRecord, toRecord } from '../../matchers/record.js'
+import { HistoryStore } from '../../src/history/public.js'
+import { buildReport, fromRecord, type RagReport, type ReportAssertion } from '../../src/report/model.js'
+
+export const SCRIPT = '<script>window.__pwned=1</script>'
+export const CLOSE = '</script><script>window.__pwned=2</script>'
+export const ATTR = '"><img src=x onerror="window.__pwned=3">'
+export const JS_URL = 'javascript:window.__pwned=4'
+export const MARKDOWN = '**bold** [click](javascript:window.__pwned=5) `code`'
+export const LONG = `long ${'x'.repeat(6000)} end`
+/** The case the feature-branch run makes regress: its retriever loses the relevant passage. */
+export const REGRESSING = `q-regress ${SCRIPT}`
+/** The hostile eval set name. */
+export const HOSTILE_SET = `answers ${CLOSE}`
+
+export interface FixtureCase {
+  id: string
+  question: string
+  answer: string
+  reference: string
+  retrieved: string[]
+  relevant: string[]
+}
+
+function cases(regressed: boolean, answerTweak: string): FixtureCase[] {
+  return [
+    {
+      id: 'q1',
+      question: 'How long does the battery last?',
+      answer: `About ten hours.${answerTweak}`,
+      reference: 'The battery lasts ten hours.',
+      retrieved: ['battery', 'display'],
+      relevant: ['battery'],
+    },
+    {
+      id: REGRESSING,
+      question: `Inject ${SCRIPT} ${MARKDOWN}`,
+      answer: regressed ? `The screen is replaced by the shop. ${CLOSE}` : `The screen is replaced by support. ${CLOSE}`,
+      reference: 'Support replaces screens.',
+      retrieved: regressed ? ['display', 'pricing'] : ['support', 'display'],
+      relevant: ['support'],
+    },
+    {
+      id: ATTR,
+      question: 'Does it have Bluetooth?',
+      answer: `${ATTR} Yes, Bluetooth 5.3.`,
+      reference: 'It has Bluetooth 5.3.',
+      retrieved: [JS_URL, 'bluetooth'],
+      relevant: ['bluetooth'],
+    },
+    { id: JS_URL, question: LONG, answer: LONG, reference: 'Two years.', retrieved: ['warranty'], relevant: ['warranty'] },
+    { id: 'q5', question: 'What is the warranty?', answer: 'Two years.', reference: 'The warranty is two years.', retrieved: ['warranty', 'returns'], relevant: ['warranty'] },
+    { id: 'q6', question: 'Is it waterproof?', answer: 'It is rated IP68.', reference: 'IP68 rated.', retrieved: ['water', 'ip'], relevant: ['water'] },
+  ]
+}
+
+const utils = { matcherHint: () => '', printReceived: String, printExpected: String }
+const ctx = { isNot: false, promise: '', utils } as MatcherContext
+
+/** One run of the fixture suite: two eval sets, three set matchers each; the regressed run adds a judge assertion that errored with a hostile message. */
+export function fixtureReport(options: { regressed?: boolean; answerTweak?: string; createdAt: Date }): RagReport {
+  const list = cases(options.regressed === true, options.answerTweak ?? '')
+  const where = (index: number, describe: string) => ({
+    file: `test/${SCRIPT}.test.ts`,
+    describe: [describe],
+    test: `${describe} ${ATTR}`,
+    fullName: `${describe} > ${ATTR}`,
+    testIndex: 0,
+    index,
+  })
+  const assertions: ReportAssertion[] = []
+  let index = 0
+  for (const name of ['qa', HOSTILE_SET]) {
+    const set = { name, cases: list }
+    const results: Array<[string, MatcherResult]> = [
+      ['toHaveRecallAtK', retrieval.toHaveRecallAtK.call(ctx, set, 2, 0.5)],
+      ['toHaveMrrAbove', retrieval.toHaveMrrAbove.call(ctx, set, 0.5)],
+      ['toScoreRougeLAbove', generation.toScoreRougeLAbove.call(ctx, set, 0.3)],
+    ]
+    for (const [matcher, r] of results) assertions.push(fromRecord(toRecord(ctx, matcher, set, r.pass, r.meta!), where(index++, name)))
+  }
+  // a judge assertion: its score in a good run; in the regressed run the judge failed with a hostile, very long reason
+  if (options.regressed === true) {
+    assertions.push(fromRecord(toErrorRecord(ctx, 'toBeFaithful', { name: 'qa', cases: list }, new Error(`judge said ${CLOSE} ${MARKDOWN} ${LONG}`)), where(index++, 'qa')))
+  }
+  return buildReport(assertions, { runner: 'vitest', createdAt: options.createdAt })
+}
+
+export interface FixtureRun {
+  readonly id: string
+  readonly branch: string
+  readonly commit: string
+}
+
+const START = Date.UTC(2026, 0, 5, 9, 0, 0)
+
+/** Appends run `i` (0-based) of the fixture's story: main, main, a feature branch where REGRESSING regresses, main again… */
+export async function appendRun(path: string, i: number, branch: string, options: { regressed?: boolean } = {}): Promise<FixtureRun> {
+  const store = await HistoryStore.open({ kind: 'sqlite', path }, { root: tmpdir(), write: true })
+  try {
+    const endedAt = new Date(START + i * 3_600_000)
+    const commit = `${(0xabc000 + i).toString(16)}${'0'.repeat(34)}`
+    const report = fixtureReport({ regressed: options.regressed, answerTweak: i % 2 === 0 ? '' : ' Roughly.', createdAt: endedAt })
+    const { id } = await store.append(report, {
+      source: 'vitest',
+      startedAt: new Date(endedAt.getTime() - 4200),
+      endedAt,
+      environment: { node: process.version, runnerVersion: '4.1.0', git: { commit, branch, dirty: false, subject: `commit ${i} ${SCRIPT}` } },
+    })
+    return { id, branch, commit }
+  } finally {
+    await store.close()
+  }
+}
+
+/** A temp store with three runs: main, main, and `feat/x` where REGRESSING regresses. */
+export async function makeHistory(): Promise<{ dir: string; path: string; runs: FixtureRun[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'rag-ui-'))
+  const path = join(dir, 'history.sqlite')
+  const runs = [await appendRun(path, 0, 'main'), await appendRun(path, 1, 'main'), await appendRun(path, 2, 'feat/x', { regressed: true })]
+  return { dir, path, runs }
+}

@@ -1,0 +1,32 @@
+/** An eval set over time: one chart per metric across runs, filtered by branch. */
+import type { UiIndex, UiSetSeries } from '../../../src/ui/api-types.js'
+import { keyOf } from '../../../src/ui/keys.js'
+import { NotFoundError, load } from '../data.js'
+import { h, route } from '../dom.js'
+import { metricChart } from '../chart.js'
+
+export async function renderSet(main: HTMLElement, index: UiIndex, name: string, branch: string | undefined): Promise<string> {
+  if (!index.sets.some((s) => s.name === name)) throw new NotFoundError(`no eval set named "${name}" in the history`)
+  const data = await load<UiSetSeries>(`set/${keyOf(name)}`)
+  main.appendChild(h('h1', { tabindex: -1 }, 'Eval set ', h('q', {}, name), ' over time'))
+  const select = h('select', { id: 'branch' }, h('option', { value: '' }, 'all branches'), ...index.branches.map((b) => h('option', { value: b, selected: b === branch }, b)))
+  select.addEventListener('change', () => {
+    location.hash = select.value === '' ? route('set', name) : `${route('set', name)}?branch=${encodeURIComponent(select.value)}`
+  })
+  main.appendChild(h('p', { className: 'controls' }, h('label', { for: 'branch' }, 'Branch '), select))
+  main.appendChild(
+    h(
+      'p',
+      { className: 'muted' },
+      'One point per run. Red dot: the metric failed its threshold; red ring: the metric passed but the run failed. Dashed: threshold, dotted: baseline. Hover a point for its run, click it to open the run.',
+    ),
+  )
+  const width = Math.max(320, Math.min(1100, main.clientWidth - 32))
+  const charts = h('div', { className: 'charts' })
+  main.appendChild(charts)
+  for (const metric of data.metrics) {
+    const points = branch === undefined ? metric.points : metric.points.filter((p) => p.branch === branch)
+    charts.appendChild(metricChart(metric, points, width, (id) => (location.hash = route('run', id))))
+  }
+  return `${name} over time`
+}

@@ -107,8 +107,16 @@ function emptyRecord<T>(): Record<string, T> {
 }
 
 /**
+ * The first key of `record` that the format does not have: a hand edit (`"signture"` would leave the metric
+ * unsigned, compared as the default settings; `"value"` would leave the values unread), so it is refused.
+ */
+function unknownKey(record: Record<string, unknown>, allowed: readonly string[]): string | undefined {
+  return Object.keys(record).find((key) => !allowed.includes(key))
+}
+
+/**
  * Checks a parsed baseline document (version 1 or 2, entries → metrics → `{ signature, values,
- * measure? }` with finite numbers) and copies it into prototype-free records.
+ * measure? }` with finite numbers, and no other key at those levels) and copies it into prototype-free records.
  * @throws BaselineFileError naming `file` and the JSON path of the first problem
  * @example validateBaselineFile({ version: 2, entries: {} }) // { version: 2, entries: {} }
  */
@@ -123,16 +131,29 @@ export function validateBaselineFile(data: unknown, file = '<baseline>'): Baseli
     )
   }
   const version = data.version as 1 | 2
+  const extra = (record: Record<string, unknown>, allowed: readonly string[], at: string[]): void => {
+    const key = unknownKey(record, allowed)
+    if (key !== undefined) {
+      throw new BaselineFileError(
+        file,
+        path([...at, key]),
+        `unknown key ${JSON.stringify(key)}; a baseline file has only ${allowed.map((k) => JSON.stringify(k)).join(', ')} here`,
+      )
+    }
+  }
+  extra(data, ['version', 'entries'], [])
   if (!isRecord(data.entries)) throw new BaselineFileError(file, '["entries"]', 'expected an object of named entries')
   const entries = emptyRecord<BaselineEntry>()
   for (const [name, entry] of Object.entries(data.entries)) {
     if (!isRecord(entry) || !isRecord(entry.metrics)) throw new BaselineFileError(file, path(['entries', name]), 'expected `{ "metrics": { … } }`')
+    extra(entry, ['metrics'], ['entries', name])
     const metrics = emptyRecord<BaselineMetric>()
     for (const [metric, mv] of Object.entries(entry.metrics)) {
       const at = ['entries', name, 'metrics', metric]
       if (!isRecord(mv) || (mv.signature !== undefined && typeof mv.signature !== 'string') || !isRecord(mv.values)) {
         throw new BaselineFileError(file, path(at), 'expected `{ "signature": string, "values": { caseId: number } }`')
       }
+      extra(mv, ['measure', 'signature', 'values'], at)
       if (mv.measure !== undefined && typeof mv.measure !== 'string') throw new BaselineFileError(file, path([...at, 'measure']), 'expected a string')
       const values = emptyRecord<number>()
       for (const [id, v] of Object.entries(mv.values)) {
@@ -398,7 +419,9 @@ export function writeBaselineEntry(file: string, name: string, entry: BaselineEn
   if (entry === null || typeof entry !== 'object' || entry.metrics === null || typeof entry.metrics !== 'object') {
     throw new MetricInputError('writeBaselineEntry', 'entry', 'an object `{ metrics: { [metric]: { signature, values } } }`', entry)
   }
-  const checked = validateBaselineFile({ version: BASELINE_FORMAT_VERSION, entries: { [name]: entry } }, file).entries[name] as BaselineEntry
+  // A metric's in-memory values may say higherIsBetter (MetricValues, for compareRuns); the file never stores it.
+  const stored = { metrics: Object.fromEntries(Object.entries(entry.metrics).map(([m, v]) => [m, withoutDirection(v)])) }
+  const checked = validateBaselineFile({ version: BASELINE_FORMAT_VERSION, entries: { [name]: stored } }, file).entries[name] as BaselineEntry
   return updateBaselineFile(
     file,
     (current) => {
@@ -414,6 +437,13 @@ export function writeBaselineEntry(file: string, name: string, entry: BaselineEn
     // only the lock options: updateBaselineFile refuses `merge`
     lockOptions(options),
   )
+}
+
+/** A metric's values without the in-memory `higherIsBetter` flag (anything else is left for the validation to judge). */
+function withoutDirection(v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || !('higherIsBetter' in v)) return v
+  const { higherIsBetter: _dropped, ...rest } = v as Record<string, unknown>
+  return rest
 }
 
 /** The lock options of `options`, set ones only. */

@@ -142,6 +142,21 @@ describe('2. a hand-edited baseline file is validated on read, never "improved"'
     refusedFile(retrieval(), ['mrr'], /\["entries"\]: the key "qa" appears twice/)
   })
 
+  // Found by the property suite (test/property/files.suite.ts, seed 20261205): unknown keys were ignored, so a
+  // misspelt "signature" left the metric unsigned (compared as the default settings) and the run passed.
+  it.each([
+    ['a misspelt signature', (t: string) => t.replace('"signature":', '"signture":'), /\["metrics"\]\["mrr"\]\["signture"\]: unknown key "signture"/],
+    ['an unknown key in an entry', (t: string) => t.replace('"metrics": {', '"note": "edited",\n      "metrics": {'), /\["entries"\]\["qa"\]\["note"\]: unknown key "note"/],
+    [
+      'an unknown key at the top',
+      (t: string) => t.replace('"version": 2,', '"version": 2,\n  "higherIsBetter": false,'),
+      /\["higherIsBetter"\]: unknown key "higherIsBetter"/,
+    ],
+  ] as const)('%s is refused, naming the key', (_what, edit, problem) => {
+    handEdited(retrieval(), ['mrr'], edit)
+    refusedFile(retrieval(), ['mrr'], problem)
+  })
+
   it('a BOM at the start is accepted and stripped', () => {
     handEdited(retrieval(), ['mrr'], (t) => `\uFEFF${t}`)
     withEnv({ CI: 'true' }, () => expect(retrieval()).toMatchMetricBaseline('qa', opts(['mrr'])))

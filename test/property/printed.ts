@@ -44,7 +44,10 @@ export type Injection = (original: string) => string
 const breaker: fc.Arbitrary<string> = fc.oneof({ weight: 5, arbitrary: fc.constantFrom('\n', '\r\n') }, { weight: 3, arbitrary: fc.constantFrom(...BREAKERS) })
 
 export const injection: fc.Arbitrary<Injection> = fc.tuple(breaker, fc.constantFrom('suffix', 'replace', 'both')).map(([breaker, how]) => {
-  const f = (s: string): string => (how === 'suffix' ? `${s}${breaker}${FORGED}` : how === 'replace' ? `${breaker}${FORGED}` : `${breaker}${FORGED}${s}${breaker}${FORGED}`)
+  // `§` before each breaker: a breaker escaped, dropped or replaced by a space (a one-line rendering) leaves
+  // FORGED after `§` on the same line, so only a raw line break can leave a line that starts with FORGED
+  const cut = `§${breaker}${FORGED}`
+  const f = (s: string): string => (how === 'suffix' ? `${s}${cut}` : how === 'replace' ? cut : `${cut}${s}${cut}`)
   // fast-check prints the counterexample: say what the function does
   return Object.assign(f, { toString: () => `inject(${JSON.stringify(breaker)}, ${how})` })
 })
@@ -55,9 +58,10 @@ const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202
 
 /**
  * Why `text` is not safe to print in a terminal, or `undefined`: a raw control, C1, separator or bidi
- * character (the line feeds of the text's own layout apart), or a line that starts with the forged text,
- * which only a raw line break inside user text can produce. With `lineFeeds: false` (a one-line text), a
- * line feed is a problem too.
+ * character (the line feeds of the text's own layout apart), or a line that starts (after its indentation)
+ * with the forged text, which only a raw line break inside user text can produce: the injection puts `§`
+ * and a breaker before FORGED, so an escaped or flattened breaker leaves FORGED after `§` on its line. With
+ * `lineFeeds: false` (a one-line text), a line feed is a problem too.
  */
 export function printedProblem(text: string, { lineFeeds = true }: { lineFeeds?: boolean } = {}): string | undefined {
   const bad = UNSAFE.exec(text)

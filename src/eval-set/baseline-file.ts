@@ -31,9 +31,10 @@
  * Version 1 (written by 0.1.0) has no `measure` and signatures ending in `version:0.1.0`; it is read
  * as it is, and compared by the settings it records (identitySignature maps the version to a revision).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { MetricInputError } from '../errors.js'
+import { makeFolderSync } from '../make-folder.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import { acquireLock } from './baseline-lock.js'
@@ -330,24 +331,6 @@ export interface WriteBaselineEntryOptions extends BaselineLockOptions {
 /** The keys of {@link WriteBaselineEntryOptions}: what writeBaselineEntry accepts. */
 export const WRITE_BASELINE_ENTRY_OPTION_KEYS = keysOf<WriteBaselineEntryOptions>()(...BASELINE_LOCK_OPTION_KEYS, 'merge')
 
-/**
- * `mkdir -p`, reporting the real cause: a recursive mkdir can fail with ENOENT on a read-only file
- * system (EROFS) or a folder without write permission, so on failure the missing folders are
- * created one at a time to surface the error of the one that cannot be made.
- */
-function makeFolder(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true })
-    return
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    const missing: string[] = []
-    for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.unshift(d)
-    for (const d of missing) mkdirSync(d)
-    throw error
-  }
-}
-
 function writeAtomically(file: string, text: string): void {
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}.tmp`)
   const fd = openSync(temp, 'w')
@@ -384,7 +367,7 @@ function writeAtomically(file: string, text: string): void {
  */
 export function updateBaselineFile(file: string, update: (current: BaselineFile | undefined) => BaselineFile, options: BaselineLockOptions = {}): BaselineFile {
   checkOptionKeys('updateBaselineFile', options, BASELINE_LOCK_OPTION_KEYS)
-  makeFolder(dirname(file))
+  makeFolderSync(dirname(file))
   const lock = acquireLock(`${file}.lock`, options)
   try {
     let oldText: string | undefined

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { MetricInputError } from '../errors.js'
+import { makeFolder } from '../make-folder.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import { JudgeError } from './errors.js'
@@ -188,7 +189,8 @@ export function judgeCache(options: JudgeCacheOptions): JudgeCache {
       const temp = `${file}.${process.pid}-${threadId}-${randomUUID()}.tmp`
       const sealed: JudgeCacheEntry = { ...entry, reply: { ...entry.reply, sha256: judgeReplyDigest(entry.key, entry.reply.content) } }
       try {
-        await mkdir(dir, { recursive: true })
+        // EROFS, not the ENOENT a recursive mkdir answers on a read-only file system (src/make-folder.ts)
+        await makeFolder(dir)
         await writeFile(temp, `${JSON.stringify(sealed, null, 2)}\n`, 'utf8')
       } catch (error) {
         await unlink(temp).catch(() => undefined)
@@ -224,6 +226,7 @@ function fsCause(error: unknown, dir: string): string {
   if (code === 'ENOTDIR' || code === 'EEXIST') return `${dir} (or a folder above it) is a file, not a folder (${code}); move it away or pick another cache dir`
   if (code === 'EISDIR') return `the entry path is a folder, not a file (EISDIR); delete that folder`
   if (code === 'EACCES' || code === 'EPERM') return `permission denied (${code}); use mode 'read' on a read-only checkout`
+  if (code === 'EROFS') return `read-only file system (EROFS); use mode 'read' or 'replay' on a read-only checkout`
   return message
 }
 

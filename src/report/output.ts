@@ -2,9 +2,10 @@
  * Writing and announcing a report: shared by the Vitest reporter, the Jest reporter and the
  * merge-reports script, so all of them write the same three files and print the same lines.
  */
-import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { appendFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { MetricInputError } from '../errors.js'
+import { makeFolderSync } from '../make-folder.js'
 import { renderHtml } from './html.js'
 import { renderMarkdown } from './markdown.js'
 import type { RagReport } from './model.js'
@@ -62,7 +63,7 @@ export function projectPath(root: string, file: string): string {
  * writeReport(mergeReportFiles(files), 'rag-report').html // '…/rag-report/rag-report.html'
  */
 export function writeReport(report: RagReport, outputDir: string): { json: string; html: string; md: string } {
-  makeDir(outputDir)
+  makeFolderSync(outputDir)
   const json = join(outputDir, REPORT_JSON)
   const html = join(outputDir, REPORT_HTML)
   const md = join(outputDir, REPORT_MD)
@@ -120,23 +121,6 @@ export function finishReport(
   if (shown !== '') log(shown)
   for (const line of warnings) warn(line)
   return paths
-}
-
-/**
- * `mkdirSync(dir, { recursive: true })`, reporting the real cause: Node's recursive mkdir answers ENOENT
- * when a missing folder cannot be created on a read-only file system (it stats the folder after the
- * failed mkdir), so on ENOENT the first missing folder is created on its own to get EROFS, EACCES, ENOTDIR….
- */
-function makeDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true })
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    let missing = resolve(dir)
-    while (dirname(missing) !== missing && !existsSync(dirname(missing))) missing = dirname(missing)
-    mkdirSync(missing) // throws the real cause; if it succeeds, the original error stands
-    throw error
-  }
 }
 
 const CAUSES: Readonly<Record<string, string>> = {

@@ -128,7 +128,7 @@ export class SqliteBackend implements HistoryBackend {
   }
 
   ddl(sql: string): string {
-    return sql.replaceAll('{{WITHOUT_ROWID}}', 'WITHOUT ROWID')
+    return sql.replaceAll('{{WITHOUT_ROWID}}', 'WITHOUT ROWID').replaceAll('{{BLOB}}', 'BLOB')
   }
 
   private prepare(sql: string): Statement {

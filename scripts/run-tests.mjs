@@ -1,22 +1,24 @@
 #!/usr/bin/env node
-// `npm test`: runs every stage (build, browser provisioning, Vitest, Jest, type tests) even when an
+// `npm test`: runs every stage (build, browser provisioning, Vitest, the PostgreSQL history tests, Jest, type tests) even when an
 // earlier one fails, so one failure never hides another; prints one line per stage and exits
 // non-zero at the end when any stage failed.
 //
 //   node scripts/run-tests.mjs               every stage
 //   node scripts/run-tests.mjs types jest    only these stages, in this order
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { delimiter, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { findPostgresBin, POSTGRES_URL_ENV, startCluster } from './pg-cluster.mjs'
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)))
 const bin = (name) => join(root, 'node_modules/.bin', name)
 const CHROMIUM = '/usr/bin/chromium'
 
 /** Runs a command with inherited output; resolves to its exit status (signals count as failures). */
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' })
+function run(cmd, args, env = process.env) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env })
   if (r.error) {
     console.error(`${cmd}: ${r.error.message}`)
     return { ok: false, detail: r.error.message }
@@ -41,6 +43,62 @@ function provisionBrowser() {
   const line = `${CHROMIUM} is missing, so test/reporter/html.browser.test.ts will fail: install Debian's chromium (\`sudo .ci/install-chromium\`, i.e. apt-get install chromium)`
   console.error(`browser: ${line}`)
   return { ok: false, detail: line }
+}
+
+/**
+ * The run history's PostgreSQL backend against a real server: PostgreSQL's binaries (as root with apt,
+ * installed like CI does by .ci/install-postgresql, a no-op when present), one throw-away cluster on
+ * 127.0.0.1 (scripts/pg-cluster.mjs), and every PostgreSQL variant of test/history run against it (the
+ * describe blocks titled "(postgres)"); none may be skipped. Where no server can start, one line says so
+ * and the stage fails, as the browser stage does; the other stages still run.
+ */
+async function postgresStage() {
+  const said = (line) => {
+    console.error(`postgres: ${line}`)
+    return { ok: false, detail: line }
+  }
+  if (!findPostgresBin()) {
+    const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+    if (isRoot && onPath('apt-get')) {
+      const r = run(join(root, '.ci/install-postgresql'), [])
+      if (!r.ok) return said(`installing postgresql with apt failed (${r.detail}), so the PostgreSQL history tests did not run`)
+    }
+    if (!findPostgresBin()) {
+      return said("no PostgreSQL server binaries (initdb), so the PostgreSQL history tests did not run: install Debian's postgresql (`sudo .ci/install-postgresql`)")
+    }
+  }
+  let cluster
+  try {
+    cluster = await startCluster()
+  } catch (error) {
+    return said(`cannot start a throw-away PostgreSQL server, so the PostgreSQL history tests did not run: ${error.message}`)
+  }
+  const out = mkdtempSync(join(tmpdir(), 'rag-pg-stage-'))
+  try {
+    const json = join(out, 'results.json')
+    const env = { ...process.env, [POSTGRES_URL_ENV]: cluster.url }
+    const r = run(bin('vitest'), ['run', 'test/history', '-t', '\\(postgres\\)', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`], env)
+    const version =
+      spawnSync(join(findPostgresBin(), 'postgres'), ['--version'], { encoding: 'utf8' })
+        .stdout?.trim()
+        .replace(/^postgres \(PostgreSQL\) /, '') ?? '?'
+    let tests = []
+    try {
+      tests = JSON.parse(readFileSync(json, 'utf8')).testResults.flatMap((f) => f.assertionResults)
+    } catch {
+      // No results file: vitest itself failed; r says how.
+    }
+    const ours = tests.filter((t) => t.ancestorTitles.some((title) => /\(postgres\)/.test(title)))
+    const passed = ours.filter((t) => t.status === 'passed').length
+    const notRun = ours.length - passed - ours.filter((t) => t.status === 'failed').length
+    const counts = `${passed} of ${ours.length} PostgreSQL history tests passed on PostgreSQL ${version}`
+    if (!r.ok) return { ok: false, detail: `${counts} (${r.detail})` }
+    if (ours.length === 0 || notRun > 0) return { ok: false, detail: `${counts}, ${notRun} not run: none may be skipped here` }
+    return { ok: true, detail: counts }
+  } finally {
+    cluster.stop()
+    rmSync(out, { recursive: true, force: true })
+  }
 }
 
 /**
@@ -89,6 +147,7 @@ const STAGES = {
   },
   browser: provisionBrowser,
   vitest: () => run(bin('vitest'), ['run']),
+  postgres: postgresStage,
   jest: () => run(bin('jest'), []),
   types: typeTests,
 }
@@ -110,7 +169,7 @@ for (const name of names) {
   const started = performance.now()
   let result
   try {
-    result = STAGES[name]()
+    result = await STAGES[name]()
   } catch (error) {
     result = { ok: false, detail: error instanceof Error ? error.message : String(error) }
   }

@@ -1,6 +1,7 @@
 /**
  * `rag-matchers/history`: the run history the reporters append to (SQLite `.rag-matchers/history.sqlite`
- * under the project root by default), and the queries behind `rag-matchers history`.
+ * under the project root by default, or a PostgreSQL database given as `postgres://…`), and the queries
+ * behind `rag-matchers history`.
  *
  * @example
  * import { openHistory } from 'rag-matchers/history'
@@ -28,11 +29,13 @@ export interface OpenHistoryOptions {
 }
 
 /**
- * Opens a history store: a SQLite file path, `sqlite:PATH`, or a parsed target; default
+ * Opens a history store: a SQLite file path, `sqlite:PATH`, a `postgres://user:password@host:port/database`
+ * URL (the optional peer dependency `pg`), or a parsed target; default
  * `RAG_MATCHERS_HISTORY` or `.rag-matchers/history.sqlite` under `root`. Methods: `listRuns(filter)`,
  * `readRun(ref)` (the report model), `metricSeries(set, metric, { last })`, `caseSeries(set, id)`,
  * `runSummary(ref)`, `exportRuns()`, `prune(…)`, `close()`. Throws a HistoryError (one line) when it
- * cannot: no store, a newer schema, an unknown scheme, PostgreSQL (not supported yet).
+ * cannot: no store, a newer schema, an unknown scheme, a malformed URL, a PostgreSQL server that is
+ * down or refuses the password, `pg` not installed.
  *
  * @example
  * const history = await openHistory('.rag-matchers/history.sqlite')

@@ -1,8 +1,9 @@
 /**
  * What the reporters and `merge-reports` call after the report is written: append the run to the
  * history store. It never throws and never changes a test result: a store that cannot be written
- * (read-only folder, corrupt file, missing binding, a lock held too long, a newer schema) is one warning
- * line naming the store and the cause. A corrupt file is never deleted or overwritten.
+ * (read-only folder, corrupt file, missing binding, a lock held too long, a newer schema, a PostgreSQL
+ * server that is down or refuses the password) is one warning line naming the store and the cause. A
+ * corrupt file is never deleted or overwritten.
  */
 import type { RagReport } from '../report/model.js'
 import { HistoryError } from './errors.js'
@@ -45,10 +46,6 @@ export async function recordRun(report: RagReport, options: RecordRunOptions): P
     return undefined
   }
   if (target.kind === 'off') return undefined
-  if (target.kind === 'postgres') {
-    warn(oneLine(`rag-matchers history: PostgreSQL stores are not supported yet (${targetText(target)}); this run is not recorded`))
-    return undefined
-  }
   let store: HistoryStore | undefined
   try {
     store = await HistoryStore.open(target, { root: options.root, write: true })

@@ -13,8 +13,9 @@ import { HistoryError } from './errors.js'
 import { INSERT_CASE, INSERT_METRIC, INSERT_SET, INSERT_VALUE, reportRows } from './rows.js'
 import type { RunEnvironment } from './run-info.js'
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
+import { PostgresBackend } from './postgres.js'
 import { SqliteBackend, sqliteMessage } from './sqlite.js'
-import { redactUrl, targetText, type HistoryTarget } from './target.js'
+import { targetText, type HistoryTarget } from './target.js'
 
 /** How a run came in: written by a reporter, by `merge-reports`, or imported from a rag-report.json. */
 export type RunSource = 'vitest' | 'jest' | 'merge-reports' | 'import'
@@ -186,11 +187,14 @@ export class HistoryStore {
    */
   static async open(target: HistoryTarget, options: { root: string; write: boolean }): Promise<HistoryStore> {
     if (target.kind === 'off') throw new HistoryError('run history is off (RAG_MATCHERS_HISTORY=off)', 'usage')
+    let backend: HistoryBackend
     if (target.kind === 'postgres') {
-      throw new HistoryError(`PostgreSQL history stores are not supported yet (${redactUrl(target.url)}): use a SQLite file for now`, 'usage')
+      // A server has no file to look for: a database without the tables reads as an empty store below.
+      backend = await PostgresBackend.open(target.url, { root: options.root, readOnly: !options.write })
+    } else {
+      if (!options.write && !existsSync(target.path)) throw new HistoryError(`no history store at ${target.path} (a run recorded by a rag-matchers reporter creates it)`)
+      backend = SqliteBackend.open(target.path, { root: options.root, create: options.write })
     }
-    if (!options.write && !existsSync(target.path)) throw new HistoryError(`no history store at ${target.path} (a run recorded by a rag-matchers reporter creates it)`)
-    const backend = SqliteBackend.open(target.path, { root: options.root, create: options.write })
     try {
       const version = await HistoryStore.migrate(backend, options.write)
       return new HistoryStore(backend, version)

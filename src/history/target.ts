@@ -15,14 +15,67 @@ export type HistoryTarget = { readonly kind: 'off' } | { readonly kind: 'sqlite'
 
 const OFF = new Set(['off', 'false', '0', 'no', 'none'])
 
-/** A URL for messages: without its password. */
+/**
+ * A URL for messages: without its password. Everything between `user:` and the last `@` goes, so a
+ * password with a raw `@`, `/` or `#` (a malformed URL, named in an error) is not shown either; so does a
+ * `password=` query parameter.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, '$1:***@')
+  const m = /^([a-z][a-z0-9+.-]*:(?:\/\/)?)([^]*)$/i.exec(url)
+  if (!m) return url
+  const [, scheme, rest] = m as unknown as [string, string, string]
+  const at = rest.lastIndexOf('@')
+  let out = rest
+  if (at >= 0) {
+    const userinfo = rest.slice(0, at)
+    const colon = userinfo.indexOf(':')
+    if (colon >= 0) out = `${userinfo.slice(0, colon)}:***${rest.slice(at)}`
+  }
+  return `${scheme}${out.replace(/([?&]password=)[^&#]*/gi, '$1***')}`
 }
 
 /**
- * Parses a history target: a path (relative to `root`), `sqlite:PATH`, `file:PATH`, `postgres://…`
- * (recognized, written by a later version), `off`. Any other URL scheme throws a HistoryError naming it.
+ * Checks a `postgres://` URL the way the driver will read it, so a malformed one is a usage error naming
+ * what is wrong (with the password hidden) before any connection is tried. Host, port, database and
+ * user may be left out (libpq's defaults: localhost, 5432, the user's name).
+ */
+function checkPostgresUrl(text: string): void {
+  const bad = (why: string): never => {
+    throw new HistoryError(`malformed PostgreSQL URL '${redactUrl(text)}': ${why} (expected postgres://user:password@host:port/database)`, 'usage')
+  }
+  if (!/^postgres(?:ql)?:\/\//i.test(text)) bad('it must start with postgres:// (or postgresql://)')
+  // The port is not echoed: with a raw `/` or `#` in the password, what the parser takes for the port is part of it.
+  const authority = /^[^:]+:\/\/([^/?#]*)/.exec(text)?.[1] ?? ''
+  const port = /^(?:\[[^\]]*\]|[^:[]*):(.*)$/.exec(authority.slice(authority.lastIndexOf('@') + 1))?.[1]
+  if (port !== undefined && port !== '') {
+    if (!/^\d+$/.test(port)) bad('the port is not a number (in a password, write / @ : # ? as %-escapes)')
+    if (Number(port) < 1 || Number(port) > 65535) bad('the port is not from 1 to 65535')
+  }
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return bad('not a valid URL (in a password, write / @ : # ? as %-escapes)')
+  }
+  for (const [what, part] of [
+    ['user name', url.username],
+    ['password', url.password],
+    ['database name', url.pathname.slice(1)],
+  ] as const) {
+    try {
+      decodeURIComponent(part)
+    } catch {
+      bad(`the ${what} has a % that is not a %-escape (write % as %25)`)
+    }
+  }
+  if (url.pathname.slice(1).includes('/')) bad('the database name has a /')
+  if (url.hash !== '') bad('a # in the URL (write # in a password as %23)')
+}
+
+/**
+ * Parses a history target: a path (relative to `root`), `sqlite:PATH`, `file:PATH`, `postgres://…` or
+ * `postgresql://…` (checked: a malformed URL throws a usage HistoryError), `off`. Any other URL scheme
+ * throws a HistoryError naming it.
  *
  * @example
  * parseTarget('.rag-matchers/history.sqlite', '/repo') // { kind: 'sqlite', path: '/repo/.rag-matchers/history.sqlite' }
@@ -33,7 +86,10 @@ export function parseTarget(value: string, root: string): HistoryTarget {
   if (text === '') return { kind: 'sqlite', path: resolve(root, DEFAULT_HISTORY_FILE) }
   const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(text)?.[1]?.toLowerCase()
   if (scheme === undefined) return { kind: 'sqlite', path: isAbsolute(text) ? text : resolve(root, text) }
-  if (scheme === 'postgres' || scheme === 'postgresql') return { kind: 'postgres', url: text }
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    checkPostgresUrl(text)
+    return { kind: 'postgres', url: text }
+  }
   if (scheme === 'file' && text.startsWith('file://')) return { kind: 'sqlite', path: fileURLToPath(text) }
   if (scheme === 'sqlite' || scheme === 'file') {
     const rest = text.slice(scheme.length + 1).replace(/^\/\/(?=\/)/, '')

@@ -30,4 +30,5 @@ if (process.env.RAG_MATCHERS_EXAMPLE_LIVE === '1') {
 }
 const args = ['run', '--config', config, ...rest]
 const result = spawnSync(process.execPath, [vitest, ...args], { cwd: root, stdio: 'inherit' })
+console.log('\nThis run is in the run history (.rag-matchers/history.sqlite): see it over time in your browser with `npx rag-matchers ui`')
 process.exit(result.status ?? 1)

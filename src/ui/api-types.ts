@@ -3,7 +3,7 @@
  * server answers them at `/api/<name>`; a static export writes each as `data/<name>.js`. Numbers that are
  * not finite (a p-value that was not computed) are sent as null.
  */
-import type { CaseRow, RagReport } from '../report/model.js'
+import type { CaseRow, EvalSetSection, MetricRow, RagReport } from '../report/model.js'
 import type { RunSummary } from '../history/store.js'
 
 export type { RunSummary } from '../history/store.js'
@@ -63,43 +63,80 @@ export interface UiRunsPage {
   readonly runs: readonly UiRunRow[]
 }
 
-/** `run/<id>`: the recorded report (without its flat assertion list, which repeats the eval sets' values). */
-export interface UiRun {
-  /** The run the Compare page takes by default: the previous run on its branch, else the newest main run before it. */
-  readonly compareWith?: string
-  readonly summary: RunSummary
-  readonly previous?: string
-  readonly report: Omit<RagReport, 'assertions'> & { readonly assertions: readonly [] }
+/** A metric row as the run page shows it: without its per-case values (they are in the cases' columns). */
+export interface UiRunMetric extends Omit<MetricRow, 'values' | 'failingCases'> {
+  readonly failingCount: number
 }
 
-export interface UiSeriesPoint {
+/** A case with its value in each column (the set's metric rows that have per-case values), in column order. */
+export interface UiRunCase extends Omit<CaseRow, 'values'> {
+  readonly values: readonly (number | null)[]
+  readonly passes: readonly (boolean | null)[]
+}
+
+/**
+ * An eval set of a run, compacted for the page: a set of 1,000 cases × 20 metrics is 30 MB as the report
+ * holds it (each row's values and each case's values keyed by a long row key), about a tenth of that here.
+ */
+export interface UiRunSet extends Omit<EvalSetSection, 'metrics' | 'cases'> {
+  readonly metrics: readonly UiRunMetric[]
+  /** Keys of the metric rows with per-case values: the columns of `cases[].values`. */
+  readonly columns: readonly string[]
+  readonly cases: readonly UiRunCase[]
+}
+
+/** `run/<id>`: the recorded report, its eval sets compacted (UiRunSet), without the flat assertion list. */
+export interface UiRun {
+  readonly summary: RunSummary
+  readonly previous?: string
+  /** The run the Compare page takes by default: the previous run on its branch, else the newest main run before it. */
+  readonly compareWith?: string
+  readonly sets: readonly UiRunSet[]
+  readonly singles: RagReport['singles']
+}
+
+/** One run of a set's series: what a point's tooltip and link need. */
+export interface UiSeriesRun {
   readonly runId: string
   readonly endedAt: string
   readonly branch?: string
   readonly commit?: string
+  /** The whole run's verdict. */
+  readonly runPass: boolean
+}
+
+/** A chart point, as the app puts it together from the columns of UiSetSeries. */
+export interface UiSeriesPoint extends UiSeriesRun {
   readonly value: number | null
   readonly threshold?: number
   readonly pass: boolean
-  /** The whole run's verdict. */
-  readonly runPass: boolean
   readonly delta?: number
   readonly status?: string
   /** The baseline mean the row was compared with, when there was one. */
   readonly baseline?: number
 }
 
+/** One metric across runs, in columns (a set's charts over 1,000 runs × 20 metrics are 20,000 points). */
 export interface UiMetricSeries {
   readonly metric: string
   readonly direction: 'higher' | 'lower'
   readonly comparator: string
   readonly decimals: number
-  readonly points: readonly UiSeriesPoint[]
+  /** Index into UiSetSeries.runs of each point. */
+  readonly run: readonly number[]
+  readonly value: readonly (number | null)[]
+  readonly threshold: readonly (number | null)[]
+  readonly pass: readonly (0 | 1)[]
+  readonly delta: readonly (number | null)[]
+  readonly status: readonly (string | null)[]
+  readonly baseline: readonly (number | null)[]
 }
 
 /** `set/<key>`: each metric of an eval set across runs, oldest first. */
 export interface UiSetSeries {
   readonly set: string
   readonly key: string
+  readonly runs: readonly UiSeriesRun[]
   readonly metrics: readonly UiMetricSeries[]
 }
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { basename } from 'node:path'
 import { comparisonStatus, type RunComparison } from '../eval-set/compare-runs.js'
 import { HistoryError, HistoryStore, type HistoryTarget, type RunSummary } from '../history/public.js'
-import type { CaseRow, RagReport } from '../report/model.js'
+import type { CaseRow, EvalSetSection, RagReport } from '../report/model.js'
 import { decimalsFor } from '../report/table.js'
 import type {
   MetricChange,
@@ -20,9 +20,10 @@ import type {
   UiLatest,
   UiMetricSeries,
   UiRun,
+  UiRunSet,
   UiRunRow,
   UiRunsPage,
-  UiSeriesPoint,
+  UiSeriesRun,
   UiSetSeries,
 } from './api-types.js'
 import { caseIds, latestRun, metricCells, setMetrics, type MetricCell } from './history-queries.js'
@@ -75,11 +76,31 @@ interface Snapshot {
   readonly byId: ReadonlyMap<string, RunSummary>
   readonly previous: ReadonlyMap<string, string>
   cells?: MetricCell[]
+  /** Each cell's change since the previous run on its branch (computed once per state of the store). */
+  changes?: Map<MetricCell, Pick<MetricChange, 'delta' | 'status' | 'since'>>
   sets?: Map<string, string[]>
+  /** Set series already computed, by key: the charts of a set are asked for again on every visit. */
+  readonly series: Map<string, UiSetSeries>
   readonly cases: Map<string, Map<string, string>>
 }
 
 const branchOf = (r: RunSummary): string => r.git?.branch ?? r.ci?.ref ?? ''
+
+/** An eval set as the run page reads it (UiRunSet): per-case values as columns, no per-row value lists. */
+function compactSet(set: EvalSetSection): UiRunSet {
+  const withValues = set.metrics.filter((m) => m.values !== undefined)
+  const columns = withValues.map((m) => m.key)
+  return {
+    ...set,
+    metrics: set.metrics.map(({ values: _values, failingCases, ...m }) => ({ ...m, failingCount: failingCases.length })),
+    columns,
+    cases: set.cases.map((c) => ({
+      ...c,
+      values: columns.map((k) => c.values[k]?.value ?? null),
+      passes: columns.map((k) => c.values[k]?.pass ?? null),
+    })),
+  }
+}
 const finite = (n: number): number | null => (Number.isFinite(n) ? n : null)
 
 export class UiResources {
@@ -177,7 +198,7 @@ export class UiResources {
       if (before !== undefined) previous.set(r.id, before)
       lastOnBranch.set(branchOf(r), r.id)
     }
-    this.snapshot = { stamp, runs: list, byId: new Map(list.map((r) => [r.id, r])), previous, cases: new Map() }
+    this.snapshot = { stamp, runs: list, byId: new Map(list.map((r) => [r.id, r])), previous, cases: new Map(), series: new Map() }
     return this.snapshot
   }
 
@@ -203,7 +224,8 @@ export class UiResources {
     const pages = Math.max(1, Math.ceil(snap.runs.length / PAGE_SIZE))
     if (page >= pages) throw new NotFound(`no runs page ${page + 1} (there are ${pages})`)
     snap.cells ??= await metricCells(store)
-    const changes = this.changes(snap, snap.cells)
+    snap.changes ??= this.changes(snap, snap.cells)
+    const changes = snap.changes
     const newestFirst = [...snap.runs].reverse().slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE)
     const wanted = new Set(newestFirst.map((r) => r.id))
     const byRun = new Map<string, MetricChange[]>()
@@ -249,7 +271,8 @@ export class UiResources {
       summary,
       ...(previous !== undefined ? { previous } : {}),
       ...(compareWith !== undefined ? { compareWith } : {}),
-      report: { ...report, assertions: [] },
+      sets: report.evalSets.map(compactSet),
+      singles: report.singles,
     }
   }
 
@@ -261,38 +284,47 @@ export class UiResources {
   }
 
   private async setSeries(store: HistoryStore, snap: Snapshot, key: string): Promise<UiSetSeries> {
+    const cached = snap.series.get(key)
+    if (cached) return cached
     const set = await this.setName(store, snap, key)
-    const cells = await metricCells(store, set)
-    const changes = this.changes(snap, cells)
-    const metrics = new Map<string, { first: MetricCell; points: UiSeriesPoint[] }>()
+    const cells = snap.cells?.filter((c) => c.set === set) ?? (await metricCells(store, set))
+    const changes = snap.changes ?? this.changes(snap, cells)
+    const runs: UiSeriesRun[] = []
+    const runIndex = new Map<string, number>()
+    const metrics = new Map<string, { first: MetricCell; cells: MetricCell[] }>()
     for (const c of cells) {
       const run = snap.byId.get(c.runId)
       if (!run) continue
-      const entry = metrics.get(c.metric) ?? { first: c, points: [] }
-      const change = changes.get(c)
-      entry.points.push({
-        runId: c.runId,
-        endedAt: run.endedAt,
-        ...((run.git?.branch ?? run.ci?.ref) ? { branch: branchOf(run) } : {}),
-        ...(run.git?.commit !== undefined ? { commit: run.git.commit } : {}),
-        value: c.value,
-        ...(c.threshold !== undefined ? { threshold: c.threshold } : {}),
-        pass: c.pass,
-        runPass: run.verdict.status === 'pass',
-        ...(change?.delta !== undefined ? { delta: change.delta } : {}),
-        ...(change?.status !== undefined ? { status: change.status } : {}),
-        ...(c.baseline !== undefined ? { baseline: c.baseline } : {}),
-      })
+      if (!runIndex.has(c.runId)) {
+        runIndex.set(c.runId, runs.length)
+        runs.push({
+          runId: run.id,
+          endedAt: run.endedAt,
+          ...(branchOf(run) !== '' ? { branch: branchOf(run) } : {}),
+          ...(run.git?.commit !== undefined ? { commit: run.git.commit } : {}),
+          runPass: run.verdict.status === 'pass',
+        })
+      }
+      const entry = metrics.get(c.metric) ?? { first: c, cells: [] }
+      entry.cells.push(c)
       metrics.set(c.metric, entry)
     }
-    const out: UiMetricSeries[] = [...metrics].map(([metric, { first, points }]) => ({
+    const out: UiMetricSeries[] = [...metrics].map(([metric, { first, cells: list }]) => ({
       metric,
       direction: first.direction,
       comparator: first.comparator,
       decimals: decimalsFor(first),
-      points,
+      run: list.map((c) => runIndex.get(c.runId) as number),
+      value: list.map((c) => c.value),
+      threshold: list.map((c) => c.threshold ?? null),
+      pass: list.map((c) => (c.pass ? 1 : 0)),
+      delta: list.map((c) => changes.get(c)?.delta ?? null),
+      status: list.map((c) => changes.get(c)?.status ?? null),
+      baseline: list.map((c) => c.baseline ?? null),
     }))
-    return { set, key, metrics: out }
+    const series = { set, key, runs, metrics: out }
+    snap.series.set(key, series)
+    return series
   }
 
   private async caseSeries(store: HistoryStore, snap: Snapshot, setKey: string, caseKey: string): Promise<UiCaseSeries> {

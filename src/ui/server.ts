@@ -42,8 +42,14 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   send(res, status, CONTENT_TYPES['.json'] as string, JSON.stringify(value), { 'Cache-Control': 'no-store' })
 }
 
+/** A file of the app, read once at start (a few small files; a rebuild of dist/ while serving changes nothing). */
+interface AppFile {
+  readonly type: string
+  readonly body: Buffer
+}
+
 /** Answers one request. Exported for the unit tests. */
-export async function handle(req: IncomingMessage, res: ServerResponse, options: UiServerOptions, files: ReadonlyMap<string, string>): Promise<void> {
+export async function handle(req: IncomingMessage, res: ServerResponse, options: UiServerOptions, files: ReadonlyMap<string, AppFile>): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     send(res, 405, 'text/plain; charset=utf-8', 'read-only: GET and HEAD only\n', { Allow: 'GET, HEAD' })
     return
@@ -69,7 +75,7 @@ export async function handle(req: IncomingMessage, res: ServerResponse, options:
     send(res, 404, CONTENT_TYPES['.html'] as string, NOT_FOUND_PAGE, { 'Cache-Control': 'no-store' })
     return
   }
-  send(res, 200, CONTENT_TYPES[extname(file)] as string, readFileSync(file), { 'Cache-Control': 'no-cache' })
+  send(res, 200, file.type, file.body, { 'Cache-Control': 'no-cache' })
 }
 
 /** A port that is taken, or a host that cannot be bound: the CLI prints it as one line and exits 2. */
@@ -84,7 +90,7 @@ export class ListenError extends Error {
 
 /** Starts the server; rejects with a ListenError naming the port (and `--port`) when it is in use. */
 export async function startUiServer(options: UiServerOptions): Promise<RunningUi> {
-  const files = appFiles(options.appDir)
+  const files = new Map([...appFiles(options.appDir)].map(([path, file]) => [path, { type: CONTENT_TYPES[extname(file)] as string, body: readFileSync(file) }]))
   const server = createServer((req, res) => {
     handle(req, res, options, files).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: `internal error: ${String(error)}` })

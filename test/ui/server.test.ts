@@ -142,7 +142,7 @@ describe('rag-matchers ui server', () => {
     const run = JSON.parse(known.body)
     expect(run.summary.id).toBe(history.runs[0]!.id)
     // JSON keeps the hostile text as data; the app puts it in text nodes
-    expect(run.report.evalSets[0].cases.some((c: { id: string }) => c.id.includes(SCRIPT))).toBe(true)
+    expect(run.sets[0].cases.some((c: { id: string }) => c.id.includes(SCRIPT))).toBe(true)
     expect(known.headers['content-type']).toBe('application/json; charset=utf-8')
   })
 

@@ -2,14 +2,14 @@
  * The cases of one eval set in one run: sortable, filterable, worst first, and shown a page of rows at a
  * time, so a set of 1,000+ cases builds 50 rows, not 1,000.
  */
-import type { CaseRow, EvalSetSection } from '../../src/ui/api-types.js'
+import type { UiRunCase, UiRunSet } from '../../src/ui/api-types.js'
 import { clear, h, link, longText, route, scrollBox } from './dom.js'
 import { num } from './format.js'
 import { decimalsOf } from './metric-text.js'
 
 export const ROWS_PER_PAGE = 50
 
-type SortKey = { kind: 'worst' } | { kind: 'id' } | { kind: 'metric'; key: string }
+type SortKey = { kind: 'worst' } | { kind: 'id' } | { kind: 'metric'; column: number }
 
 /** A list of retrieved ids with the relevant ones marked (✓ and bold, not colour alone). */
 export function retrievedList(retrieved: readonly string[] | undefined, relevant: readonly string[] | undefined): HTMLElement {
@@ -24,13 +24,14 @@ export function retrievedList(retrieved: readonly string[] | undefined, relevant
   )
 }
 
-function firstValue(c: CaseRow, key: string | undefined): number {
-  const v = key === undefined ? undefined : c.values[key]?.value
+/** The case's value in a column; a case without one sorts last. */
+function valueAt(c: UiRunCase, column: number): number {
+  const v = c.values[column]
   return v === null || v === undefined ? Number.POSITIVE_INFINITY : v
 }
 
-export function caseTable(set: EvalSetSection, idPrefix: string): HTMLElement {
-  const metrics = set.metrics.filter((m) => m.values !== undefined)
+export function caseTable(set: UiRunSet, idPrefix: string): HTMLElement {
+  const metrics = set.columns.map((key) => set.metrics.find((m) => m.key === key) as UiRunSet['metrics'][number])
   let sort: SortKey = { kind: 'worst' }
   let ascending = true
   let filter = ''
@@ -51,20 +52,20 @@ export function caseTable(set: EvalSetSection, idPrefix: string): HTMLElement {
     pager,
   )
 
-  const rows = (): CaseRow[] => {
+  const rows = (): UiRunCase[] => {
     const needle = filter.toLowerCase()
     let list = set.cases.filter((c) => {
       if (failingOnly && c.failing.length === 0) return false
       if (needle === '') return true
       return [c.id, c.question, c.answer, c.reference, ...(c.retrieved ?? [])].some((t) => t !== undefined && t.toLowerCase().includes(needle))
     })
-    const first = metrics[0]?.key
+    const column = sort.kind === 'metric' ? sort.column : 0
     const compare =
       sort.kind === 'id'
-        ? (a: CaseRow, b: CaseRow) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+        ? (a: UiRunCase, b: UiRunCase) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
         : sort.kind === 'metric'
-          ? (a: CaseRow, b: CaseRow) => firstValue(a, (sort as { key: string }).key) - firstValue(b, (sort as { key: string }).key)
-          : (a: CaseRow, b: CaseRow) => b.failing.length - a.failing.length || firstValue(a, first) - firstValue(b, first)
+          ? (a: UiRunCase, b: UiRunCase) => valueAt(a, column) - valueAt(b, column)
+          : (a: UiRunCase, b: UiRunCase) => b.failing.length - a.failing.length || valueAt(a, 0) - valueAt(b, 0)
     list = [...list].sort(compare)
     return ascending ? list : list.reverse()
   }
@@ -105,7 +106,7 @@ export function caseTable(set: EvalSetSection, idPrefix: string): HTMLElement {
           h('th', { scope: 'col' }, 'retrieved (✓ relevant)'),
           h('th', { scope: 'col' }, 'answer'),
           h('th', { scope: 'col' }, 'reference'),
-          ...metrics.map((m) => sortButton(m.metric, { kind: 'metric', key: m.key })),
+          ...metrics.map((m, i) => sortButton(m.metric, { kind: 'metric', column: i })),
           sortButton('failing (worst first)', { kind: 'worst' }),
         ),
       ),
@@ -121,9 +122,9 @@ export function caseTable(set: EvalSetSection, idPrefix: string): HTMLElement {
           h('td', {}, retrievedList(c.retrieved, c.relevant)),
           h('td', {}, longText(c.answer ?? ''), c.error ? h('div', { className: 'error' }, 'error: ', longText(c.error)) : null),
           h('td', {}, longText(c.reference ?? '')),
-          ...metrics.map((m) => {
-            const v = c.values[m.key]
-            return h('td', { className: `num${v?.pass === false ? ' fail' : ''}` }, num(v?.value, decimalsOf(m)), v?.pass === false ? ' ✗' : '')
+          ...metrics.map((m, i) => {
+            const failed = c.passes[i] === false
+            return h('td', { className: `num${failed ? ' fail' : ''}` }, num(c.values[i], decimalsOf(m)), failed ? ' ✗' : '')
           }),
           h('td', {}, c.failing.join(', ')),
         ),

@@ -1,18 +1,18 @@
 /** One run: where it ran, its verdict, and per eval set the metric table and every case. */
-import type { EvalSetSection, MetricRow, UiRun } from '../../../src/ui/api-types.js'
+import type { UiRun, UiRunMetric, UiRunSet } from '../../../src/ui/api-types.js'
 import { load } from '../data.js'
 import { h, link, longText, route, scrollBox } from '../dom.js'
 import { duration, num, shortCommit, signed, when } from '../format.js'
 import { caseTable } from '../case-table.js'
 import { decimalsOf, thresholdOf } from '../metric-text.js'
 
-function metricTable(set: EvalSetSection): HTMLElement {
+function metricTable(set: UiRunSet): HTMLElement {
   const head = h(
     'thead',
     {},
     h('tr', {}, ...['metric', 'value', 'threshold', 'result', 'cases', 'failing cases', 'vs baseline', 'why it failed'].map((t) => h('th', { scope: 'col' }, t))),
   )
-  const row = (m: MetricRow) =>
+  const row = (m: UiRunMetric) =>
     h(
       'tr',
       {},
@@ -21,7 +21,7 @@ function metricTable(set: EvalSetSection): HTMLElement {
       h('td', { className: 'num' }, thresholdOf(m)),
       h('td', {}, h('span', { className: m.pass ? 'pass' : 'fail' }, m.pass ? 'pass' : 'fail')),
       h('td', { className: 'num' }, m.n),
-      h('td', { className: 'num' }, m.failingCases.length),
+      h('td', { className: 'num' }, m.failingCount),
       h('td', { className: 'num' }, m.baseline ? `${signed(m.baseline.delta, decimalsOf(m))} (from ${num(m.baseline.mean, decimalsOf(m))})` : ''),
       h('td', {}, ...(m.causes ?? []).map((c) => h('div', { className: 'error' }, longText(c)))),
     )
@@ -31,7 +31,6 @@ function metricTable(set: EvalSetSection): HTMLElement {
 export async function renderRun(main: HTMLElement, id: string): Promise<string> {
   const data = await load<UiRun>(`run/${id}`)
   const r = data.summary
-  const report = data.report
   main.appendChild(
     h('h1', { tabindex: -1 }, 'Run ', h('span', { className: 'mono' }, r.id), ' ', h('span', { className: r.verdict.status === 'pass' ? 'pass' : 'fail' }, r.verdict.status)),
   )
@@ -53,7 +52,7 @@ export async function renderRun(main: HTMLElement, id: string): Promise<string> 
     )
   else nav.appendChild(h('span', { className: 'muted' }, 'The first run: nothing to compare with.'))
   main.appendChild(nav)
-  report.evalSets.forEach((set, i) => {
+  data.sets.forEach((set, i) => {
     const section = h('section', { className: 'eval-set', 'aria-labelledby': `set-${i}` })
     section.appendChild(
       h('h2', { id: `set-${i}` }, 'Eval set ', link(route('set', set.name), set.name), ' ', h('span', { className: set.pass ? 'pass' : 'fail' }, set.pass ? 'pass' : 'fail')),
@@ -65,10 +64,10 @@ export async function renderRun(main: HTMLElement, id: string): Promise<string> 
     }
     main.appendChild(section)
   })
-  if (report.singles.length > 0) {
+  if (data.singles.length > 0) {
     main.appendChild(h('h2', {}, 'Single-case assertions'))
     const body = h('tbody')
-    for (const f of report.singles) {
+    for (const f of data.singles) {
       for (const a of f.assertions) {
         body.appendChild(
           h(

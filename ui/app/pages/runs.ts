@@ -6,6 +6,9 @@ import { duration, num, shortCommit, signed, statusClass, when } from '../format
 
 /** Sets with at most this many metrics show every metric; larger ones show the metrics that moved and a count of the rest. */
 const ALL_METRICS_UP_TO = 6
+/** Of a larger set, the metrics shown by name: the worst changes (regressed first). */
+const SHOWN_OF_LARGE_SET = 3
+const WORST_FIRST = ['regressed', 'dropped (not significant)', 'improved']
 
 function changeChip(c: MetricChange): HTMLElement {
   const moved = c.delta === undefined ? 'first run on this branch' : `${signed(c.delta, c.decimals)} ${c.status ?? ''}`.trim()
@@ -26,15 +29,26 @@ function changesCell(row: UiRunRow, index: UiIndex): HTMLElement {
   for (const c of row.changes) bySet.set(c.set, [...(bySet.get(c.set) ?? []), c])
   for (const [set, changes] of bySet) {
     const key = index.sets.find((s) => s.name === set)
+    // a large set: the counts per status word, and the few metrics that moved most in the bad direction
+    const counts = new Map<string, number>()
+    for (const c of changes) counts.set(c.status ?? 'first run on this branch', (counts.get(c.status ?? 'first run on this branch') ?? 0) + 1)
+    const rank = (c: MetricChange) => WORST_FIRST.indexOf(c.status ?? '')
     const shown =
-      changes.length <= ALL_METRICS_UP_TO ? changes : changes.filter((c) => c.status !== undefined && c.status !== 'ok' && c.status !== 'dropped (within tolerance)')
+      changes.length <= ALL_METRICS_UP_TO
+        ? changes
+        : changes
+            .filter((c) => rank(c) >= 0)
+            .sort((a, b) => rank(a) - rank(b))
+            .slice(0, SHOWN_OF_LARGE_SET)
     const rest = changes.length - shown.length
+    const summary = changes.length <= ALL_METRICS_UP_TO ? null : h('div', { className: 'counts' }, [...counts].map(([status, n]) => `${n} ${status}`).join(' · '))
     cell.appendChild(
       h(
         'div',
         { className: 'set-changes' },
         key ? link(route('set', set), set) : set,
-        h('ul', { className: 'chips' }, ...shown.map(changeChip), rest > 0 ? h('li', { className: 'chip neutral' }, `${rest} more within tolerance`) : null),
+        summary,
+        h('ul', { className: 'chips' }, ...shown.map(changeChip), rest > 0 ? h('li', { className: 'chip neutral' }, `${rest} more`) : null),
       ),
     )
   }

@@ -1,9 +1,29 @@
 /** An eval set over time: one chart per metric across runs, filtered by branch. */
-import type { UiIndex, UiSetSeries } from '../../../src/ui/api-types.js'
+import type { UiIndex, UiMetricSeries, UiSeriesPoint, UiSetSeries } from '../../../src/ui/api-types.js'
 import { keyOf } from '../../../src/ui/keys.js'
 import { NotFoundError, load } from '../data.js'
 import { h, route } from '../dom.js'
 import { metricChart } from '../chart.js'
+
+/** The chart points of one metric from the resource's columns. */
+function pointsOf(data: UiSetSeries, m: UiMetricSeries): UiSeriesPoint[] {
+  return m.run.map((r, i) => {
+    const run = data.runs[r] as UiSetSeries['runs'][number]
+    const threshold = m.threshold[i]
+    const delta = m.delta[i]
+    const status = m.status[i]
+    const baseline = m.baseline[i]
+    return {
+      ...run,
+      value: m.value[i] ?? null,
+      pass: m.pass[i] === 1,
+      ...(threshold !== null && threshold !== undefined ? { threshold } : {}),
+      ...(delta !== null && delta !== undefined ? { delta } : {}),
+      ...(status !== null && status !== undefined ? { status } : {}),
+      ...(baseline !== null && baseline !== undefined ? { baseline } : {}),
+    }
+  })
+}
 
 export async function renderSet(main: HTMLElement, index: UiIndex, name: string, branch: string | undefined): Promise<string> {
   if (!index.sets.some((s) => s.name === name)) throw new NotFoundError(`no eval set named "${name}" in the history`)
@@ -25,7 +45,8 @@ export async function renderSet(main: HTMLElement, index: UiIndex, name: string,
   const charts = h('div', { className: 'charts' })
   main.appendChild(charts)
   for (const metric of data.metrics) {
-    const points = branch === undefined ? metric.points : metric.points.filter((p) => p.branch === branch)
+    const all = pointsOf(data, metric)
+    const points = branch === undefined ? all : all.filter((p) => p.branch === branch)
     charts.appendChild(metricChart(metric, points, width, (id) => (location.hash = route('run', id))))
   }
   return `${name} over time`

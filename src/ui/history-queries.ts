@@ -21,7 +21,9 @@ export interface MetricCell {
 }
 
 type Row = Record<string, unknown>
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined)
+// PostgreSQL's driver returns COUNT(*) and BIGINT columns as strings
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined
 
 /**
  * Every metric row, oldest run first (the first row of a label in a run wins, as `metricSeries` picks

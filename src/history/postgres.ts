@@ -206,7 +206,8 @@ export function pgCause(error: unknown): string {
       return `another writer held the store's lock for more than ${LOCK_TIMEOUT_MS / 1000} s (55P03)`
   }
   const message = typeof e?.message === 'string' && e.message !== '' ? (e.message.split('\n')[0] as string) : String(error)
-  if (/timeout/i.test(message) && /connect/i.test(message)) return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s (connection timeout)`
+  // pg's connectionTimeoutMillis: "timeout expired" while connecting, "…due to connection timeout" after.
+  if (/^timeout expired$|connection timeout/i.test(message)) return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s (connection timeout)`
   return code !== undefined && !message.includes(code) ? `${message} (${code})` : message
 }
 

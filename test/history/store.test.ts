@@ -2,7 +2,7 @@
 // see test/helpers/history-backends.ts): append in one transaction, dedupe, read back, series, prune,
 // migrations, refusals; then recordRun's one warning line for stores that cannot be written.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import pg from 'pg'
 import { describe, expect, test } from 'vitest'
@@ -314,6 +314,28 @@ describe('recordRun never changes a result: one warning line naming the store an
     expect(warnings).toEqual([
       `rag-matchers history: cannot record this run in postgres://rag:***@127.0.0.1:${port}/runs: cannot connect: connection refused at 127.0.0.1:${port} (ECONNREFUSED: is the server running?)`,
     ])
+  })
+
+  test.each([
+    ['never answers', 'keep', /: cannot connect: no answer within 10 s \(connection timeout\)$/],
+    ['hangs up at once', 'hang up', /: cannot connect: Connection terminated unexpectedly$/],
+  ])('a server on the PostgreSQL port that %s: one line', { timeout: 30_000 }, async (_name, behaviour, cause) => {
+    const sockets: Socket[] = []
+    const server = createServer((socket) => (behaviour === 'keep' ? sockets.push(socket) : socket.destroy()))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as { port: number }
+    const warnings: string[] = []
+    try {
+      expect(
+        await recordRun(makeReport(), { root: fx.tempDir(), history: `postgres://rag:pw@127.0.0.1:${port}/runs`, source: 'vitest', warn: (l) => warnings.push(l) }),
+      ).toBeUndefined()
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      server.close()
+    }
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(new RegExp(`^rag-matchers history: cannot record this run in postgres://rag:\\*\\*\\*@127\\.0\\.0\\.1:${port}/runs: `))
+    expect(warnings[0]).toMatch(cause)
   })
 
   test('a corrupt file: one line, the file is not touched', async () => {

@@ -21,6 +21,9 @@ export const postgresSkip: string | undefined =
     ? undefined
     : `no PostgreSQL here: set ${POSTGRES_URL_ENV}, install Debian's postgresql (.ci/install-postgresql), or run \`node scripts/run-tests.mjs postgres\``
 
+// Said once per test file as well, since the default reporter does not list skipped blocks by title.
+if (postgresSkip) console.warn(`PostgreSQL variants of the history tests skipped: ${postgresSkip}`)
+
 /** A describe title for backend `kind`, naming why it is skipped when it is. */
 export const backendTitle = (title: string, kind: BackendName): string => `${title} (${kind})${kind === 'postgres' && postgresSkip ? ` — skipped: ${postgresSkip}` : ''}`
 

@@ -72,6 +72,7 @@ function report(seed, cases) {
 const given = text('target')
 const dir = given === undefined ? mkdtempSync(join(tmpdir(), 'rag-history-bench-')) : undefined
 const target = given ?? join(dir, 'history.sqlite')
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`
 const fileSize = (path) => {
   try {
@@ -80,9 +81,13 @@ const fileSize = (path) => {
     return 0
   }
 }
-/** Bytes the store takes: the SQLite file and its WAL, or PostgreSQL's tables with their indexes and TOAST in the current schema. */
+/** Bytes the store takes: the SQLite file (after a checkpoint) and its WAL, or PostgreSQL's tables with their indexes and TOAST in the current schema. */
 async function storeSize(store) {
-  if (store.backend.kind === 'sqlite') return fileSize(store.location) + fileSize(`${store.location}-wal`)
+  if (store.backend.kind === 'sqlite') {
+    // Pages still in the WAL are copies of pages the file will hold: checkpoint first, so the size is the data's.
+    await store.backend.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    return fileSize(store.location) + fileSize(`${store.location}-wal`)
+  }
   const rows = await store.backend.all(
     `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE c.relkind = 'r' AND s.nspname = current_schema()`,
   )
@@ -96,15 +101,20 @@ try {
   )
   const size = () => storeSize(store)
   const appendTimes = []
+  // CPU time of this process too: on a shared machine the wall clock also counts other processes' turns.
+  const appendCpu = []
   for (let i = 0; i < FULL; i++) {
     const r = report(i, CASES)
     const t0 = performance.now()
+    const c0 = process.cpuUsage()
     await store.append(r, { source: 'vitest' })
     appendTimes.push(performance.now() - t0)
+    const c = process.cpuUsage(c0)
+    appendCpu.push((c.user + c.system) / 1000)
   }
   const fullSize = await size()
   console.log(
-    `append (full size, one transaction): ${appendTimes.map((t) => `${t.toFixed(0)} ms`).join(', ')}; store ${mb(fullSize)} after ${FULL} runs (${mb(fullSize / Math.max(1, FULL))} per run)`,
+    `append (full size, one transaction): ${appendTimes.map((t) => `${t.toFixed(0)} ms`).join(', ')} (median ${median(appendTimes).toFixed(0)} ms, CPU median ${median(appendCpu).toFixed(0)} ms); store ${mb(fullSize)} after ${FULL} runs (${mb(fullSize / Math.max(1, FULL))} per run)`,
   )
   const t1 = performance.now()
   for (let i = FULL; i < RUNS; i++) await store.append(report(i, TREND_CASES), { source: 'vitest' })
@@ -120,7 +130,7 @@ try {
     trendTimes.push(performance.now() - t0)
     if (series.points.length !== RUNS) throw new Error(`trend: ${series.points.length} points, expected ${RUNS}`)
   }
-  console.log(`trend over ${RUNS} runs: ${trendTimes.map((t) => `${t.toFixed(1)} ms`).join(', ')} (first is cold)`)
+  console.log(`trend over ${RUNS} runs: ${trendTimes.map((t) => `${t.toFixed(1)} ms`).join(', ')} (first is cold; median ${median(trendTimes).toFixed(1)} ms)`)
   await reader.close()
 } finally {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true })

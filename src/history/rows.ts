@@ -1,10 +1,13 @@
 /**
- * A report as rows of the normalized tables: one per eval set, metric row, case and per-case value.
- * The report model (src/report/model.ts) stays the one model; these rows are a second serialisation
- * for queries, and `runs.report_json` keeps the whole report for a lossless `show`.
+ * A run's rows in the query tables: one per eval set, metric row (with its per-case values packed) and
+ * case (its id and texts). The report model (src/report/model.ts) stays the one model; these rows and
+ * the skeleton in `runs.report_packed` are its stored form (packed-report.ts), written with a few
+ * multi-row INSERTs instead of one statement per row.
  */
 import type { EvalSetSection, MetricRow, RagReport } from '../report/model.js'
-import type { SqlValue } from './backend.js'
+import type { HistoryBackend, SqlValue } from './backend.js'
+import { deflateJson } from './blob-codec.js'
+import type { PackedReport, PackedValues } from './packed-report.js'
 
 const bool = (b: boolean | undefined): SqlValue => (b === undefined ? null : b ? 1 : 0)
 const num = (n: number | null | undefined): SqlValue => (typeof n === 'number' && Number.isFinite(n) ? n : null)
@@ -24,30 +27,55 @@ function baselineStatus(set: EvalSetSection, row: MetricRow): string | null {
   return match?.status ?? null
 }
 
+export const SET_COLUMNS = ['run_id', 'set_index', 'set_key', 'name', 'source', 'pass', 'metrics', 'cases'] as const
+export const METRIC_COLUMNS = [
+  'run_id',
+  'set_index',
+  'metric_index',
+  'set_name',
+  'row_key',
+  'metric',
+  'matcher',
+  'signature',
+  'value',
+  'threshold',
+  'comparator',
+  'is_not',
+  'pass',
+  'scale',
+  'direction',
+  'aggregate',
+  'n',
+  'assertions',
+  'failed_assertions',
+  'errored',
+  'baseline_mean',
+  'baseline_delta',
+  'baseline_status',
+  'value_count',
+  'case_values',
+  'case_passes',
+  'case_ids',
+] as const
+export const CASE_COLUMNS = ['run_id', 'set_index', 'case_index', 'set_name', 'case_id', 'texts'] as const
+
 export interface ReportRows {
   readonly sets: SqlValue[][]
   readonly metrics: SqlValue[][]
   readonly cases: SqlValue[][]
-  readonly values: SqlValue[][]
 }
 
-export const INSERT_SET = `INSERT INTO eval_sets (run_id, set_index, set_key, name, source, pass, metrics, cases, files_json, baselines_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-export const INSERT_METRIC = `INSERT INTO metric_rows (run_id, set_index, metric_index, set_name, row_key, metric, matcher, signature, value, threshold, comparator, is_not, pass, scale, direction, aggregate, n, assertions, failed_assertions, errored, baseline_mean, baseline_delta, baseline_status, row_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-export const INSERT_CASE = `INSERT INTO cases (run_id, set_index, case_index, set_name, case_id, question, answer, retrieved_json, failing_json, case_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-export const INSERT_VALUE = `INSERT INTO case_values (run_id, set_index, metric_index, position, case_id, value, pass) VALUES (?, ?, ?, ?, ?, ?, ?)`
-
-/** The rows of every eval set of `report`, keyed by `runId`. */
-export function reportRows(report: RagReport, runId: string): ReportRows {
+/** The rows of every eval set of `report` (packed as `packed`), keyed by `runId`. */
+export function reportRows(report: RagReport, packed: PackedReport, runId: string): ReportRows {
   const lower = new Set(report.assertions.filter((a) => a.direction === 'lower').map((a) => `${a.matcher}\u0000${a.signature}`))
+  const packedRows = new Map<string, PackedValues>(packed.values.map((v) => [`${v.setIndex} ${v.metricIndex}`, v]))
   const sets: SqlValue[][] = []
   const metrics: SqlValue[][] = []
-  const cases: SqlValue[][] = []
-  const values: SqlValue[][] = []
   report.evalSets.forEach((set, s) => {
-    sets.push([runId, s, set.key, set.name, set.source, bool(set.pass), set.metrics.length, set.cases.length, JSON.stringify(set.files), JSON.stringify(set.baselines)])
+    sets.push([runId, s, set.key, set.name, set.source, bool(set.pass), set.metrics.length, set.cases.length])
     set.metrics.forEach((row, m) => {
-      const { values: perCase, ...rest } = row
       const direction = lower.has(`${row.matcher}\u0000${row.signature}`) ? 'lower' : 'higher'
+      const p = packedRows.get(`${s} ${m}`)
       metrics.push([
         runId,
         s,
@@ -72,24 +100,46 @@ export function reportRows(report: RagReport, runId: string): ReportRows {
         num(row.baseline?.mean),
         num(row.baseline?.delta),
         baselineStatus(set, row),
-        JSON.stringify(rest),
-      ])
-      perCase?.forEach((v, i) => values.push([runId, s, m, i, v.id, num(v.value), bool(v.pass)]))
-    })
-    set.cases.forEach((c, i) => {
-      cases.push([
-        runId,
-        s,
-        i,
-        set.name,
-        c.id,
-        c.question ?? null,
-        c.answer ?? null,
-        c.retrieved === undefined ? null : JSON.stringify(c.retrieved),
-        JSON.stringify(c.failing),
-        JSON.stringify(c),
+        p?.count ?? null,
+        p?.values ?? null,
+        p?.passes ?? null,
+        p?.ids === undefined ? null : deflateJson(JSON.stringify(p.ids)),
       ])
     })
   })
-  return { sets, metrics, cases, values }
+  const names = report.evalSets.map((set) => set.name)
+  const cases = packed.cases.map((c): SqlValue[] => [runId, c.setIndex, c.caseIndex, names[c.setIndex] ?? '', c.id, c.texts])
+  return { sets, metrics, cases }
+}
+
+/** Rows per statement: a power of two, so that a backend caching prepared statements sees a handful of shapes. */
+const MAX_ROWS = 256
+/** Placeholders per statement: well under SQLite's 32,766 and PostgreSQL's 65,535. */
+const MAX_PARAMS = 8_000
+
+/**
+ * Inserts `rows` into `table` with multi-row `INSERT … VALUES (…), (…)` statements (portable SQL; far
+ * fewer statements than rows: 10,000 cases are about 40).
+ */
+export async function insertRows(backend: HistoryBackend, table: string, columns: readonly string[], rows: ReadonlyArray<readonly SqlValue[]>): Promise<void> {
+  const one = `(${columns.map(() => '?').join(', ')})`
+  let limit = MAX_ROWS
+  while (limit > 1 && limit * columns.length > MAX_PARAMS) limit /= 2
+  let at = 0
+  while (at < rows.length) {
+    let size = limit
+    while (size > rows.length - at) size /= 2
+    const params: SqlValue[] = []
+    for (let i = at; i < at + size; i++) params.push(...(rows[i] as readonly SqlValue[]))
+    await backend.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: size }, () => one).join(', ')}`, params)
+    at += size
+  }
+}
+
+/** Writes a run's eval sets, metric rows and cases (the caller holds the transaction and writes the runs row first). */
+export async function writeRunRows(backend: HistoryBackend, runId: string, report: RagReport, packed: PackedReport): Promise<void> {
+  const rows = reportRows(report, packed, runId)
+  await insertRows(backend, 'eval_sets', SET_COLUMNS, rows.sets)
+  await insertRows(backend, 'metric_rows', METRIC_COLUMNS, rows.metrics)
+  await insertRows(backend, 'cases', CASE_COLUMNS, rows.cases)
 }

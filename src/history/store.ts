@@ -3,15 +3,17 @@
  * queries behind `rag-matchers history` (list, show, trend, case, export, prune). Backend-neutral: every
  * statement goes through {@link HistoryBackend}, so SQLite today and PostgreSQL later share it.
  */
-import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { REPORT_SCHEMA_VERSION, type RagReport } from '../report/model.js'
 import { VERSION } from '../version.js'
 import { comparisonStatus, type ComparisonStatus } from '../eval-set/compare-runs.js'
 import type { HistoryBackend, SqlValue } from './backend.js'
 import { HistoryError } from './errors.js'
-import { INSERT_CASE, INSERT_METRIC, INSERT_SET, INSERT_VALUE, reportRows } from './rows.js'
+import { asBytes, deflateJson, float64At, inflateJson, inflateText, passOf } from './blob-codec.js'
+import { contentHash, packReport, unpackReport, type PackedCase, type PackedValues } from './packed-report.js'
+import { writeRunRows } from './rows.js'
 import type { RunEnvironment } from './run-info.js'
+import { resolveRunRef } from './run-ref.js'
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
 import { PostgresBackend } from './postgres.js'
 import { SqliteBackend, sqliteMessage } from './sqlite.js'
@@ -118,13 +120,13 @@ export function checkReport(value: unknown, where: string): RagReport {
 
 /** The content hash of a report: the same report (a reporter's run, then its rag-report.json imported) hashes alike. */
 export function reportHash(report: RagReport): string {
-  return createHash('sha256').update(JSON.stringify(report)).digest('hex')
+  return contentHash(report)
 }
 
 const RUN_COLUMNS = `id, source, started_at, ended_at, duration_ms, runner, runner_version, node_version, rag_matchers_version, shard_index, shard_count, merged_from, git_commit, git_branch, git_dirty, git_subject, ci_provider, ci_sha, ci_ref, ci_run_id, ci_run_url, ci_pr, assertions, passed, failed, errored, eval_sets, verdict, verdict_reasons`
 
 /** The columns of a new run row, in the order of the values `append` binds. */
-const INSERT_RUN_COLUMNS = `id, content_hash, source, started_at, ended_at, duration_ms, runner, runner_version, node_version, rag_matchers_version, report_schema_version, shard_index, shard_count, merged_from, git_commit, git_branch, git_dirty, git_subject, ci_provider, ci_sha, ci_ref, ci_run_id, ci_run_url, ci_pr, assertions, passed, failed, errored, eval_sets, verdict, verdict_reasons, env_json, report_json`
+const INSERT_RUN_COLUMNS = `id, content_hash, source, started_at, ended_at, duration_ms, runner, runner_version, node_version, rag_matchers_version, report_schema_version, shard_index, shard_count, merged_from, git_commit, git_branch, git_dirty, git_subject, ci_provider, ci_sha, ci_ref, ci_run_id, ci_run_url, ci_pr, assertions, passed, failed, errored, eval_sets, verdict, verdict_reasons, env_json, report_packed`
 
 type Row = Record<string, unknown>
 
@@ -229,7 +231,10 @@ export class HistoryStore {
       version = await HistoryStore.readVersion(backend)
       if (version > SCHEMA_VERSION) throw new HistoryError(`${backend.location} was written by a newer rag-matchers (history schema ${version}); the store is left as it is`)
       for (let v = version; v < SCHEMA_VERSION; v++) {
-        for (const sql of MIGRATIONS[v] ?? []) await backend.exec(backend.ddl(sql))
+        for (const step of MIGRATIONS[v] ?? []) {
+          if (typeof step === 'string') await backend.exec(backend.ddl(step))
+          else await step(backend)
+        }
       }
       if (version < SCHEMA_VERSION) {
         await backend.run(`DELETE FROM meta WHERE key = 'schema_version'`)
@@ -242,19 +247,19 @@ export class HistoryStore {
   }
 
   /**
-   * Appends one run in one transaction: the run row, its eval sets, metric rows, cases and per-case values.
-   * A report already stored (same content hash) adds nothing: `{ added: false }` with the stored id.
+   * Appends one run in one transaction: the run row (with the report's packed skeleton), its eval sets,
+   * metric rows (per-case values packed) and cases. A report already stored (same content hash) adds
+   * nothing: `{ added: false }` with the stored id.
    */
   async append(report: RagReport, options: AppendOptions): Promise<{ id: string; added: boolean }> {
     checkReport(report, 'the report')
-    const json = JSON.stringify(report)
-    const hash = createHash('sha256').update(json).digest('hex')
+    const packed = packReport(report)
+    const hash = packed.hash
     const id = hash.slice(0, 12)
     const endedAt = options.endedAt ?? new Date(report.createdAt)
     const env = options.environment ?? {}
     const git = env.git ?? {}
     const ci = env.ci
-    const rows = reportRows(report, id)
     const runRow: SqlValue[] = [
       id,
       hash,
@@ -288,16 +293,13 @@ export class HistoryStore {
       report.verdict?.status ?? (report.summary.failed > 0 ? 'fail' : 'pass'),
       JSON.stringify(report.verdict?.reasons ?? []),
       JSON.stringify(env),
-      json,
+      deflateJson(packed.skeleton),
     ]
     return this.backend.transaction(async () => {
       const existing = await this.backend.all<{ id: string }>(`SELECT id FROM runs WHERE content_hash = ? OR id = ?`, [hash, id])
       if (existing.length > 0) return { id: String(existing[0]?.id), added: false }
       await this.backend.run(`INSERT INTO runs (${INSERT_RUN_COLUMNS}) VALUES (${runRow.map(() => '?').join(', ')})`, runRow)
-      await this.backend.runMany(INSERT_SET, rows.sets)
-      await this.backend.runMany(INSERT_METRIC, rows.metrics)
-      await this.backend.runMany(INSERT_CASE, rows.cases)
-      await this.backend.runMany(INSERT_VALUE, rows.values)
+      await writeRunRows(this.backend, id, report, packed)
       return { id, added: true }
     })
   }
@@ -323,26 +325,11 @@ export class HistoryStore {
   }
 
   /**
-   * The id of the run `ref` names: `last`, `last~N` (N runs before the last), a run id or an id prefix.
-   * Throws a HistoryError when it names no run, or several.
+   * The id of the run `ref` names: `last`, `last~N` (N runs before the last), a run id or an id prefix, a git
+   * commit prefix (src/history/run-ref.ts). Throws a HistoryError when it names no run, or several.
    */
   async resolveRef(ref: string): Promise<string> {
-    const text = ref.trim()
-    const back = /^last(?:~(\d+))?$/.exec(text)
-    if (back) {
-      const n = Number(back[1] ?? 0)
-      const rows = await this.backend.all<{ id: string }>(`SELECT id FROM runs ORDER BY ended_at DESC, id DESC LIMIT 1 OFFSET ${n}`)
-      if (rows.length === 0) throw new HistoryError(`no run '${text}' in ${this.location} (${n === 0 ? 'the store has no runs' : `it has fewer than ${n + 1} runs`})`)
-      return String(rows[0]?.id)
-    }
-    if (!/^[0-9a-f]{1,64}$/i.test(text)) throw new HistoryError(`'${text}' is not a run reference (last, last~N, a run id or an id prefix)`)
-    const rows = await this.backend.all<{ id: string }>(`SELECT id FROM runs WHERE id LIKE ? ORDER BY ended_at, id LIMIT 6`, [`${text.toLowerCase().slice(0, 12)}%`])
-    if (rows.length === 0) throw new HistoryError(`no run matches '${text}' in ${this.location}`)
-    if (rows.length > 1) {
-      const shown = rows.slice(0, 5).map((r) => String(r.id))
-      throw new HistoryError(`'${text}' matches several runs (${shown.join(', ')}${rows.length > 5 ? ', …' : ''}): give more of the id`)
-    }
-    return String(rows[0]?.id)
+    return resolveRunRef(this.backend, this.location, ref)
   }
 
   /** The run's summary. */
@@ -352,11 +339,37 @@ export class HistoryStore {
     return summaryOf(rows[0] as Row)
   }
 
-  /** The run's report, exactly as it was recorded (the report model of src/report/model.ts). */
+  /** The run's report as it was recorded (the report model of src/report/model.ts; equal to its JSON round trip). */
   async readRun(ref: string): Promise<RagReport> {
-    const id = await this.resolveRef(ref)
-    const rows = await this.backend.all<{ report_json: string }>(`SELECT report_json FROM runs WHERE id = ?`, [id])
-    return JSON.parse(String(rows[0]?.report_json)) as RagReport
+    return this.reportOf(await this.resolveRef(ref))
+  }
+
+  /** Puts run `id`'s report back together from its skeleton, packed metric values and cases (packed-report.ts). */
+  private async reportOf(id: string): Promise<RagReport> {
+    const [run] = await this.backend.all<{ report_packed: unknown }>(`SELECT report_packed FROM runs WHERE id = ?`, [id])
+    const skeleton = asBytes(run?.report_packed)
+    if (!skeleton) throw new HistoryError(`run ${id} in ${this.location} has no stored report`)
+    const rows = await this.backend.all<Row>(
+      `SELECT set_index, metric_index, value_count, case_values, case_passes, case_ids FROM metric_rows WHERE run_id = ? AND value_count IS NOT NULL`,
+      [id],
+    )
+    const values = rows.map((r): PackedValues => {
+      const ids = asBytes(r.case_ids)
+      return {
+        setIndex: int(r.set_index) ?? 0,
+        metricIndex: int(r.metric_index) ?? 0,
+        count: int(r.value_count) ?? 0,
+        values: asBytes(r.case_values) ?? new Uint8Array(0),
+        passes: asBytes(r.case_passes) ?? new Uint8Array(0),
+        ...(ids ? { ids: inflateJson<string[]>(ids) } : {}),
+      }
+    })
+    const cases = await this.backend.all<Row>(`SELECT set_index, case_index, case_id, texts FROM cases WHERE run_id = ? ORDER BY set_index, case_index`, [id])
+    return unpackReport(
+      inflateText(skeleton),
+      values,
+      cases.map((c): PackedCase => ({ setIndex: int(c.set_index) ?? 0, caseIndex: int(c.case_index) ?? 0, id: String(c.case_id), texts: String(c.texts) })),
+    )
   }
 
   /**
@@ -440,57 +453,76 @@ export class HistoryStore {
   async caseSeries(set: string, caseId: string, options: { last?: number } = {}): Promise<CasePoint[]> {
     const limit = options.last !== undefined ? ` LIMIT ${Math.max(0, Math.floor(options.last))}` : ''
     const rows = await this.backend.all<Row>(
-      `SELECT c.run_id, r.ended_at, r.git_branch, c.case_json
+      `SELECT c.run_id, r.ended_at, r.git_branch, c.set_index, c.case_index, c.texts
        FROM cases c JOIN runs r ON r.id = c.run_id
        WHERE c.set_name = ? AND c.case_id = ?
        ORDER BY r.ended_at DESC, r.id DESC, c.set_index, c.case_index${limit}`,
       [set, caseId],
     )
-    const labels = new Map<string, Map<string, string>>()
-    const labelOf = async (runId: string): Promise<Map<string, string>> => {
-      let map = labels.get(runId)
-      if (!map) {
-        const ms = await this.backend.all<{ row_key: string; metric: string }>(`SELECT row_key, metric FROM metric_rows WHERE run_id = ? AND set_name = ?`, [runId, set])
-        map = new Map(ms.map((m) => [String(m.row_key), String(m.metric)]))
-        labels.set(runId, map)
+    if (rows.length === 0) return []
+    // The case's value in each metric row of its set: cut out of the packed column (8 bytes at its position)
+    // when the row's cases are the set's in order, else the whole column with the row's ids to search.
+    const cells = await this.backend.all<Row>(
+      `SELECT c.run_id, c.set_index, c.case_index, m.metric, m.is_not, m.case_ids,
+         CASE WHEN m.case_ids IS NULL THEN substr(m.case_values, c.case_index * 8 + 1, 8) ELSE m.case_values END AS v,
+         CASE WHEN m.case_ids IS NULL THEN substr(m.case_passes, c.case_index + 1, 1) ELSE m.case_passes END AS p
+       FROM cases c JOIN metric_rows m ON m.run_id = c.run_id AND m.set_index = c.set_index
+       WHERE c.set_name = ? AND c.case_id = ? AND m.value_count IS NOT NULL
+       ORDER BY c.run_id, c.set_index, c.case_index, m.metric_index`,
+      [set, caseId],
+    )
+    const byCase = new Map<string, { values: Record<string, number | null>; failing: string[] }>()
+    for (const cell of cells) {
+      const key = `${String(cell.run_id)} ${String(cell.set_index)} ${String(cell.case_index)}`
+      const entry = byCase.get(key) ?? { values: {}, failing: [] }
+      byCase.set(key, entry)
+      const v = asBytes(cell.v)
+      const p = asBytes(cell.p)
+      const packedIds = asBytes(cell.case_ids)
+      if (!v || !p) continue
+      let at: number | undefined
+      let failed = false
+      if (!packedIds) {
+        if (v.byteLength < 8 || p.byteLength < 1) continue
+        at = 0
+        failed = passOf(p[0]) === false
+      } else {
+        const ids = inflateJson<string[]>(packedIds)
+        ids.forEach((id, i) => {
+          if (id !== caseId) return
+          at ??= i
+          if (passOf(p[i]) === false) failed = true
+        })
+        if (at === undefined) continue
       }
-      return map
+      const metric = String(cell.metric)
+      // As the report's case `values`, keyed by row label: a later row with the same label wins.
+      entry.values[metric] = float64At(v, at)
+      if (failed && int(cell.is_not) !== 1 && !entry.failing.includes(metric)) entry.failing.push(metric)
     }
-    const out: CasePoint[] = []
-    for (const r of rows.reverse()) {
-      const c = JSON.parse(String(r.case_json)) as {
-        values?: Record<string, { value: number | null }>
-        failing?: string[]
-        retrieved?: string[]
-        answer?: string
-        question?: string
-      }
-      const names = await labelOf(String(r.run_id))
-      const values: Record<string, number | null> = {}
-      for (const [key, v] of Object.entries(c.values ?? {})) values[names.get(key) ?? key] = v.value
-      out.push(
-        dropUndefined({
-          runId: String(r.run_id),
-          endedAt: String(r.ended_at),
-          branch: str(r.git_branch),
-          values,
-          failing: c.failing ?? [],
-          retrieved: c.retrieved,
-          answer: c.answer,
-          question: c.question,
-        }) as CasePoint,
-      )
-    }
-    return out
+    return rows.reverse().map((r) => {
+      const c = JSON.parse(String(r.texts)) as { retrieved?: string[]; answer?: string; question?: string }
+      const cell = byCase.get(`${String(r.run_id)} ${String(r.set_index)} ${String(r.case_index)}`)
+      return dropUndefined({
+        runId: String(r.run_id),
+        endedAt: String(r.ended_at),
+        branch: str(r.git_branch),
+        values: cell?.values ?? {},
+        failing: cell?.failing ?? [],
+        retrieved: c.retrieved,
+        answer: c.answer,
+        question: c.question,
+      }) as CasePoint
+    })
   }
 
   /** Every run, oldest first, with its report: what `history export` writes as JSON lines. */
   async *exportRuns(): AsyncGenerator<{ run: RunSummary; report: RagReport }> {
     const ids = await this.backend.all<{ id: string }>(`SELECT id FROM runs ORDER BY ended_at, id`)
     for (const { id } of ids) {
-      const rows = await this.backend.all<Row>(`SELECT ${RUN_COLUMNS}, report_json FROM runs WHERE id = ?`, [id])
+      const rows = await this.backend.all<Row>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`, [id])
       const r = rows[0]
-      if (r) yield { run: summaryOf(r), report: JSON.parse(String(r.report_json)) as RagReport }
+      if (r) yield { run: summaryOf(r), report: await this.reportOf(String(id)) }
     }
   }
 
@@ -508,17 +540,24 @@ export class HistoryStore {
         for (const r of rows) ids.add(String(r.id))
       }
       for (const id of ids) {
-        for (const table of ['case_values', 'cases', 'metric_rows', 'eval_sets']) await this.backend.run(`DELETE FROM ${table} WHERE run_id = ?`, [id])
+        for (const table of ['cases', 'metric_rows', 'eval_sets']) await this.backend.run(`DELETE FROM ${table} WHERE run_id = ?`, [id])
         await this.backend.run(`DELETE FROM runs WHERE id = ?`, [id])
       }
       return ids.size
     })
   }
 
-  /** Counts of stored rows (runs, eval sets, metric rows, cases, case values), for tests and `history list --json`. */
+  /** Counts of stored facts (runs, eval sets, metric rows, cases, per-case values packed in the metric rows), for tests and `history list --json`. */
   async counts(): Promise<Record<'runs' | 'evalSets' | 'metricRows' | 'cases' | 'caseValues', number>> {
-    const one = async (table: string) => Number((await this.backend.all<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))[0]?.n ?? 0)
-    return { runs: await one('runs'), evalSets: await one('eval_sets'), metricRows: await one('metric_rows'), cases: await one('cases'), caseValues: await one('case_values') }
+    const one = async (sql: string) => Number((await this.backend.all<{ n: number }>(sql))[0]?.n ?? 0)
+    const count = (table: string) => one(`SELECT COUNT(*) AS n FROM ${table}`)
+    return {
+      runs: await count('runs'),
+      evalSets: await count('eval_sets'),
+      metricRows: await count('metric_rows'),
+      cases: await count('cases'),
+      caseValues: await one(`SELECT COALESCE(SUM(value_count), 0) AS n FROM metric_rows`),
+    }
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,14 @@
 /**
- * `rag-matchers compare`: two systems on the same eval sets, from their rag-report.json files.
+ * `rag-matchers compare`: two systems on the same eval sets, from their rag-report.json files or runs of
+ * the history store.
  *
- *   rag-matchers compare base.json new.json [--format text|md|json] [--test bootstrap|permutation|none]
+ *   rag-matchers compare BASE NEW [--history PATH|URL] [--format text|md|json] [--test bootstrap|permutation|none]
  *                        [--alpha 0.05] [--tolerance 0.02] [--cases shared|equal] [--resamples N] [--seed N]
  *                        [--max-regressed-cases N] [--check]
+ *
+ * BASE and NEW are each a rag-report.json file or a run reference (`last`, `last~N`, a run id or its
+ * prefix, a git commit prefix) looked up in the history store (`--history`, else the store `rag-matchers
+ * history` reads); an existing file wins over a reference of the same name (cli/compare-sources.ts).
  *
  * Per eval set (matched by name), metric rows pair only when their label AND their signature's
  * identity (every setting and the metric's revision, not the package version) match; the per-case
@@ -16,21 +21,27 @@
  * with both values and cannot be tested. Under each table, the cases that
  * regressed on their own (their value dropped by more than the tolerance), worst first; a metric
  * without per-case values in both reports has none to list, and the output says so. Exit codes: 0 done, 1 usage,
- * 2 input (a file that is not a rag-report.json), 4 with `--check` when a comparison failed.
+ * 2 input (a file that is not a rag-report.json, no history store, a reference naming no run or several),
+ * 4 with `--check` when a comparison failed.
  */
-import { resolve } from 'node:path'
 import { identitySignature } from '../src/eval-set/metric-revisions.js'
 import { parseSignature, signatureDifferences } from '../src/signature.js'
 import { compareRuns, signatureDifferenceText, type CaseCoverage, type MetricComparison, type RunComparison, type SignificanceTest } from '../src/eval-set/compare-runs.js'
 import type { MetricRun, MetricValues } from '../src/eval-set/metric-run.js'
-import { mergeReportFiles } from '../src/report/merge.js'
+import { HistoryError } from '../src/history/errors.js'
+import { sqliteMessage } from '../src/history/sqlite.js'
 import type { EvalSetSection, MetricRow, RagReport } from '../src/report/model.js'
 import { decimalsFor, formatSigned, formatValue, metricName } from '../src/report/table.js'
 import { formatNumber, table } from '../src/text/format.js'
+import { terminalSafe } from '../src/text/terminal-safe.js'
+import { loadSides, sideLine, type CompareSide } from './compare-sources.js'
 import { EXIT, reportFailure, writeOut, type CliIo } from './io.js'
 
-export const COMPARE_USAGE =
-  'usage: rag-matchers compare <base rag-report.json> <new rag-report.json> [--format text|md|json] [--test bootstrap|permutation|none] [--alpha A] [--tolerance T] [--cases shared|equal] [--resamples N] [--seed N] [--max-regressed-cases N] [--check]'
+export const COMPARE_USAGE = `usage: rag-matchers compare <base> <new> [--history PATH|URL] [--format text|md|json] [--test bootstrap|permutation|none] [--alpha A] [--tolerance T] [--cases shared|equal] [--resamples N] [--seed N] [--max-regressed-cases N] [--check]
+  <base>, <new>: a rag-report.json file, or a run of the history store: last, last~N, a run id (or a
+  unique prefix), a git commit (prefix of 4+ digits). An existing file wins over a run of the same name.
+  --history: the store to read runs from (default: RAG_MATCHERS_HISTORY, else .rag-matchers/history.sqlite
+  from the current folder up, as rag-matchers history).`
 
 export interface CompareReportsOptions {
   readonly test?: SignificanceTest
@@ -399,9 +410,16 @@ function footer(c: ReportsComparison): string[] {
   ]
 }
 
-/** The comparison as plain text (the default format). */
-export function formatText(c: ReportsComparison): string {
-  const out: string[] = []
+/** What was compared, when a side is a run of the history: one line each (see compare-sources.ts sideLine). */
+export interface ComparedSides {
+  readonly base: string
+  readonly next: string
+}
+
+/** The comparison as plain text (the default format); `sides` heads it when given. */
+export function formatText(c: ReportsComparison, sides?: ComparedSides): string {
+  // A branch name or reference is user text: shown on its line, never able to start another (terminal-safe).
+  const out: string[] = sides ? [`base: ${terminalSafe(sides.base)}`, `new:  ${terminalSafe(sides.next)}`, ''] : []
   for (const s of c.evalSets) {
     out.push(`Eval set "${s.name}" · ${coverageText(s.comparison)}${s.failed ? ' · FAIL' : ''}`)
     out.push(table([HEADER, ...rowsOf(s)], { max: Number.MAX_SAFE_INTEGER }))
@@ -429,9 +447,9 @@ function mdCell(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
 
-/** The comparison as Markdown: one table per eval set. */
-export function formatMarkdown(c: ReportsComparison): string {
-  const out: string[] = ['## rag-matchers compare', '']
+/** The comparison as Markdown: one table per eval set; `sides` listed under the heading when given. */
+export function formatMarkdown(c: ReportsComparison, sides?: ComparedSides): string {
+  const out: string[] = ['## rag-matchers compare', '', ...(sides ? [`- base: ${mdCell(sides.base)}`, `- new: ${mdCell(sides.next)}`, ''] : [])]
   for (const s of c.evalSets) {
     out.push(`### Eval set "${mdCell(s.name)}" · ${coverageText(s.comparison)}${s.failed ? ' · FAIL' : ''}`, '')
     out.push(`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => ' --- ').join('|')}|`)
@@ -457,12 +475,14 @@ export function formatMarkdown(c: ReportsComparison): string {
   return `${out.join('\n')}\n`
 }
 
-/** The comparison as JSON (NaN as null). */
-export function formatJson(c: ReportsComparison, files: { base: string; next: string }): string {
+/** The comparison as JSON (NaN as null); `runs`: the stored runs compared, for sides that are runs of the history. */
+export function formatJson(c: ReportsComparison, files: { base: string; next: string }, runs: { base?: unknown; next?: unknown } = {}): string {
   const num = (v: number) => (Number.isFinite(v) ? v : null)
   const doc = {
     base: files.base,
     new: files.next,
+    ...(runs.base !== undefined ? { baseRun: runs.base } : {}),
+    ...(runs.next !== undefined ? { newRun: runs.next } : {}),
     failed: c.failed,
     onlyInBase: c.onlyInBase,
     onlyInNew: c.onlyInNew,
@@ -510,6 +530,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const files: string[] = []
   let format: 'text' | 'md' | 'json' = 'text'
   let check = false
+  let history: string | undefined
   const options: { -readonly [K in keyof CompareReportsOptions]: CompareReportsOptions[K] } = {}
   const usage = (message: string) => reportFailure(io, 'compare', EXIT.usage, `${message}\n${COMPARE_USAGE}`)
   for (let i = 0; i < argv.length; i++) {
@@ -546,6 +567,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const n = Number(v)
       if (v === undefined || v === '' || !Number.isInteger(n) || n < 0) return usage(`--max-regressed-cases needs an integer ≥ 0, got ${JSON.stringify(v ?? null)}`)
       options.maxRegressedCases = n
+    } else if (flag === '--history') {
+      const v = value()
+      if (v === undefined || v === '') return usage('--history needs a store: a SQLite file, sqlite:PATH or postgres://…')
+      history = v
     } else if (flag === '--check') {
       check = true
     } else if (flag.startsWith('-') && flag !== '-') {
@@ -554,20 +579,31 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       files.push(arg)
     }
   }
-  if (files.length !== 2) return usage(`expected two rag-report.json files (base, new), got ${files.length}`)
-  let reports: [RagReport, RagReport]
+  if (files.length !== 2) return usage(`expected two reports (base, new): rag-report.json files or runs of the history, got ${files.length}`)
+  let sides: [CompareSide, CompareSide]
   try {
-    reports = [mergeReportFiles([resolve(files[0] as string)]), mergeReportFiles([resolve(files[1] as string)])]
+    sides = (await loadSides(files, { ...(history !== undefined ? { history } : {}), cwd: process.cwd() })) as [CompareSide, CompareSide]
   } catch (error) {
+    if (error instanceof HistoryError) return reportFailure(io, 'compare', error.kind === 'usage' ? EXIT.usage : EXIT.input, error.message)
+    const code = (error as { code?: unknown }).code
+    // A store SQLite refuses mid-read (corrupt, locked too long): the cause, not a stack.
+    if (typeof code === 'string' && /SQLITE/i.test(code)) return reportFailure(io, 'compare', EXIT.input, sqliteMessage(error))
     return reportFailure(io, 'compare', EXIT.input, (error as Error).message)
   }
-  for (const [i, report] of reports.entries()) {
-    const problem = checkReportShape(report, files[i] as string)
+  for (const side of sides) {
+    const problem = checkReportShape(side.report, side.label)
     if (problem !== undefined) return reportFailure(io, 'compare', EXIT.input, problem)
   }
-  const comparison = compareReports(reports[0], reports[1], options)
+  const [base, next] = sides
+  const comparison = compareReports(base.report, next.report, options)
+  // Runs of the history are named first (which runs, when, which commit); two files print as before.
+  const named = base.run !== undefined || next.run !== undefined ? { base: sideLine(base), next: sideLine(next) } : undefined
   const text =
-    format === 'json' ? formatJson(comparison, { base: files[0] as string, next: files[1] as string }) : format === 'md' ? formatMarkdown(comparison) : formatText(comparison)
+    format === 'json'
+      ? formatJson(comparison, { base: base.label, next: next.label }, { base: base.run, next: next.run })
+      : format === 'md'
+        ? formatMarkdown(comparison, named)
+        : formatText(comparison, named)
   await writeOut(io.stdout, text)
   return check && comparison.failed ? EXIT.evaluation : EXIT.ok
 }

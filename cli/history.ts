@@ -10,12 +10,12 @@
  *   rag-matchers history prune (--keep N | --older-than 30d)
  *
  * Every subcommand takes `--store PATH` (default: `RAG_MATCHERS_HISTORY`, else the nearest
- * `.rag-matchers/history.sqlite` from the current folder up) and `--json`. RUN is `last`, `last~N`, a run
- * id or an id prefix. Exit codes as the other commands: 0 success, 1 usage, 2 input (no store, a
+ * `.rag-matchers/history.sqlite` from the current folder up; cli/history-target.ts) and `--json`. RUN is
+ * `last`, `last~N`, a run id or an id prefix, a git commit prefix (src/history/run-ref.ts). Exit codes as the other commands: 0 success, 1 usage, 2 input (no store, a
  * reference matching no run or several, a file that is not a rag-report, a store of a newer schema).
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { RagReport } from '../src/report/model.js'
 import { formatThreshold, renderTable } from '../src/report/table.js'
 import type { RecordedComparator } from '../src/report/record.js'
@@ -23,7 +23,8 @@ import { formatNumber, table } from '../src/text/format.js'
 import { HistoryError } from '../src/history/errors.js'
 import { checkReport, HistoryStore, parseAge, type MetricSeries, type RunSummary } from '../src/history/store.js'
 import { sqliteMessage } from '../src/history/sqlite.js'
-import { DEFAULT_HISTORY_FILE, HISTORY_ENV, parseTarget, type HistoryTarget } from '../src/history/target.js'
+import type { HistoryTarget } from '../src/history/target.js'
+import { historyTarget } from './history-target.js'
 import { EXIT, reportFailure, writeOut, type CliIo } from './io.js'
 
 export const HISTORY_USAGE = `usage: rag-matchers history <subcommand> [--store PATH] [--json]
@@ -34,7 +35,7 @@ export const HISTORY_USAGE = `usage: rag-matchers history <subcommand> [--store 
   import FILE…                               add rag-report.json files (a run already stored adds nothing)
   export [--format jsonl]                    every run with its report, one JSON line each
   prune (--keep N | --older-than 30d)        delete old runs
-RUN: last, last~N, a run id or an id prefix.`
+RUN: last, last~N, a run id or an id prefix, a git commit (prefix).`
 
 class UsageError extends Error {}
 
@@ -81,23 +82,6 @@ function positiveInt(flags: Map<string, string>, name: string, min = 1): number 
   const n = Number(v)
   if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} needs an integer ≥ ${min}, got ${JSON.stringify(v)}`)
   return n
-}
-
-/** The store the CLI reads: --store, else RAG_MATCHERS_HISTORY (unless off), else the nearest .rag-matchers/history.sqlite upwards. */
-function storeTarget(flags: Map<string, string>, cwd: string): HistoryTarget {
-  const given = flags.get('--store')
-  if (given !== undefined) return parseTarget(given, cwd)
-  const env = process.env[HISTORY_ENV]
-  if (env !== undefined && env.trim() !== '') {
-    const t = parseTarget(env, cwd)
-    if (t.kind !== 'off') return t
-  }
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    const file = join(dir, DEFAULT_HISTORY_FILE)
-    if (existsSync(file)) return { kind: 'sqlite', path: file }
-    if (dirname(dir) === dir) break
-  }
-  return { kind: 'sqlite', path: resolve(cwd, DEFAULT_HISTORY_FILE) }
 }
 
 const SPARKS = '▁▂▃▄▅▆▇█'
@@ -242,7 +226,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     const args = parseArgs(rest, allowed)
     const { positional, flags, json } = args
-    const target = storeTarget(flags, cwd)
+    const target = historyTarget(flags.get('--store'), cwd)
     const out = (value: unknown, text: string) => writeOut(io.stdout, json ? `${JSON.stringify(value, null, 2)}\n` : text)
     const arity = (n: number, what: string, more = false) => {
       if (positional.length < n || (!more && positional.length > n)) throw new UsageError(`history ${sub} takes ${what}`)
@@ -262,7 +246,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         return EXIT.ok
       }
       case 'show': {
-        arity(1, 'one run reference (last, last~N, an id or an id prefix)')
+        arity(1, 'one run reference (last, last~N, an id or an id prefix, a git commit)')
         const ref = positional[0] as string
         const { summary, report } = await withStore(target, cwd, false, async (s) => ({ summary: await s.runSummary(ref), report: await s.readRun(ref) }))
         const tables = renderTable(report)

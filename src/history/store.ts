@@ -368,7 +368,12 @@ export class HistoryStore {
     return unpackReport(
       inflateText(skeleton),
       values,
-      cases.map((c): PackedCase => ({ setIndex: int(c.set_index) ?? 0, caseIndex: int(c.case_index) ?? 0, id: String(c.case_id), texts: String(c.texts) })),
+      cases.map((c): PackedCase => {
+        const texts = String(c.texts)
+        // The id as the texts' JSON keeps it: the case_id column is for lookups, and PostgreSQL's TEXT holds no NUL.
+        const id = (JSON.parse(texts) as { id?: unknown }).id
+        return { setIndex: int(c.set_index) ?? 0, caseIndex: int(c.case_index) ?? 0, id: typeof id === 'string' ? id : String(c.case_id), texts }
+      }),
     )
   }
 
@@ -471,9 +476,16 @@ export class HistoryStore {
        ORDER BY c.run_id, c.set_index, c.case_index, m.metric_index`,
       [set, caseId],
     )
+    const keyOf = (r: Row) => `${String(r.run_id)} ${String(r.set_index)} ${String(r.case_index)}`
+    // Each case as its texts' JSON has it, id included: the case_id column matched the lookup, but a row's packed
+    // ids hold the id itself (PostgreSQL's TEXT columns hold no NUL).
+    const texts = new Map(rows.map((r) => [keyOf(r), JSON.parse(String(r.texts)) as { id?: string; retrieved?: string[]; answer?: string; question?: string }]))
     const byCase = new Map<string, { values: Record<string, number | null>; failing: string[] }>()
     for (const cell of cells) {
-      const key = `${String(cell.run_id)} ${String(cell.set_index)} ${String(cell.case_index)}`
+      const key = keyOf(cell)
+      const c = texts.get(key)
+      if (c === undefined) continue
+      const realId = typeof c.id === 'string' ? c.id : caseId
       const entry = byCase.get(key) ?? { values: {}, failing: [] }
       byCase.set(key, entry)
       const v = asBytes(cell.v)
@@ -489,7 +501,7 @@ export class HistoryStore {
       } else {
         const ids = inflateJson<string[]>(packedIds)
         ids.forEach((id, i) => {
-          if (id !== caseId) return
+          if (id !== realId) return
           at ??= i
           if (passOf(p[i]) === false) failed = true
         })
@@ -501,8 +513,8 @@ export class HistoryStore {
       if (failed && int(cell.is_not) !== 1 && !entry.failing.includes(metric)) entry.failing.push(metric)
     }
     return rows.reverse().map((r) => {
-      const c = JSON.parse(String(r.texts)) as { retrieved?: string[]; answer?: string; question?: string }
-      const cell = byCase.get(`${String(r.run_id)} ${String(r.set_index)} ${String(r.case_index)}`)
+      const c = texts.get(keyOf(r)) ?? {}
+      const cell = byCase.get(keyOf(r))
       return dropUndefined({
         runId: String(r.run_id),
         endedAt: String(r.ended_at),

@@ -33,7 +33,7 @@ import { sqliteMessage } from '../src/history/sqlite.js'
 import type { EvalSetSection, MetricRow, RagReport } from '../src/report/model.js'
 import { decimalsFor, formatSigned, formatValue, metricName } from '../src/report/table.js'
 import { formatNumber, table } from '../src/text/format.js'
-import { terminalSafe } from '../src/text/terminal-safe.js'
+import { terminalSafe, terminalSafeLine } from '../src/text/terminal-safe.js'
 import { loadSides, sideLine, type CompareSide } from './compare-sources.js'
 import { EXIT, reportFailure, writeOut, type CliIo } from './io.js'
 
@@ -421,30 +421,35 @@ export function formatText(c: ReportsComparison, sides?: ComparedSides): string 
   // A branch name or reference is user text: shown on its line, never able to start another (terminal-safe).
   const out: string[] = sides ? [`base: ${terminalSafe(sides.base)}`, `new:  ${terminalSafe(sides.next)}`, ''] : []
   for (const s of c.evalSets) {
-    out.push(`Eval set "${s.name}" · ${coverageText(s.comparison)}${s.failed ? ' · FAIL' : ''}`)
-    out.push(table([HEADER, ...rowsOf(s)], { max: Number.MAX_SAFE_INTEGER }))
+    // Set names, metric labels and case ids are user text (a report may be hand-edited): escaped where they
+    // are put on a line, so none can start another line or move the cursor.
+    out.push(terminalSafeLine(`Eval set "${s.name}" · ${coverageText(s.comparison)}${s.failed ? ' · FAIL' : ''}`))
+    out.push(table([HEADER, ...rowsOf(s).map(safeCells)], { max: Number.MAX_SAFE_INTEGER }))
     for (const m of s.comparison.metrics.filter((x) => x.regressedCases.length > 0)) {
       out.push(
-        `  ${regressedHeading(s, m)}:`,
+        terminalSafeLine(`  ${regressedHeading(s, m)}:`),
         table(
-          m.regressedCases.map((c) => regressedRow(s, m, c)),
+          m.regressedCases.map((c) => safeCells(regressedRow(s, m, c))),
           { indent: '    ', max: CASES_SHOWN },
         ),
       )
     }
-    for (const line of notComparable(s)) out.push(`  ${line}`)
+    for (const line of notComparable(s)) out.push(terminalSafeLine(`  ${line}`))
     const skipped = unlisted(s)
-    if (skipped) out.push(`  ${skipped}`)
+    if (skipped) out.push(terminalSafeLine(`  ${skipped}`))
     const power = powerText(s)
-    if (power) out.push(`  ${power}`)
+    if (power) out.push(terminalSafeLine(`  ${power}`))
     out.push('')
   }
-  out.push(...footer(c), `verdict: ${verdictOf(c)}`)
+  out.push(...footer(c).map((line) => terminalSafeLine(line)), `verdict: ${verdictOf(c)}`)
   return `${out.join('\n')}\n`
 }
 
+const safeCells = (cells: readonly string[]): string[] => cells.map((cell) => terminalSafe(cell))
+
+/** A Markdown cell or line: one line, no table break, no HTML, and no control character (a CI log shows it raw). */
 function mdCell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  return terminalSafe(text.replace(/\r?\n/g, ' ')).replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
 
 /** The comparison as Markdown: one table per eval set; `sides` listed under the heading when given. */

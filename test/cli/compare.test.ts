@@ -68,6 +68,22 @@ describe('rag-matchers compare', () => {
     expect((await runCli(['compare', base, base, '--check'])).code).toBe(EXIT.ok)
   })
 
+  it('prints set names and case ids from a report as escaped text: no control character, no forged line (#27)', async () => {
+    const forged = '\n## ✅ All checks passed\u001b[2J\r'
+    const set = `qa${forged}`
+    const hostile = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).map(([id, v]) => [`${id}${forged}`, v]))
+    const base = writeReport('base', [setAssertion('R@3', hostile(ones), { set, describe: [set] })])
+    const next = writeReport('new', [setAssertion('R@3', hostile(halved), { set, describe: [set] })])
+    for (const format of ['text', 'md']) {
+      const out = await runCli(['compare', base, next, '--format', format])
+      expect(out.stdout).toContain('regressed')
+      // text: the line feed shown as \n; Markdown: a line feed is a space (a cell or heading is one line)
+      expect(out.stdout).toContain(`qa${format === 'md' ? ' ' : '\\n'}## ✅ All checks passed\\x1b[2J\\r`)
+      expect(out.stdout.includes('\u001b') || out.stdout.includes('\r')).toBe(false)
+      expect(out.stdout.split('\n').filter((line) => line.startsWith('## ✅'))).toEqual([])
+    }
+  })
+
   it("gives exactly the numbers of compareRuns, the baseline gate's implementation", async () => {
     const noisy = Object.fromEntries(ids.map((id, i) => [id, ((i * 7) % 5) / 4]))
     const base = writeReport('base', [setAssertion('R@3', ones)])

@@ -7,11 +7,11 @@
  * one checkout, several reporters) wait for each other instead of failing; each run is one
  * `BEGIN IMMEDIATE … COMMIT` transaction.
  */
-import { mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { HistoryBackend, SqlValue } from './backend.js'
 import { HistoryError } from './errors.js'
+import { makeFolderSync } from '../make-folder.js'
 
 /** How long a writer waits for another one's lock before giving up (ms). */
 export const BUSY_TIMEOUT_MS = 15_000
@@ -102,7 +102,8 @@ export class SqliteBackend implements HistoryBackend {
     const { open, binding } = sqliteBinding(options.root)
     if (options.create) {
       try {
-        mkdirSync(dirname(path), { recursive: true })
+        // makeFolderSync: recursive mkdir says ENOENT where the cause is EROFS or EACCES
+        makeFolderSync(dirname(path))
       } catch (error) {
         throw new HistoryError(`cannot create the folder of ${path}: ${sqliteMessage(error)}`)
       }

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { buildReport } from '../../src/report/model.js'
 import { finishReport } from '../../src/report/output.js'
 import { JUDGE_CACHE_FORMAT, judgeCache, judgeCacheKey, type JudgeCacheEntry } from '../../src/judge/cache.js'
+import { HistoryStore } from '../../src/history/store.js'
 import { LOCAL, withRunner } from '../helpers/baseline-runner.js'
 import { failureOf } from '../helpers/failure.js'
 import { assertionMaker } from './assertions.js'
@@ -92,6 +93,11 @@ describe(`a read-only file system${why}`, () => {
       new RegExp(`Matcher error: baseline "qa" cannot be written to ${ro('baselines')}/\\S+\\.json: EROFS \\(EROFS: read-only file system, mkdir '${ro('baselines')}'\\)`),
     )
     expect(withRunner(LOCAL, () => failureOf(() => expect(cases).not.toMatchMetricBaseline('qa', options)))).toContain('Matcher error')
+  })
+
+  onReadOnly('a history store to create on it: the error names the folder and EROFS, never ENOENT', async () => {
+    const target = { kind: 'sqlite' as const, path: ro('hist', 'history.sqlite') }
+    await expect(HistoryStore.open(target, { root: ro(), write: true })).rejects.toThrow(/^cannot create the folder of \S+history\.sqlite: .*EROFS/)
   })
 
   onReadOnly('a judge cache folder on it, to create or existing: the error names the folder and EROFS, never ENOENT', async () => {

@@ -23,6 +23,7 @@ const ENTRY_MODULES: Readonly<Record<string, () => Promise<Record<string, unknow
   'rag-matchers/eval-set': () => import('../../src/eval-set/public.js'),
   'rag-matchers/report': () => import('../../src/report/public.js'),
   'rag-matchers/adapters': () => import('../../src/adapters/public.js'),
+  'rag-matchers/history': () => import('../../src/history/public.js'),
   'rag-matchers/matchers': () => import('../../runners/matchers.js'),
   // registers the matchers on Vitest's expect as a side effect, which is harmless here
   'rag-matchers/vitest': () => import('../../runners/vitest.js'),

@@ -10,15 +10,14 @@
  * an unknown schema or that cannot be read, the port in use, an export folder that is not empty).
  */
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { HistoryError } from '../src/history/errors.js'
-import { DEFAULT_HISTORY_FILE, HISTORY_ENV, parseTarget, type HistoryTarget } from '../src/history/target.js'
 import { findAppDir } from '../src/ui/app-files.js'
 import { exportUi } from '../src/ui/export.js'
 import { UiResources } from '../src/ui/resources.js'
 import { ListenError, startUiServer } from '../src/ui/server.js'
 import { compareReports } from './compare.js'
+import { historyTarget } from './history-target.js'
 import { EXIT, reportFailure, type CliIo } from './io.js'
 
 export const UI_USAGE = `usage: rag-matchers ui [--port 5178] [--host 127.0.0.1] [--history PATH|URL] [--open]
@@ -75,22 +74,6 @@ export function parseUiArgs(argv: readonly string[]): UiArgs {
   }
 }
 
-/** --history, else RAG_MATCHERS_HISTORY (unless off), else the nearest .rag-matchers/history.sqlite upwards, else the default under cwd. */
-function storeTarget(given: string | undefined, cwd: string): HistoryTarget {
-  if (given !== undefined) return parseTarget(given, cwd)
-  const env = process.env[HISTORY_ENV]
-  if (env !== undefined && env.trim() !== '') {
-    const t = parseTarget(env, cwd)
-    if (t.kind !== 'off') return t
-  }
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    const file = join(dir, DEFAULT_HISTORY_FILE)
-    if (existsSync(file)) return { kind: 'sqlite', path: file }
-    if (dirname(dir) === dir) break
-  }
-  return { kind: 'sqlite', path: resolve(cwd, DEFAULT_HISTORY_FILE) }
-}
-
 /** Opens `url` in the default browser; a failure is one line, never a stop. */
 function openBrowser(url: string, io: CliIo): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
@@ -140,7 +123,7 @@ export async function run(argv: readonly string[], io: CliIo, context: UiRunCont
   if (appDir === undefined) return reportFailure(io, 'ui', EXIT.input, 'the web app is not built (no ui/app/index.html in dist): run `npm run build`')
   let resources: UiResources
   try {
-    const target = storeTarget(args.history, cwd)
+    const target = historyTarget(args.history, cwd)
     if (target.kind === 'off') return reportFailure(io, 'ui', EXIT.usage, 'the run history is off (RAG_MATCHERS_HISTORY=off): give --history PATH')
     resources = new UiResources({ target, root: cwd, mode: args.exportDir !== undefined ? 'static' : 'server', compareReports })
     // a store of another schema, or not a database, is refused now rather than on the first page

@@ -56,7 +56,7 @@ export type MatcherImpl = (this: MatcherContext, received: unknown, ...args: nev
 export interface MatcherDeclaration<N extends string = string> {
   readonly name: N
   readonly async: boolean
-  readonly family: 'retrieval' | 'generation' | 'embeddings' | 'judge' | 'eval-set' | 'agreement'
+  readonly family: 'retrieval' | 'generation' | 'embeddings' | 'judge' | 'eval-set' | 'agreement' | 'agent'
   readonly summary: string
   readonly forms: readonly FormSpec[]
   readonly metric: MetricSpec

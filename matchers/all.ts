@@ -1,3 +1,5 @@
+import { agentDeclarations } from './agent.js'
+import { agentBudgetDeclarations } from './agent-budget.js'
 import { agreementDeclarations } from './agreement.js'
 import { baselineDeclarations } from './baseline.js'
 import type { MatcherContext, MatcherResult } from './context.js'
@@ -19,6 +21,8 @@ export const matcherDeclarations = [
   ...judgeDeclarations,
   ...baselineDeclarations,
   ...agreementDeclarations,
+  ...agentDeclarations,
+  ...agentBudgetDeclarations,
 ] as const
 
 /**

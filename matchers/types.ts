@@ -1,3 +1,5 @@
+import type { AgentMatchers } from './agent.js'
+import type { AgentBudgetMatchers } from './agent-budget.js'
 import type { AgreementMatchers } from './agreement.js'
 import type { EmbeddingMatchers } from './embeddings.js'
 import type { EvalSetMatchers } from './baseline.js'
@@ -21,7 +23,9 @@ export interface RagMatchers<R = unknown, T = unknown>
     ReceivedCheck<EmbeddingMatchers<R, T>, T, NotText, 'an answer string or an eval set'>,
     ReceivedCheck<JudgeMatchers<R, T>, T, NotText, 'an answer string, the retrieved contexts or an eval set'>,
     ReceivedCheck<EvalSetMatchers<R>, T, NotAnObject, 'an eval run { cases } or an array of cases'>,
-    ReceivedCheck<AgreementMatchers<R>, T, NotAnObject, 'ratings, scores or pairwise judgements (an array or an object)'> {}
+    ReceivedCheck<AgreementMatchers<R>, T, NotAnObject, 'ratings, scores or pairwise judgements (an array or an object)'>,
+    ReceivedCheck<AgentMatchers<R>, T, NotAnObject, 'tool calls, { toolCalls } or an eval set'>,
+    ReceivedCheck<AgentBudgetMatchers<R>, T, NotAnObject, 'an eval run { cases } or an array of cases'> {}
 
 type IsAny<T> = 0 extends 1 & T ? true : false
 type NotText = number | boolean | bigint | symbol | null | undefined

@@ -8,3 +8,9 @@ export class HistoryError extends Error {
     this.kind = kind
   }
 }
+
+/**
+ * A store opened read-only that holds no history tables yet (a PostgreSQL database no run was recorded in):
+ * `rag-matchers ui` shows it as an empty history that says how to record a run, as it does a missing file.
+ */
+export class EmptyStoreError extends HistoryError {}

@@ -8,7 +8,7 @@ import { REPORT_SCHEMA_VERSION, type RagReport } from '../report/model.js'
 import { VERSION } from '../version.js'
 import { comparisonStatus, type ComparisonStatus } from '../eval-set/compare-runs.js'
 import type { HistoryBackend, SqlValue } from './backend.js'
-import { HistoryError } from './errors.js'
+import { EmptyStoreError, HistoryError } from './errors.js'
 import { asBytes, deflateJson, float64At, inflateJson, inflateText, passOf } from './blob-codec.js'
 import { contentHash, packReport, unpackReport, type PackedCase, type PackedValues } from './packed-report.js'
 import { writeRunRows } from './rows.js'
@@ -223,7 +223,10 @@ export class HistoryStore {
       )
     }
     if (version === SCHEMA_VERSION || !write) {
-      if (version < SCHEMA_VERSION && !write) throw new HistoryError(`${backend.location} is an empty or older history store: record a run with this version first`)
+      if (version < SCHEMA_VERSION && !write) {
+        const message = `${backend.location} is an empty or older history store: record a run with this version first`
+        throw version === 0 ? new EmptyStoreError(message) : new HistoryError(message)
+      }
       return version
     }
     // The version is read again inside the write lock: another process may have migrated meanwhile.

@@ -52,6 +52,13 @@ export interface UiRunRow {
   readonly run: RunSummary
   /** The previous run on the same branch, when there is one. */
   readonly previous?: string
+  /**
+   * The run its compare link takes: the previous run on its branch, else (the first run on a branch) the
+   * newest `main`/`master` run before it, else the run before it; absent for the first run of all.
+   */
+  readonly compareWith?: string
+  /** The branch of `compareWith`, when it is not this run's previous run (the link then says which branch it compares with). */
+  readonly compareBranch?: string
   readonly changes: readonly MetricChange[]
 }
 

@@ -7,6 +7,8 @@
 import { existsSync } from 'node:fs'
 import { basename } from 'node:path'
 import { comparisonStatus, type RunComparison } from '../eval-set/compare-runs.js'
+import { EmptyStoreError } from '../history/errors.js'
+import { redactUrl } from '../history/target.js'
 import { HistoryError, HistoryStore, type HistoryTarget, type RunSummary } from '../history/public.js'
 import type { CaseRow, EvalSetSection, RagReport } from '../report/model.js'
 import { decimalsFor } from '../report/table.js'
@@ -109,10 +111,14 @@ export class UiResources {
 
   constructor(private readonly options: ResourceOptions) {}
 
-  /** The store for messages: its path in the server, its file name in an export (no machine path is published). */
+  /**
+   * The store for messages: in the server its path, or its PostgreSQL URL with the password hidden; in an
+   * export the file name only, or `PostgreSQL` (no machine path, host or user is published).
+   */
   get storeLabel(): string {
     const t = this.options.target
-    const where = t.kind === 'sqlite' ? t.path : t.kind === 'postgres' ? 'PostgreSQL' : 'off'
+    if (t.kind === 'postgres') return this.options.mode === 'static' ? 'PostgreSQL' : redactUrl(t.url)
+    const where = t.kind === 'sqlite' ? t.path : 'off'
     return this.options.mode === 'static' ? basename(where) : where
   }
 
@@ -121,7 +127,13 @@ export class UiResources {
     if (this.store) return this.store
     const t = this.options.target
     if (t.kind === 'sqlite' && !existsSync(t.path)) return undefined
-    this.store = await HistoryStore.open(t, { root: this.options.root, write: false })
+    try {
+      this.store = await HistoryStore.open(t, { root: this.options.root, write: false })
+    } catch (error) {
+      // a PostgreSQL database no run was recorded in yet: an empty history, as a missing file is
+      if (error instanceof EmptyStoreError) return undefined
+      throw error
+    }
     return this.store
   }
 
@@ -237,7 +249,15 @@ export class UiResources {
     }
     const runs: UiRunRow[] = newestFirst.map((run) => {
       const previous = snap.previous.get(run.id)
-      return { run, ...(previous !== undefined ? { previous } : {}), changes: byRun.get(run.id) ?? [] }
+      const compareWith = this.compareBase(snap, run.id)
+      const base = compareWith === undefined || compareWith === previous ? undefined : snap.byId.get(compareWith)
+      return {
+        run,
+        ...(previous !== undefined ? { previous } : {}),
+        ...(compareWith !== undefined ? { compareWith } : {}),
+        ...(base !== undefined && branchOf(base) !== '' ? { compareBranch: branchOf(base) } : {}),
+        changes: byRun.get(run.id) ?? [],
+      }
     })
     return { page, pages, total: snap.runs.length, runs }
   }

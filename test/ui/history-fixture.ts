@@ -9,7 +9,7 @@ import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
 import * as generation from '../../matchers/generation.js'
 import * as retrieval from '../../matchers/retrieval.js'
 import { toErrorRecord, toRecord } from '../../matchers/record.js'
-import { HistoryStore } from '../../src/history/public.js'
+import { HistoryStore, type HistoryTarget } from '../../src/history/public.js'
 import { buildReport, fromRecord, type RagReport, type ReportAssertion } from '../../src/report/model.js'
 
 export const SCRIPT = '<script>window.__pwned=1</script>'
@@ -104,9 +104,14 @@ export interface FixtureRun {
 
 const START = Date.UTC(2026, 0, 5, 9, 0, 0)
 
+/** A store the fixture writes: a SQLite file's path, or any history target (a PostgreSQL database). */
+export type FixtureStore = string | HistoryTarget
+
+const targetOf = (store: FixtureStore): HistoryTarget => (typeof store === 'string' ? { kind: 'sqlite', path: store } : store)
+
 /** Appends run `i` (0-based) of the fixture's story: main, main, a feature branch where REGRESSING regresses, main again… */
-export async function appendRun(path: string, i: number, branch: string, options: { regressed?: boolean } = {}): Promise<FixtureRun> {
-  const store = await HistoryStore.open({ kind: 'sqlite', path }, { root: tmpdir(), write: true })
+export async function appendRun(where: FixtureStore, i: number, branch: string, options: { regressed?: boolean } = {}): Promise<FixtureRun> {
+  const store = await HistoryStore.open(targetOf(where), { root: tmpdir(), write: true })
   try {
     const endedAt = new Date(START + i * 3_600_000)
     const commit = `${(0xabc000 + i).toString(16)}${'0'.repeat(34)}`
@@ -123,10 +128,22 @@ export async function appendRun(path: string, i: number, branch: string, options
   }
 }
 
-/** A temp store with three runs: main, main, and `feat/x` where REGRESSING regresses. */
-export async function makeHistory(): Promise<{ dir: string; path: string; runs: FixtureRun[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'rag-ui-'))
-  const path = join(dir, 'history.sqlite')
-  const runs = [await appendRun(path, 0, 'main'), await appendRun(path, 1, 'main'), await appendRun(path, 2, 'feat/x', { regressed: true })]
-  return { dir, path, runs }
+export interface FixtureHistory {
+  readonly dir: string
+  readonly target: HistoryTarget
+  /** What `--history` takes: the SQLite file's path or the PostgreSQL URL. */
+  readonly text: string
+  readonly runs: FixtureRun[]
+}
+
+/**
+ * A store with three runs: main, main, and `feat/x` where REGRESSING regresses. By default a SQLite file
+ * in a temp folder; `given` (from test/helpers/history-backends.ts) puts them in another store.
+ */
+export async function makeHistory(given?: { target: HistoryTarget; text: string; dir: string }): Promise<FixtureHistory> {
+  const dir = given?.dir ?? mkdtempSync(join(tmpdir(), 'rag-ui-'))
+  const target: HistoryTarget = given?.target ?? { kind: 'sqlite', path: join(dir, 'history.sqlite') }
+  const text = given?.text ?? join(dir, 'history.sqlite')
+  const runs = [await appendRun(target, 0, 'main'), await appendRun(target, 1, 'main'), await appendRun(target, 2, 'feat/x', { regressed: true })]
+  return { dir, target, text, runs }
 }

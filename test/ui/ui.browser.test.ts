@@ -14,8 +14,9 @@ import { UiResources } from '../../src/ui/resources.js'
 import { startUiServer, type RunningUi } from '../../src/ui/server.js'
 import { exportUi } from '../../src/ui/export.js'
 import { route } from '../../ui/app/dom.js'
+import { backendTitle, skipBackend, storeFixture } from '../helpers/history-backends.js'
 import { builtApp } from './app-build.js'
-import { appendRun, HOSTILE_SET, JS_URL, makeHistory, REGRESSING, SCRIPT, type FixtureRun } from './history-fixture.js'
+import { appendRun, HOSTILE_SET, JS_URL, makeHistory, REGRESSING, SCRIPT, type FixtureHistory, type FixtureRun } from './history-fixture.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = [
@@ -35,12 +36,12 @@ const AXE = join(repo, 'node_modules', 'axe-core', 'axe.min.js')
 let browser: Browser
 let ui: RunningUi
 let resources: UiResources
-let history: { dir: string; path: string; runs: FixtureRun[] }
+let history: FixtureHistory
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run .ci/install-chromium (apt-get install chromium) and re-run this test.`)
   history = await makeHistory()
-  resources = new UiResources({ target: { kind: 'sqlite', path: history.path }, root: history.dir, mode: 'server', compareReports })
+  resources = new UiResources({ target: history.target, root: history.dir, mode: 'server', compareReports })
   ui = await startUiServer({ resources, appDir: await builtApp(), host: '127.0.0.1', port: 0 })
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
   mkdirSync(SHOTS, { recursive: true })
@@ -221,12 +222,39 @@ describe('rag-matchers ui in headless Chromium', () => {
     }
   }, 60_000)
 
+  it('links the first run on a branch to a comparison with the newest main run before it', async () => {
+    const [r0, r1, r2] = history.runs as [FixtureRun, FixtureRun, FixtureRun]
+    const { page, errors } = await open('#/')
+    try {
+      const links = await page
+        .locator('table.runs tbody tr')
+        .evaluateAll((rows) =>
+          rows.map((r) => [
+            r.getAttribute('data-run'),
+            r.querySelector('td:last-child a')?.textContent ?? null,
+            r.querySelector('td:last-child a')?.getAttribute('href') ?? null,
+          ]),
+        )
+      expect(links).toEqual([
+        [r2.id, 'compare with main', route('compare', r1.id, r2.id)],
+        [r1.id, 'compare', route('compare', r0.id, r1.id)],
+        [r0.id, null, null],
+      ])
+      await page.locator(`tr[data-run="${r2.id}"] td:last-child a`).click()
+      await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Compare two runs' && !document.querySelector('main[aria-busy]'))
+      expect(await page.locator('#base-run').inputValue()).toBe(r1.id)
+      expect(errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  }, 60_000)
+
   it('shows a run recorded while the page is open (vitest --watch) without a reload', async () => {
     const { page, errors } = await open('#/')
     try {
       await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true))
       const before = await page.locator('table.runs tbody tr').count()
-      const added = await appendRun(history.path, 3, 'main')
+      const added = await appendRun(history.target, 3, 'main')
       await page.waitForSelector(`table.runs tr[data-run="${added.id}"]`, { timeout: 15_000 })
       expect(await page.locator('table.runs tbody tr').count()).toBe(before + 1)
       expect(await page.locator('#live').innerText()).toContain(`New run ${added.id} recorded.`)
@@ -264,7 +292,7 @@ describe('rag-matchers ui in headless Chromium', () => {
 
   it('works as a static export opened from disk (file://), with no server', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'rag-ui-site-')), 'site')
-    const exporting = new UiResources({ target: { kind: 'sqlite', path: history.path }, root: history.dir, mode: 'static', compareReports })
+    const exporting = new UiResources({ target: history.target, root: history.dir, mode: 'static', compareReports })
     await exportUi(exporting, await builtApp(), dir)
     await exporting.close()
     const base = pathToFileURL(join(dir, 'index.html')).href
@@ -310,6 +338,50 @@ describe('rag-matchers ui in headless Chromium', () => {
       await empty.close()
     }
   }, 60_000)
+})
+
+// The same app over a PostgreSQL store (a throw-away cluster, as test/history): the pages read the same resources.
+describe.skipIf(skipBackend('postgres'))(backendTitle('rag-matchers ui in headless Chromium over a PostgreSQL store', 'postgres'), () => {
+  const fx = storeFixture('postgres')
+  let pgHistory: FixtureHistory
+  let pgResources: UiResources
+  let pgUi: RunningUi
+
+  beforeAll(async () => {
+    pgHistory = await makeHistory(await fx.fresh())
+    pgResources = new UiResources({ target: pgHistory.target, root: pgHistory.dir, mode: 'server', compareReports })
+    pgUi = await startUiServer({ resources: pgResources, appDir: await builtApp(), host: '127.0.0.1', port: 0 })
+  }, 60_000)
+
+  afterAll(async () => {
+    await pgUi?.close()
+    await pgResources?.close()
+  })
+
+  it('loads the runs, set, run and compare pages with no console error', async () => {
+    const [r0, r1, r2] = pgHistory.runs as [FixtureRun, FixtureRun, FixtureRun]
+    for (const [name, hash, heading] of [
+      ['runs', '#/', 'Runs'],
+      ['set', route('set', 'qa'), 'Eval set qa over time'],
+      ['run', route('run', r2.id), `Run ${r2.id} fail`],
+      ['compare', route('compare', r1.id, r2.id), 'Compare two runs'],
+    ] as const) {
+      const { page, errors, requests } = await open(hash, pgUi.url)
+      try {
+        expect({ name, heading: await page.locator('main h1').innerText() }).toEqual({ name, heading })
+        expect({ name, errors }).toEqual({ name, errors: [] })
+        expect(requests.every((u) => u.startsWith(pgUi.url) || u.startsWith('data:'))).toBe(true)
+        expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined()
+        if (name === 'runs')
+          expect(await page.locator('table.runs tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')))).toEqual([r2.id, r1.id, r0.id])
+        if (name === 'set') expect(await page.locator('figure.chart[data-metric="mean R@2"]').getAttribute('data-points')).toBe('3')
+        if (name === 'compare') expect(await page.locator(`ol.case-changes.regressed > li[data-case="${REGRESSING.replace(/"/g, '\\"')}"]`).count()).toBeGreaterThan(0)
+        await page.screenshot({ path: join(SHOTS, `postgres-${name}.png`), fullPage: true })
+      } finally {
+        await page.close()
+      }
+    }
+  }, 120_000)
 })
 
 void SCRIPT

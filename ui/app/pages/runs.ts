@@ -55,6 +55,16 @@ function changesCell(row: UiRunRow, index: UiIndex): HTMLElement {
   return cell
 }
 
+/** This run against the previous one on its branch; the first run on a branch against the newest main run before it (UiRunRow.compareWith). */
+function compareLink(row: UiRunRow): HTMLElement | string {
+  const base = row.compareWith
+  if (base === undefined) return ''
+  if (base === row.previous) return link(route('compare', base, row.run.id), 'compare', { 'aria-label': `compare ${row.run.id} with ${base}, the previous run on its branch` })
+  // the accessible name starts with the visible text (WCAG 2.5.3, axe label-content-name-mismatch)
+  const text = row.compareBranch ? `compare with ${row.compareBranch}` : 'compare'
+  return link(route('compare', base, row.run.id), text, { 'aria-label': `${text}: ${row.run.id}, the first run on its branch, against ${base}` })
+}
+
 function runRow(row: UiRunRow, index: UiIndex): HTMLElement {
   const r = row.run
   const s = r.summary
@@ -75,7 +85,7 @@ function runRow(row: UiRunRow, index: UiIndex): HTMLElement {
     h('td', { className: 'num' }, `${s.passed} / ${s.failed}`, s.errored > 0 ? ` (${s.errored} errored)` : ''),
     h('td', {}, h('span', { className: r.verdict.status === 'pass' ? 'pass' : 'fail' }, r.verdict.status)),
     changesCell(row, index),
-    h('td', {}, row.previous ? link(route('compare', row.previous, r.id), 'compare', { 'aria-label': `compare ${r.id} with ${row.previous}` }) : ''),
+    h('td', {}, compareLink(row)),
   )
 }
 

@@ -44,7 +44,7 @@ function checksTable(score: BudgetScore): string {
     c.pass ? 'ok' : 'OVER',
     c.worst === undefined ? '' : `case ${c.worst}`,
   ])
-  return table([['limit', 'measured', 'limit', '', 'worst case'], ...rows])
+  return table([['limit', 'measured', 'allowed', '', 'worst case'], ...rows])
 }
 
 export function toStayWithinBudget(this: MatcherContext, received: unknown, limits: BudgetOptions): MatcherResult {

@@ -12,21 +12,26 @@ import { gunzipSync } from 'node:zlib'
 import { MetricInputError } from '../errors.js'
 import { pyLower } from '../text/python-lower.js'
 import { resolvePackageDataFile } from './data-path.js'
+import { Lines } from './wordnet-lines.js'
 
 /** NLTK's part-of-speech letters, in `POS_LIST` order: noun, verb, adjective (satellites included), adverb. */
 export type WordNetPos = 'n' | 'v' | 'a' | 'r'
 export const WORDNET_POS: readonly WordNetPos[] = ['n', 'v', 'a', 'r']
 export const WORDNET_DATA_FILE = 'wordnet-3.0-meteor.json.gz'
 
+/**
+ * One part of speech. The data file's lists stay the strings JSON.parse made, one entry per line, and are
+ * searched in place: splitting them made ~430,000 strings on every load, which was most of the load time.
+ */
 interface PosTable {
-  /** index lemmas in ascending code-unit order; binary-searched, which loads ~4× faster than a Map. */
-  readonly lemmas: readonly string[]
-  /** per lemma: its synsets' positions in `synsets`, base 36, space-separated (parsed on use). */
-  readonly lemmaSynsets: readonly string[]
-  /** one entry per synset: its single-word lemma names separated by spaces ('' = none). */
-  readonly synsets: readonly string[]
-  /** inflected form → base forms (`<pos>.exc`). */
-  readonly exceptions: Map<string, readonly string[]>
+  /** index lemmas in ascending code-unit order; binary-searched in place. */
+  readonly lemmas: Lines
+  /** per lemma (same line number): its synsets' positions in `synsets`, base 36, space-separated. */
+  readonly lemmaSynsets: Lines
+  /** one line per synset: its single-word lemma names separated by spaces ('' = none). */
+  readonly synsets: Lines
+  /** `<pos>.exc`: `form base…` per line, sorted by form, each form once. */
+  readonly exceptions: Lines
 }
 
 interface WordNetData {
@@ -88,7 +93,7 @@ export function loadWordNet(): WordNetInfo {
   const counts = {} as Record<WordNetPos, { lemmas: number; synsets: number; exceptions: number }>
   for (const pos of WORDNET_POS) {
     const t = loaded.tables[pos]
-    counts[pos] = { lemmas: t.lemmas.length, synsets: t.synsets.length, exceptions: t.exceptions.size }
+    counts[pos] = { lemmas: t.lemmas.count, synsets: t.synsets.count, exceptions: t.exceptions.count }
   }
   return { path: loaded.path, loadMilliseconds: loaded.loadMilliseconds, counts }
 }
@@ -100,24 +105,30 @@ function ensureLoaded(): WordNetData {
   if (path === undefined) {
     throw new Error(`rag-matchers: cannot find data/${WORDNET_DATA_FILE} (searched upward from the module folder); ` + 'pass its location to setWordNetDataPath()')
   }
-  const payload = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as Payload
+  const payload = JSON.parse(gunzipFile(readFileSync(path))) as Payload
   if (payload.format !== 'rag-matchers/wordnet-meteor' || payload.formatVersion !== 1 || payload.wordnet !== '3.0') {
     throw new Error(`rag-matchers: ${path} is not a WordNet 3.0 METEOR data file (format ${String(payload.format)})`)
   }
   const tables = {} as Record<WordNetPos, PosTable>
   for (const pos of WORDNET_POS) {
-    const lemmas = payload.lemmas[pos].split('\n')
-    const lemmaSynsets = payload.lemmaSynsets[pos].split('\n')
-    const exceptions = new Map<string, readonly string[]>()
-    for (const line of payload.exceptions[pos].split('\n')) {
-      if (line.length === 0) continue
-      const [form = '', ...bases] = line.split(' ')
-      exceptions.set(form, bases)
+    tables[pos] = {
+      lemmas: new Lines(payload.lemmas[pos]),
+      lemmaSynsets: new Lines(payload.lemmaSynsets[pos]),
+      synsets: new Lines(payload.synsets[pos]),
+      exceptions: new Lines(payload.exceptions[pos]),
     }
-    tables[pos] = { lemmas, lemmaSynsets, synsets: payload.synsets[pos].split('\n'), exceptions }
   }
   data = { path, loadMilliseconds: performance.now() - started, tables }
   return data
+}
+
+/**
+ * The gunzipped text of the data file in one output buffer: the gzip trailer gives the size (mod 2^32),
+ * and zlib's default 16 KiB chunks, joined afterwards, cost about a third more than the inflating.
+ */
+function gunzipFile(gz: Buffer): string {
+  const size = gz.length >= 18 ? gz.readUInt32LE(gz.length - 4) : 0
+  return gunzipSync(gz, { chunkSize: Math.min(Math.max(size + 1, 64 * 1024), 1 << 30) }).toString('utf8')
 }
 
 // NLTK 3.8 WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS, in its order (the order of the results).
@@ -185,60 +196,93 @@ export function morphy(form: string, pos: WordNetPos): string[] {
   return morphyUnchecked(form, pos, ensureLoaded().tables[pos])
 }
 
+// Written as plain loops over arrays, without closures: METEOR meets this once per new word, mostly
+// before the JIT has optimised it, and the closure-based form took ~0.1 s to compile and ran slowly until then.
 function morphyUnchecked(form: string, pos: WordNetPos, table: PosTable): string[] {
-  const filter = (forms: readonly string[]): string[] => {
-    const out: string[] = []
-    for (const f of forms) if (!out.includes(f) && lemmaPosition(table, f) >= 0) out.push(f)
-    return out
+  const results: string[] = []
+  const exception = exceptionBases(table, form)
+  if (exception !== undefined) {
+    keepLemma(table, form, results)
+    for (let k = 0; k < exception.length; k++) keepLemma(table, exception[k]!, results)
+    return results
   }
-  const exception = table.exceptions.get(form)
-  if (exception !== undefined) return filter([form, ...exception])
-
   const substitutions = SUBSTITUTIONS[pos]
-  const rules = (forms: readonly string[]): string[] => {
-    const out: string[] = []
-    const seen = new Set<string>()
-    for (const f of forms) {
-      for (const [old, replacement] of substitutions) {
-        if (!f.endsWith(old)) continue
-        const next = f.slice(0, f.length - old.length) + replacement
-        if (!seen.has(next)) {
-          seen.add(next)
-          out.push(next)
-        }
-      }
-    }
-    return out
+  if (substitutions.length === 0) {
+    keepLemma(table, form, results)
+    return results
   }
-  let forms = rules([form])
-  let results = filter([form, ...forms])
+  let forms = applyRules([form], substitutions)
+  keepLemma(table, form, results)
+  for (let k = 0; k < forms.length; k++) keepLemma(table, forms[k]!, results)
   while (results.length === 0 && forms.length > 0) {
-    forms = rules(forms)
-    results = filter(forms)
+    forms = applyRules(forms, substitutions)
+    for (let k = 0; k < forms.length; k++) keepLemma(table, forms[k]!, results)
   }
   return results
 }
 
+/** Appends `form` to `results` if it is an index lemma of the table and not there yet (morphy's filter). */
+function keepLemma(table: PosTable, form: string, results: string[]): void {
+  if (!results.includes(form) && lemmaPosition(table, form) >= 0) results.push(form)
+}
+
+/** One round of morphy's detachment rules over `forms`, each distinct output once, in order. */
+function applyRules(forms: readonly string[], substitutions: ReadonlyArray<readonly [string, string]>): string[] {
+  const out: string[] = []
+  // includes() while the round is small (the usual case); a Set once it is not
+  let seen: Set<string> | undefined
+  for (let i = 0; i < forms.length; i++) {
+    const f = forms[i]!
+    for (let r = 0; r < substitutions.length; r++) {
+      const rule = substitutions[r]!
+      const old = rule[0]
+      if (!f.endsWith(old)) continue
+      const next = f.slice(0, f.length - old.length) + rule[1]
+      if (seen === undefined && out.length >= 32) seen = new Set(out)
+      if (seen === undefined ? out.includes(next) : seen.has(next)) continue
+      out.push(next)
+      seen?.add(next)
+    }
+  }
+  return out
+}
+
+/** The base forms `<pos>.exc` lists for `form`, or undefined. */
+function exceptionBases(table: PosTable, form: string): string[] | undefined {
+  const at = table.exceptions.find(form, true)
+  return at < 0 ? undefined : table.exceptions.line(at).split(' ').slice(1)
+}
+
 /** Position of `lemma` in the table's sorted lemma list, or -1. */
 function lemmaPosition(table: PosTable, lemma: string): number {
-  const lemmas = table.lemmas
-  let lo = 0
-  let hi = lemmas.length - 1
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1
-    const probe = lemmas[mid] as string
-    if (probe === lemma) return mid
-    if (probe < lemma) lo = mid + 1
-    else hi = mid - 1
+  return table.lemmas.find(lemma)
+}
+
+/** The synset positions of the lemma at `at` (its line of base-36 numbers, parsed without splitting). */
+function synsetIdsAt(table: PosTable, at: number): number[] {
+  const { text } = table.lemmaSynsets
+  const end = table.lemmaSynsets.end(at)
+  const ids: number[] = []
+  let value = 0
+  let digits = 0
+  for (let k = table.lemmaSynsets.start(at); k <= end; k++) {
+    const c = k < end ? text.charCodeAt(k) : 32
+    if (c === 32) {
+      if (digits > 0) ids.push(value)
+      value = 0
+      digits = 0
+    } else {
+      // base 36 as written by Number.prototype.toString(36): 0-9 then a-z
+      value = value * 36 + (c <= 57 ? c - 48 : c - 87)
+      digits++
+    }
   }
-  return -1
+  return ids
 }
 
 function synsetIds(table: PosTable, lemma: string): number[] {
   const at = lemmaPosition(table, lemma)
-  const raw = at < 0 ? undefined : table.lemmaSynsets[at]
-  if (raw === undefined || raw.length === 0) return []
-  return raw.split(' ').map((id) => parseInt(id, 36))
+  return at < 0 ? [] : synsetIdsAt(table, at)
 }
 
 /**
@@ -253,19 +297,27 @@ function synsetIds(table: PosTable, lemma: string): number[] {
  */
 export function synsets(word: string): string[][] {
   if (typeof word !== 'string') throw new MetricInputError('synsets', 'word', 'a string', word)
+  const out: string[][] = []
+  forEachSynsetLine(word, (table, id) => {
+    const names = id < table.synsets.count ? table.synsets.line(id) : ''
+    out.push(names.length === 0 ? [] : names.split(' '))
+  })
+  return out
+}
+
+/** Calls `visit` with each synset of `word` (see {@link synsets}) in NLTK's order. */
+function forEachSynsetLine(word: string, visit: (table: PosTable, id: number) => void): void {
   const tables = ensureLoaded().tables
   const lemma = pyLower(word)
-  const out: string[][] = []
-  for (const pos of WORDNET_POS) {
+  for (let p = 0; p < WORDNET_POS.length; p++) {
+    const pos = WORDNET_POS[p]!
     const table = tables[pos]
-    for (const form of morphyUnchecked(lemma, pos, table)) {
-      for (const id of synsetIds(table, form)) {
-        const names = table.synsets[id] ?? ''
-        out.push(names.length === 0 ? [] : names.split(' '))
-      }
+    const forms = morphyUnchecked(lemma, pos, table)
+    for (let f = 0; f < forms.length; f++) {
+      const ids = synsetIds(table, forms[f]!)
+      for (let k = 0; k < ids.length; k++) visit(table, ids[k]!)
     }
   }
-  return out
 }
 
 // Bounded: METEOR calls synonyms() once per unmatched candidate stem, over unbounded input vocabularies.
@@ -290,11 +342,29 @@ export function synonyms(word: string): ReadonlySet<string> {
   const cached = synonymCache.get(word)
   if (cached !== undefined) return cached
   const set = new Set<string>()
-  for (const names of synsets(word)) for (const name of names) set.add(name)
+  forEachSynsetLine(word, (table, id) => addNames(table, id, set))
   if (synonymCache.size >= SYNONYM_CACHE_LIMIT) {
     const oldest = synonymCache.keys().next()
     if (oldest.done !== true) synonymCache.delete(oldest.value)
   }
   synonymCache.set(word, set)
   return set
+}
+
+/** Adds the names on synset line `id` (space-separated) to `set`, as synsets() + a loop would. */
+function addNames(table: PosTable, id: number, set: Set<string>): void {
+  if (id >= table.synsets.count) return
+  const { text } = table.synsets
+  const end = table.synsets.end(id)
+  let from = table.synsets.start(id)
+  if (from === end) return
+  for (;;) {
+    const space = text.indexOf(' ', from)
+    if (space < 0 || space >= end) {
+      set.add(text.slice(from, end))
+      return
+    }
+    set.add(text.slice(from, space))
+    from = space + 1
+  }
 }

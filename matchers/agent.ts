@@ -7,6 +7,7 @@ import { toolCallF1, type ToolCallF1Options, type ToolCallF1Score } from '../src
 import { describeCall, readExpectedCall, readExpectedCalls, type ArgsMatch, type ExpectedToolCall, type ToolCall } from '../src/agent/tool-calls.js'
 import { matchTrajectory, type TrajectoryOptions, type TrajectoryScore } from '../src/agent/trajectory.js'
 import { callMatches } from '../src/agent/call-match.js'
+import { describeValue } from '../src/errors.js'
 import { buildSignature } from '../src/signature.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { isAgentSet, readAgentSet, readCalls, RECEIVED_AGENT_SET, RECEIVED_CALLS, type AgentCase } from './agent-received.js'
@@ -18,6 +19,7 @@ import {
   formatNumber,
   partialSetResult,
   table,
+  terminalSafe,
   thresholdResult,
   MAX_ROWS,
   FAILED_CASES_OPTION,
@@ -87,14 +89,15 @@ function setOutcome(
   return partialSetResult(ctx, {
     matcher: o.matcher,
     args: o.args,
-    label: `share of cases that ${o.what} (${n} ${n === 1 ? 'case' : 'cases'})`,
-    metric: `share of cases that ${o.what}`,
+    // the label is printed in a section too (partialSetResult's `over the … that did not fail` line): escaped here
+    label: `share of cases that ${terminalSafe(o.what)} (${n} ${n === 1 ? 'case' : 'cases'})`,
+    metric: `share of cases that ${terminalSafe(o.what)}`,
     value,
     min: 1,
     signature: failedCasesSignature(o.signature, mode, set.failed.length),
     sections: () => [
       ctx.isNot === true
-        ? `cases that ${o.what}: ${passing.length} of ${results.length}\n${table(passing.map((r) => [r.c.id, r.note]))}`
+        ? `cases that ${terminalSafe(o.what)}: ${passing.length} of ${results.length}\n${table(passing.map((r) => [r.c.id, r.note]))}`
         : `cases that do not: ${failing.length} of ${results.length}\n${table(failing.map((r) => [r.c.id, r.note]))}`,
     ],
     perCase,
@@ -153,7 +156,7 @@ export function toCallTool(this: MatcherContext, received: unknown, call: Expect
       : sameName.length > 0
         ? `${wanted.name} was called, but never with the expected args (${argsMatch} match)`
         : `${wanted.name} was never called`,
-    sections: () => [`expected: ${shown}${wanted.args === undefined ? ' (any args)' : ''}`, callsSection(calls)],
+    sections: () => [`expected: ${terminalSafe(shown)}${wanted.args === undefined ? ' (any args)' : ''}`, callsSection(calls)],
   })
 }
 
@@ -179,6 +182,10 @@ function trajectorySections(s: TrajectoryScore): string[] {
 
 export function toCallTools(this: MatcherContext, received: unknown, ...rest: unknown[]): MatcherResult {
   const expectedArg = Array.isArray(rest[0]) ? (rest[0] as readonly ExpectedToolCall[]) : undefined
+  // the set form may leave `expected` out; the declaration's checks let anything but an object through as it
+  if (expectedArg === undefined && rest[0] !== undefined && (rest[0] === null || typeof rest[0] !== 'object')) {
+    matcherError(this, FN_CALLS, 'expected', 'expected must be an array of expected calls (tool names or `{ name, args }`)', rest[0])
+  }
   const options = ((expectedArg === undefined ? rest[0] : rest[1]) ?? {}) as TrajectoryOptions & AgentSetOptions
   const trajectory: TrajectoryOptions = { order: options.order ?? 'exact', argsMatch: options.argsMatch ?? 'exact' }
   if (isAgentSet(received)) {
@@ -281,7 +288,7 @@ export function toCallNoTools(this: MatcherContext, received: unknown, names?: s
 const FN_MOST = 'toMakeAtMostToolCalls'
 
 export function toMakeAtMostToolCalls(this: MatcherContext, received: unknown, n: number, options: { readonly name?: string } & AgentSetOptions = {}): MatcherResult {
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) matcherError(this, FN_MOST, 'n', `n must be an integer ≥ 0, got ${String(n)}`)
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) matcherError(this, FN_MOST, 'n', `n must be an integer ≥ 0, got ${describeValue(n)}`)
   const counted = (calls: readonly ToolCall[]) => (options.name === undefined ? calls.length : calls.filter((c) => c.name === options.name).length)
   const what = options.name === undefined ? 'tool calls' : `calls to ${options.name}`
   const signature = buildSignature('ToolCallCount', [['tool', options.name ?? 'any']])

@@ -4,6 +4,7 @@
  * and the cost from a price table the caller passes. There are no built-in prices: they change, and a
  * stale table would pass a budget it should fail.
  */
+import { firstHole, holeProblem } from '../dense-array.js'
 import { MetricInputError } from '../errors.js'
 import { quantileSorted } from '../eval-set/statistics.js'
 import { keysOf } from '../option-keys.js'
@@ -103,6 +104,9 @@ function readUsage(c: BudgetCase, prices: Readonly<Record<string, ModelPrice>> |
     )
   }
   const entries = Array.isArray(c.usage) ? (c.usage as unknown[]) : [c.usage]
+  // forEach below would skip a hole and the case would be priced without it
+  const hole = firstHole(entries)
+  if (hole >= 0) throw new MetricInputError(FN, `${c.name}.usage[${hole}]`, `token usage (${holeProblem(`${c.name}.usage`, hole)})`, undefined)
   let tokens = 0
   let cost = 0
   entries.forEach((raw, i) => {
@@ -194,6 +198,8 @@ export function measureBudget(cases: readonly BudgetCase[], limits: BudgetLimits
     return { limit, measured, max, pass: measured <= max, ...(worst === undefined ? {} : { worst }) }
   })
   const value = Math.max(...checks.map((c) => c.measured / c.max))
+  // Finite inputs can still sum past the largest double; a budget over an overflow asserts nothing.
+  if (!Number.isFinite(value)) throw new MetricInputError(FN, 'cases', 'usage whose sums stay finite (the totals overflow)', undefined)
   const signature = buildSignature('Budget', [
     ['limits', given.join(',')],
     ['pct', needLatency ? 'type7' : undefined],

@@ -81,6 +81,15 @@ export function readToolCalls(fn: string, where: string, value: unknown): ToolCa
  */
 export function readExpectedCalls(fn: string, where: string, value: unknown, allowEmpty: boolean): ReadExpectedCall[] {
   if (!Array.isArray(value)) throw new MetricInputError(fn, where, 'an array of expected calls (tool names or `{ name, args }`)', value)
+  // `Object.assign([], { order: 'any-order' })`: options put where the calls go would otherwise be ignored
+  const stray = Object.keys(value).find((k) => !/^(0|[1-9][0-9]*)$/.test(k))
+  if (stray !== undefined)
+    throw new MetricInputError(
+      fn,
+      `${where}.${stray}`,
+      'absent: an array of expected calls has only its entries (options go in the next argument)',
+      (value as unknown as Record<string, unknown>)[stray],
+    )
   if (!allowEmpty && value.length === 0) throw new MetricInputError(fn, where, 'a non-empty array of expected calls', value)
   const hole = firstHole(value)
   if (hole >= 0) throw new MetricInputError(fn, `${where}[${hole}]`, `an expected call (${holeProblem(where, hole)})`, undefined)

@@ -243,6 +243,86 @@ describe('judge matchers (a random, schema-valid judge)', () => {
   asyncProperty('toBePreferredOver', withReceived(answer, fc.oneof(text, junk), judgeOptions({ question: text, criteria: text })))
 })
 
+describe('agent matchers (issue #31)', () => {
+  const callName = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('search', 'weather', 'answer') }, { weight: 1, arbitrary: hostileString }, { weight: 1, arbitrary: junk })
+  const argValue = fc.oneof(hostileString, hostileNumber, fc.constantFrom('Paris', 'heads'), bool)
+  const args = fc.oneof({ weight: 6, arbitrary: fc.dictionary(fc.constantFrom('query', 'city', 'k'), argValue, { maxKeys: 3 }) }, { weight: 1, arbitrary: junk })
+  const toolCall = fc.oneof(
+    { weight: 8, arbitrary: fc.record({ name: callName, args, step: fc.oneof(fc.constant(undefined), fc.integer({ min: 0, max: 2 }), junk) }, { requiredKeys: ['name'] }) },
+    { weight: 1, arbitrary: junk },
+  )
+  const calls = fc.oneof(
+    { weight: 6, arbitrary: fc.array(toolCall, { maxLength: 5 }) },
+    { weight: 1, arbitrary: holey(toolCall, { maxLength: 3 }) },
+    { weight: 1, arbitrary: junk },
+  )
+  const expectedCall = fc.oneof(callName, fc.record({ name: callName, args }, { requiredKeys: ['name'] }), junk)
+  const expected = fc.oneof(
+    { weight: 6, arbitrary: fc.array(expectedCall, { maxLength: 4 }) },
+    { weight: 1, arbitrary: holey(expectedCall, { maxLength: 3 }) },
+    { weight: 1, arbitrary: junk },
+  )
+  // a case's expected calls are read by some matchers only: holes there are not marked as must-refuse
+  const caseExpected = fc.oneof(
+    { weight: 6, arbitrary: fc.array(expectedCall, { maxLength: 4 }) },
+    { weight: 1, arbitrary: holey(expectedCall, { maxLength: 3, mark: false }) },
+    { weight: 1, arbitrary: junk },
+  )
+  const agentCase = fc.oneof(
+    { weight: 6, arbitrary: fc.record({ id: fc.constantFrom('q1', 'q2', 'q1'), toolCalls: calls, expectedToolCalls: caseExpected }, { requiredKeys: ['toolCalls'] }) },
+    { weight: 1, arbitrary: fc.record({ id: fc.constant('q3'), question: text, error: junk }, { requiredKeys: [] }) },
+    { weight: 1, arbitrary: junk },
+  )
+  const r = fc.oneof(calls, fc.record({ toolCalls: calls }), received(agentCase))
+  const argsMatch = fc.constantFrom('exact', 'partial', 'ignore', 'subset')
+  const failedCases = fc.constantFrom('fail', 'zero', 'skip')
+  const ORDER = { order: fc.constantFrom('exact', 'in-order', 'any-order', 'subset', 'superset', 'strict'), argsMatch, failedCases }
+  syncProperty('toCallTool', withReceived(r, expectedCall, options({ argsMatch, failedCases })))
+  // an array where the set form's options may go is the `expected` argument by definition: not an options object to refuse
+  const orderOptions = options(ORDER).filter((o) => !Array.isArray(o))
+  syncProperty('toCallTools', fc.oneof(withReceived(r, expected, options(ORDER)), withReceived(r, orderOptions)))
+  syncProperty('toCallNoTools', withReceived(r, fc.oneof(fc.constant(undefined), callName, fc.array(callName, { maxLength: 2 })), options({ failedCases })))
+  syncProperty('toMakeAtMostToolCalls', withReceived(r, fc.oneof(fc.integer({ min: 0, max: 4 }), junk), options({ name: callName, failedCases })))
+  syncProperty('toHaveToolCallF1', fc.oneof(withReceived(r, expected, threshold(), options({ argsMatch })), withReceived(r, threshold(), options({ argsMatch, failedCases }))))
+  const usage = fc.record(
+    {
+      inputTokens: fc.oneof(fc.integer({ min: 0, max: 5000 }), hostileNumber),
+      outputTokens: fc.oneof(fc.integer({ min: 0, max: 500 }), junk),
+      model: fc.constantFrom('small', 'large'),
+    },
+    { requiredKeys: [] },
+  )
+  const budgetCase = fc.record(
+    {
+      id: fc.constantFrom('q1', 'q2'),
+      timing: fc.oneof(fc.record({ ms: fc.oneof(fc.double({ min: 0, max: 5000, noNaN: true }), junk) }), junk),
+      // nested holes are read only when a token or cost limit is set: not marked
+      usage: fc.oneof(usage, fc.array(usage, { maxLength: 2 }), holey(usage, { maxLength: 2, mark: false }), junk),
+      model: fc.oneof(fc.constantFrom('small', 'large'), junk),
+      error: fc.oneof(fc.constant(undefined), junk),
+    },
+    { requiredKeys: [] },
+  )
+  const limit = fc.oneof({ weight: 4, arbitrary: fc.double({ min: 0, max: 10000, noNaN: true }) }, { weight: 1, arbitrary: junk })
+  syncProperty(
+    'toStayWithinBudget',
+    withReceived(
+      received(budgetCase),
+      options({
+        p50Ms: limit,
+        p95Ms: limit,
+        maxMs: limit,
+        totalTokens: limit,
+        tokensPerCase: limit,
+        totalCost: limit,
+        costPerCase: limit,
+        prices: fc.oneof(fc.constant({ small: { inputPerMillion: 0.15, outputPerMillion: 0.6 } }), junk),
+        failedCases,
+      }),
+    ),
+  )
+})
+
 describe('coverage', () => {
   it('every declared matcher is exercised by this suite (or listed here with the reason it is not)', async () => {
     const { readFileSync } = await import('node:fs')

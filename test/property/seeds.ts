@@ -124,6 +124,25 @@ function setSeed(decl: MatcherDeclaration, single: SeedFactory): SeedFactory | u
         // the rubric set form keeps its rubric argument; the others take (min, options)
         return { received: { name: 'qa', cases }, args: decl.name === 'toSatisfyRubric' ? s.args : s.args.slice(-2) }
       }
+    case 'agent':
+      if (decl.name === 'toStayWithinBudget') return undefined
+      return (t) => {
+        const s = single(t)
+        const first: unknown = Array.isArray(s.received) ? s.received[0] : undefined
+        // a set example (tool-call F1) gives the one-case form from its first case's calls and expected calls
+        if (first !== null && typeof first === 'object' && 'toolCalls' in first) {
+          const c = first as { toolCalls: unknown; expectedToolCalls: unknown }
+          return { received: c.toolCalls, args: [c.expectedToolCalls, ...s.args] }
+        }
+        return {
+          received: [
+            { id: 'q1', toolCalls: s.received, expectedToolCalls: ['search', { name: 'weather', args: { city: t('Paris') } }] },
+            { id: 'q2', toolCalls: [{ name: t('search'), args: { query: t('heads') } }], expectedToolCalls: ['search'] },
+            failedCase(),
+          ],
+          args: s.args,
+        }
+      }
     default:
       return undefined
   }

@@ -1,5 +1,7 @@
 import type { Embedder } from '../src/embeddings/types.js'
 import type { Judge } from '../src/judge/types.js'
+import { MetricInputError } from '../src/errors.js'
+import { MAX_REPEAT as MAX_TRIALS } from '../src/judge/metrics/shared.js'
 
 /**
  * Defaults for the async matchers, set once in a setup file:
@@ -14,6 +16,14 @@ export interface RagMatchersConfig {
   judge?: Judge
   /** Folder for the judge cache and other committed artefacts, relative to the test file when not absolute. */
   judgeCacheDir?: string
+  /**
+   * Trials for every judge-backed assertion: each asks its judge `trials` times (seeds `seed … seed+trials−1`,
+   * each its own cache entry) and reports mean, min, max, pass rate, flip rate and self-consistency
+   * (judge-trials.ts). Overridden by a matcher's `repeat` and a `describeEvalSet` block's `trials`; the
+   * environment variable `RAG_MATCHERS_TRIALS` applies when this is unset. An integer from 1 to 100.
+   * Embedding and lexical matchers are deterministic and never repeat.
+   */
+  trials?: number
 }
 
 const KEY = Symbol.for('rag-matchers.config')
@@ -27,6 +37,11 @@ function holder(): RagMatchersConfig {
 }
 
 export function configure(options: Partial<RagMatchersConfig>): void {
+  const trials = (options as { trials?: unknown } | null)?.trials
+  // Refused here, where it is set, rather than in every assertion that would read it.
+  if (trials !== undefined && !(Number.isSafeInteger(trials) && (trials as number) >= 1 && (trials as number) <= MAX_TRIALS)) {
+    throw new MetricInputError('configure', 'trials', `an integer from 1 to ${MAX_TRIALS}`, trials)
+  }
   Object.assign(holder(), options)
 }
 

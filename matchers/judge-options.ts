@@ -30,6 +30,16 @@ export interface JudgeMatcherOptions {
    * comparing the mean with `min`.
    */
   passRate?: number
+  /**
+   * With trials (`repeat`, `configure({ trials })`, `RAG_MATCHERS_TRIALS`, describeEvalSet's `trials`): pass
+   * when at least this share (0–1) of the case × trial verdicts (score ≥ min) pass, instead of comparing the mean.
+   */
+  minPassRate?: number
+  /**
+   * With two or more trials: when more than this share (0–1) of the cases changed verdict between trials,
+   * the judge cannot be trusted and the assertion FAILS, with or without `.not`.
+   */
+  maxFlipRate?: number
 }
 
 /** For metrics over a list the judge extracts (claims, key points, statements), which may come back empty. */

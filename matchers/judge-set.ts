@@ -14,7 +14,8 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import type { EmptyMatcherOptions, JudgeMatcherOptions, JudgeSetOptions } from './judge-options.js'
 
 export type { JudgeSetOptions } from './judge-options.js'
-import { HOW_TO_CONFIGURE, judgeLine, readOptions, resolveJudge, uncomputable, type AnyScore, type OptionKinds, type SpecBase } from './judge-shared.js'
+import { HOW_TO_CONFIGURE, judgeLine, readOptions, resolveJudge, uncomputable, withTrials, type AnyScore, type OptionKinds, type SpecBase } from './judge-shared.js'
+import { decide, readGates, resolveTrials, statisticsOf, trialValues, wantsTrials } from './judge-trials.js'
 import { failedCasesMode, failedCasesSignature, formatNumber, MAX_ROWS, partialSetResult, quote, table, terminalSafe, type FailedCase } from './message.js'
 import { answerCases } from './set-form.js'
 import { denseCases, errorText, matcherError, requireThreshold } from './validate.js'
@@ -172,9 +173,12 @@ export async function runSet<S extends AnyScore, O extends JudgeMatcherOptions>(
     matcherError(ctx, matcher, args, "options.failedCases must be 'fail' | 'zero' | 'skip'", options.failedCases)
   }
   const mode = failedCasesMode(options)
+  const trials = resolveTrials(ctx, matcher, args, options?.repeat, received)
+  const gates = readGates(ctx, matcher, args, options ?? {}, trials)
   const { cases, failed, total } = readJudgeSet(ctx, matcher, args, received, spec.needs, spec.wants)
   const judge = resolveJudge(ctx, matcher, args, options)
   if (judge === undefined) return uncomputable(ctx, { matcher, args, label: `mean ${label}` }, 'No judge is configured.', [HOW_TO_CONFIGURE])
+  const asked = withTrials(options, trials)
 
   const limit = semaphore(concurrency)
   const acceptEmpty = (options as EmptyMatcherOptions | undefined)?.empty === 'pass'
@@ -182,7 +186,7 @@ export async function runSet<S extends AnyScore, O extends JudgeMatcherOptions>(
     cases.map((c) =>
       limit(async (): Promise<Outcome<S>> => {
         try {
-          const score = await spec.compute(judge, options, c)
+          const score = await spec.compute(judge, asked, c)
           if (Number.isNaN(score.value)) return { ok: false, reason: score.details.note ?? `${label} is undefined for this input`, score }
           if (spec.emptyOption === true && score.details.empty === true && !acceptEmpty) {
             const why = (score.details.note ?? 'there is nothing to judge').replace(/: [^:]*\(empty:\w+\)$/, '')
@@ -242,11 +246,12 @@ export async function runSet<S extends AnyScore, O extends JudgeMatcherOptions>(
     ...answerCases(perCase, failed, total, mode, n),
   })
   if (result.meta === undefined) return result
-  return {
+  const plain: MatcherResult = {
     ...result,
     meta: {
       ...result.meta,
       extra: {
+        ...result.meta.extra,
         calls: calls.total,
         cached: calls.cached,
         ...(calls.usage === undefined ? {} : { usage: calls.usage }),
@@ -254,6 +259,14 @@ export async function runSet<S extends AnyScore, O extends JudgeMatcherOptions>(
       },
     },
   }
+  // Failed pipeline cases decide on their own (failedCases); trials judge the scored cases only.
+  if (!wantsTrials(trials, gates) || cases.length === 0 || (failed.length > 0 && mode === 'fail')) return plain
+  const stats = statisticsOf(
+    cases.map((c, i) => ({ id: c.id, values: trialValues((outcomes[i] as { score: S }).score) })),
+    min,
+  )
+  const sections = () => [caseTable(perCase, min, ctx.isNot === true), judgeLine(judge, { calls })]
+  return decide(ctx, plain, { matcher, args, label: `${label}`, min, signature: signature ?? '', seed: judge.seed, sections }, stats, trials, gates)
 }
 
 function withUsage<U>(usage: U | undefined): { usage?: U } {

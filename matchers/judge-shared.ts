@@ -21,6 +21,7 @@ import { getConfig } from './config.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import type { EmptyMatcherOptions, JudgeMatcherOptions, RelevanceMatcherOptions } from './judge-options.js'
 import { buildMessage, formatNumber, list, quote, table, terminalSafe, thresholdHeadline } from './message.js'
+import { decide, readGates, resolveTrials, statisticsOf, trialValues, wantsTrials, type Trials } from './judge-trials.js'
 import { denseUserArray, matcherError, requireThreshold } from './validate.js'
 
 export type AnyScore = Score<JudgeDetailsBase & { note?: string; empty?: boolean }>
@@ -160,12 +161,14 @@ export async function run<S extends AnyScore, O extends JudgeMatcherOptions = Ju
   const { matcher, args } = spec
   const min = requireThreshold(ctx, matcher, args, 'min', spec.min, [0, 1], spec.minHint)
   const options = readOptions(ctx, matcher, args, spec.options, spec.optionKinds)
+  const trials = resolveTrials(ctx, matcher, args, options?.repeat)
+  const gates = readGates(ctx, matcher, args, options ?? {}, trials)
   const judge = resolveJudge(ctx, matcher, args, options)
   if (judge === undefined) return uncomputable(ctx, spec, 'No judge is configured.', [HOW_TO_CONFIGURE])
 
   let score: S
   try {
-    score = await spec.compute(judge, options)
+    score = await spec.compute(judge, withTrials(options, trials))
   } catch (error) {
     // Compare by name too: the ESM and CJS copies of the core each have their own classes.
     const name = (error as Error | undefined)?.name
@@ -193,7 +196,8 @@ export async function run<S extends AnyScore, O extends JudgeMatcherOptions = Ju
   const rate = repeatPassRate(score, min)
   const pass = passRate === undefined ? score.value >= min : rate >= passRate
   const runs = score.details.consistency?.n ?? 1
-  return {
+  const showTrials = wantsTrials(trials, gates)
+  const plain: MatcherResult = {
     pass,
     message: () =>
       buildMessage(ctx, {
@@ -222,6 +226,16 @@ export async function run<S extends AnyScore, O extends JudgeMatcherOptions = Ju
       },
     },
   }
+  if (!showTrials) return plain
+  const stats = statisticsOf([{ id: 'answer', values: trialValues(score) }], min)
+  const sections = () => [...spec.breakdown(score), judgeLine(judge, score.details)]
+  return decide(ctx, plain, { matcher, args, label: spec.label, min, signature: score.signature, seed: judge.seed, sections }, stats, trials, gates)
+}
+
+/** The options the metric runs with: `repeat` set to the trial count when the matcher's own `repeat` is not given. */
+export function withTrials<O extends JudgeMatcherOptions>(options: O | undefined, trials: Trials): O | undefined {
+  if (trials.n === 1 || options?.repeat !== undefined) return options
+  return { ...options, repeat: trials.n } as O
 }
 
 export function consistencyLine(c: Consistency | undefined, min: number, rate: number | undefined): string | undefined {

@@ -361,6 +361,17 @@ export async function toBePreferredOver(this: MatcherContext, received: unknown,
 
 // ---------------------------------------------------------------- declarations
 
+/** The trial gates (judge-trials.ts); trials come from `repeat`, describeEvalSet, `configure({ trials })` or RAG_MATCHERS_TRIALS. */
+const TRIAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  minPassRate: {
+    type: 'a number 0–1',
+    doc: 'With trials: pass when at least this share of the case × trial verdicts (score ≥ min) pass, instead of comparing the mean.',
+  },
+  maxFlipRate: {
+    type: 'a number 0–1',
+    doc: 'With 2 or more trials: fail, with or without `.not`, when more than this share of the cases changed verdict between trials.',
+  },
+}
 const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   judge: {
     type: 'a Judge',
@@ -374,6 +385,7 @@ const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     check: (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= MAX_REPEAT,
   },
   passRate: { type: 'a number 0–1', doc: 'With `repeat`: pass when at least this share of the runs scores ≥ min, instead of comparing the mean.' },
+  ...TRIAL_OPTIONS,
 }
 const QUESTION: OptionSpec = { type: 'a string', doc: "The user's question, shown to the judge." }
 const EMPTY: OptionSpec = {

@@ -46,6 +46,14 @@ export interface DescribeEvalSetOptions<I extends EvalRunItem> {
    * found in no chunk fails the block's run naming the item and the keyword. See runEvalSet.
    */
   readonly corpus?: CorpusSource
+  /**
+   * Trials for the judge-backed assertions on this block's run (`expect(run)` or `expect(run.cases)`): each
+   * asks its judge this many times with seeds `seed … seed+trials−1` and reports mean, min, max, pass rate,
+   * flip rate and self-consistency. Wins over `configure({ trials })` and `RAG_MATCHERS_TRIALS`; a matcher's
+   * own `repeat` wins over it. Embedding and lexical metrics are deterministic and never repeat.
+   * An integer from 1 to 100.
+   */
+  readonly trials?: number
 }
 
 /** The keys of {@link DescribeEvalSetOptions}: what describeEvalSet accepts. */
@@ -61,6 +69,7 @@ export const DESCRIBE_EVAL_SET_OPTION_KEYS = keysOf<DescribeEvalSetOptions<EvalR
   'retries',
   'retryDelayMs',
   'corpus',
+  'trials',
 )
 
 const MAX_TIMEOUT = 2 ** 31 - 1
@@ -74,9 +83,16 @@ export class EvalRunHandle<I extends EvalRunItem = EvalRunItem> {
   #result: EvalRun<I> | undefined
   #failure: unknown
   readonly #name: string
+  readonly #trials: number | undefined
 
-  constructor(name: string) {
+  constructor(name: string, trials?: number) {
     this.#name = name
+    this.#trials = trials
+  }
+
+  /** The block's `trials` option, which the judge matchers read from the run (undefined when not set). */
+  get trials(): number | undefined {
+    return this.#trials
   }
 
   /** Whether the set has run. */
@@ -175,6 +191,7 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
     retries = 0,
     retryDelayMs = 500,
     corpus,
+    trials,
   } = options
   // checked here too (runEvalSet checks them again), so a wrong one fails at collection, not in beforeAll
   if (!Number.isInteger(retries) || retries < 0) throw new MetricInputError(FN, 'options.retries', 'an integer ≥ 0', retries)
@@ -182,6 +199,9 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
     throw new MetricInputError(FN, 'options.retryDelayMs', 'a finite number of milliseconds ≥ 0', retryDelayMs)
   if (corpus !== undefined && !(Array.isArray(corpus) || typeof corpus === 'string' || typeof corpus === 'function')) {
     throw new MetricInputError(FN, 'options.corpus', 'an array of chunks `{ id, text }`, a JSON/JSONL file path, or a function returning chunks', corpus)
+  }
+  if (trials !== undefined && !(Number.isSafeInteger(trials) && trials >= 1 && trials <= 100)) {
+    throw new MetricInputError(FN, 'options.trials', 'an integer from 1 to 100', trials)
   }
   if (typeof pipeline !== 'function') throw new MetricInputError(FN, 'options.pipeline', 'a function `(question, item) => ({ retrieved, answer })`', pipeline)
   if (!(Array.isArray(dataset) || typeof dataset === 'string' || typeof dataset === 'function')) {
@@ -216,7 +236,7 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
   const derived = items !== undefined && Number.isInteger(concurrency) && concurrency > 0 ? Math.ceil(items.length / concurrency) * perCase + 30_000 : 60 * 60_000
   const timeout = Math.min(hookTimeoutMs ?? derived, MAX_TIMEOUT)
 
-  const handle = new EvalRunHandle<I>(name)
+  const handle = new EvalRunHandle<I>(name, trials)
   runner.describe(name, () => {
     runner.beforeAll(async () => {
       try {
@@ -233,6 +253,8 @@ export function describeEvalSet<I extends EvalRunItem>(name: string, options: De
           ...(progress !== undefined ? { progress } : {}),
           ...(onProgress !== undefined ? { onProgress } : {}),
         })
+        // `expect(run.cases)` carries the block's trials too: not enumerable, so the cases print and serialise as before.
+        if (trials !== undefined) Object.defineProperty(result.cases, 'trials', { value: trials, enumerable: false })
         handle._settle(result)
       } catch (error) {
         handle._settle(undefined, error)

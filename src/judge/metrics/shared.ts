@@ -2,6 +2,7 @@ import { MetricInputError } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
 import { buildSignature, type SignatureValue } from '../../signature.js'
+import { JudgeError } from '../errors.js'
 import { renderPrompt, type PromptSection } from '../prompt.js'
 import { stepTag, templateTag, type JudgeTemplate } from '../templates/template.js'
 import type { JsonSchema, Judge, JudgeReply } from '../types.js'
@@ -271,7 +272,15 @@ export async function repeated<D>(
   once: (seed: number) => Promise<RunResult<D>>,
 ): Promise<{ value: number; details: D; consistency?: Consistency }> {
   const seeds = Array.from({ length: repeat }, (_, i) => judge.seed + i)
-  const runs = await Promise.all(seeds.map((seed) => once(seed)))
+  const runs = await Promise.all(
+    seeds.map(async (seed, i) => {
+      try {
+        return await once(seed)
+      } catch (error) {
+        throw repeat === 1 ? error : namingTrial(error, i, repeat, seed)
+      }
+    }),
+  )
   const first = runs[0] as RunResult<D>
   if (repeat === 1) return { value: first.value, details: first.details }
   const values = runs.map((r) => r.value)
@@ -282,6 +291,17 @@ export async function repeated<D>(
     details: first.details,
     consistency: { n: repeat, seeds, values, mean, min: Math.min(...values), max: Math.max(...values), stdev },
   }
+}
+
+/**
+ * A replay miss in a repeated run names its trial: with trials every seed is its own cache entry, and
+ * "trial 3 of 5 (seed 44)" says which recording is missing. Other errors pass through unchanged.
+ */
+function namingTrial(error: unknown, index: number, repeat: number, seed: number): unknown {
+  // By name too: a judge built from the other (ESM or CJS) copy of the package throws the other class.
+  const e = error as Partial<JudgeError> | null
+  if (e === null || typeof e !== 'object' || e.name !== 'JudgeError' || e.kind !== 'cache-miss') return error
+  return new JudgeError('cache-miss', `Trial ${index + 1} of ${repeat} (seed ${seed}): ${String(e.message)}`, { ...e.info, trial: index + 1, trials: repeat, seed })
 }
 
 /**

@@ -265,12 +265,13 @@ export function toCallNoTools(this: MatcherContext, received: unknown, names?: s
       failedCasesMode(options),
     )
   }
-  const calls = readCalls(this, FN_NONE, '', received)
+  const hint = tools === undefined ? '' : 'names'
+  const calls = readCalls(this, FN_NONE, hint, received)
   const bad = forbidden(calls)
   const pass = bad.length === 0
   return booleanResult(this, {
     matcher: FN_NONE,
-    args: '',
+    args: hint,
     metric: 'no tool calls',
     pass,
     signature,
@@ -488,7 +489,8 @@ export const agentDeclarations = [
     name: 'toMakeAtMostToolCalls',
     async: false,
     family: 'agent',
-    summary: 'At most `n` tool calls (of the tool `name`, when given): an agent that loops is caught. For an eval set, in every case.',
+    summary:
+      'At most `n` tool calls (of the tool `name`, when given): an agent that loops is caught. The recorded value is the call count (not a 0–1 score). For an eval set, in every case (the recorded value is then the share of cases within n).',
     forms: [
       { received: RECEIVED_AGENT_SET, when: isAgentSet, args: [N], options: { name: NAME, failedCases: FAILED_CASES_OPTION } },
       { received: RECEIVED_CALLS, args: [N], options: { name: NAME } },

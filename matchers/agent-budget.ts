@@ -126,7 +126,7 @@ export const agentBudgetDeclarations = [
     async: false,
     family: 'agent',
     summary:
-      'An eval run stays within every limit given (≤): p50/p95/max latency of its cases, tokens in total and per case, and cost from a price table you pass (there are no built-in prices). A model missing from the table is a Matcher error naming the case. The recorded value is the largest measured / limit ratio.',
+      'An eval run stays within every limit given (≤): p50/p95/max latency of its cases, tokens in total and per case, and cost from a price table you pass (there are no built-in prices). A model missing from the table is a Matcher error naming the case. The recorded value is the largest measured / limit ratio (≤ 1 passes; it is not bounded by 1).',
     forms: [
       {
         received: 'an eval run `{ cases }` (runEvalSet) or an array of cases with `timing: { ms }`, `usage` and `model`',

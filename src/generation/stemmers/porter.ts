@@ -112,15 +112,22 @@ function stemUncached(word: string, mode: PorterMode, lowercase: boolean): strin
   }
   const lower = lowercase ? pyLower(word) : word
   if (mode !== 'original' && codePointLength(word) <= 2) return lower
-  if (!HAS_SURROGATE.test(lower)) return runSteps(lower, RULES[mode])
+  if (!hasSurrogate(lower)) return runSteps(lower, RULES[mode])
   return withAstralPlaceholders(lower, (w) => runSteps(w, RULES[mode]))
 }
 
-const HAS_SURROGATE = /[\uD800-\uDFFF]/
+// A loop, not a regular expression: words are short and this runs once per new word.
+function hasSurrogate(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdfff) return true
+  }
+  return false
+}
 const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g
 
 function codePointLength(text: string): number {
-  if (!HAS_SURROGATE.test(text)) return text.length
+  if (!hasSurrogate(text)) return text.length
   let n = 0
   for (const _ of text) n++
   return n
@@ -163,6 +170,12 @@ function withAstralPlaceholders(word: string, stem: (w: string) => string): stri
 
 // ---------------------------------------------------------------------------------------------
 // consonant / vowel pattern
+//
+// Every test below reads the word in place: `len` is the length of the prefix ("stem") it looks at, so
+// trying a rule slices nothing. A string is made only when a rule fires. (The first version sliced the
+// stem for each condition and iterated rule tuples; on a fresh process, where each new word of an eval
+// set is stemmed once, mostly before the JIT has optimised this code, that cost about as much as the
+// metric's warm pass.)
 
 const A = 97
 const E = 101
@@ -188,12 +201,12 @@ function isConsonant(w: string, i: number): boolean {
   return (i - j) % 2 === 0 ? firstIsConsonant : !firstIsConsonant
 }
 
-/** m: the number of vowel→consonant transitions. */
-function measure(s: string): number {
+/** m of `w`'s first `len` characters: the number of vowel→consonant transitions. */
+function measure(w: string, len: number): number {
   let m = 0
   let prevConsonant = true
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
+  for (let i = 0; i < len; i++) {
+    const c = w.charCodeAt(i)
     const consonant: boolean = isAeiou(c) ? false : c === Y ? i === 0 || !prevConsonant : true
     if (consonant && !prevConsonant) m++
     prevConsonant = consonant
@@ -201,55 +214,95 @@ function measure(s: string): number {
   return m
 }
 
-function containsVowel(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (!isConsonant(s, i)) return true
+/** Whether `w`'s first `len` characters contain a vowel. */
+function containsVowel(w: string, len: number): boolean {
+  for (let i = 0; i < len; i++) if (!isConsonant(w, i)) return true
   return false
 }
 
-function endsDoubleConsonant(s: string): boolean {
-  const n = s.length
-  return n >= 2 && s.charCodeAt(n - 1) === s.charCodeAt(n - 2) && isConsonant(s, n - 1)
+/** Whether `w`'s first `len` characters end in a double consonant. */
+function endsDoubleConsonant(w: string, len: number): boolean {
+  return len >= 2 && w.charCodeAt(len - 1) === w.charCodeAt(len - 2) && isConsonant(w, len - 1)
 }
 
-/** `*o`: consonant-vowel-consonant, the last not w, x or y; NLTK also accepts a 2-letter vowel-consonant. */
-function endsCvc(s: string, nltk: boolean): boolean {
-  const n = s.length
-  if (n >= 3) {
-    const last = s.charCodeAt(n - 1)
-    if (isConsonant(s, n - 3) && !isConsonant(s, n - 2) && isConsonant(s, n - 1) && last !== 119 /* w */ && last !== 120 /* x */ && last !== Y) {
+/**
+ * `*o` on `w`'s first `len` characters: consonant-vowel-consonant, the last not w, x or y; NLTK also
+ * accepts a 2-letter vowel-consonant.
+ */
+function endsCvc(w: string, len: number, nltk: boolean): boolean {
+  if (len >= 3) {
+    const last = w.charCodeAt(len - 1)
+    if (isConsonant(w, len - 3) && !isConsonant(w, len - 2) && isConsonant(w, len - 1) && last !== 119 /* w */ && last !== 120 /* x */ && last !== Y) {
       return true
     }
   }
-  return nltk && n === 2 && !isConsonant(s, 0) && isConsonant(s, 1)
+  return nltk && len === 2 && !isConsonant(w, 0) && isConsonant(w, 1)
+}
+
+/** Whether `w`'s first `len` characters end with `suffix`. */
+function endsAt(w: string, len: number, suffix: string): boolean {
+  const from = len - suffix.length
+  if (from < 0) return false
+  for (let k = 0; k < suffix.length; k++) if (w.charCodeAt(from + k) !== suffix.charCodeAt(k)) return false
+  return true
 }
 
 // ---------------------------------------------------------------------------------------------
 // rules
 
-/** `[suffix, replacement, condition on the stem before the suffix]`; `null` = always. */
-type Rule = readonly [suffix: string, replacement: string, condition: ((stem: string) => boolean) | null]
+/** A condition on the stem: the first `stemLength` characters of `word`. */
+type Condition = (word: string, stemLength: number) => boolean
+
+/** `suffix` → `replacement` if `condition` (null: always) holds for the stem before the suffix. */
+interface Rule {
+  readonly suffix: string
+  readonly replacement: string
+  readonly condition: Condition | null
+}
+
+/**
+ * A step's rules by the last code unit of their suffix (all suffixes are ASCII), each group in the
+ * step's order. Only a rule whose suffix ends with the word's last character can match, so the
+ * first matching rule of the word's group is the first matching rule of the whole list.
+ */
+type RulesByLastChar = ReadonlyArray<readonly Rule[] | undefined>
+
+function byLastChar(rules: ReadonlyArray<readonly [string, string, Condition | null]>): RulesByLastChar {
+  const groups: Rule[][] = []
+  for (const [suffix, replacement, condition] of rules) {
+    const last = suffix.charCodeAt(suffix.length - 1)
+    ;(groups[last] ??= []).push({ suffix, replacement, condition })
+  }
+  return Array.from({ length: 128 }, (_, c) => groups[c])
+}
 
 /** The first rule whose suffix matches decides: its replacement if the condition holds, else no change. */
-function applyFirstMatching(word: string, rules: readonly Rule[]): string {
-  for (const [suffix, replacement, condition] of rules) {
-    if (!word.endsWith(suffix)) continue
-    const stem = word.slice(0, word.length - suffix.length)
-    return condition === null || condition(stem) ? stem + replacement : word
+function applyFirstMatching(word: string, rules: RulesByLastChar): string {
+  const n = word.length
+  if (n === 0) return word
+  const last = word.charCodeAt(n - 1)
+  const group = last < 128 ? rules[last] : undefined
+  if (group === undefined) return word
+  for (let r = 0; r < group.length; r++) {
+    const rule = group[r]!
+    if (!endsAt(word, n, rule.suffix)) continue
+    const stemLength = n - rule.suffix.length
+    return rule.condition === null || rule.condition(word, stemLength) ? word.slice(0, stemLength) + rule.replacement : word
   }
   return word
 }
 
-const mGt0 = (stem: string): boolean => measure(stem) > 0
-const mGt1 = (stem: string): boolean => measure(stem) > 1
+const mGt0: Condition = (word, stemLength) => measure(word, stemLength) > 0
+const mGt1: Condition = (word, stemLength) => measure(word, stemLength) > 1
 
 interface ModeRules {
   readonly nltk: boolean
-  readonly step1c: readonly Rule[]
-  readonly step2: readonly Rule[]
+  readonly step1c: RulesByLastChar
+  readonly step2: RulesByLastChar
 }
 
-function step2Rules(mode: PorterMode): Rule[] {
-  const rules: Rule[] = [
+function step2Rules(mode: PorterMode): RulesByLastChar {
+  const rules: Array<[string, string, Condition]> = [
     ['ational', 'ate', mGt0],
     ['tional', 'tion', mGt0],
     ['enci', 'ence', mGt0],
@@ -274,21 +327,22 @@ function step2Rules(mode: PorterMode): Rule[] {
   ]
   if (mode === 'nltk') {
     rules.push(['fulli', 'ful', mGt0])
-    // NLTK measures the stem with its 'l' so that short stems (geo-, theo-) behave like philo-
-    rules.push(['logi', 'log', (stem) => measure(`${stem}l`) > 0])
+    // NLTK measures the stem with its 'l' so that short stems (geo-, theo-) behave like philo-; the
+    // suffix starts with that 'l', so it is the stem plus one character of the word
+    rules.push(['logi', 'log', (word, stemLength) => measure(word, stemLength + 1) > 0])
   } else if (mode === 'martin') {
     rules.push(['logi', 'log', mGt0])
   }
-  return rules
+  return byLastChar(rules)
 }
 
 function makeModeRules(mode: PorterMode): ModeRules {
   const nltk = mode === 'nltk'
-  const yCondition = nltk
+  const yCondition: Condition = nltk
     ? // NLTK: (*c and not c) Y → I, so 'spy' → 'spi' but 'by', 'enjoy' stay
-      (stem: string): boolean => stem.length > 1 && isConsonant(stem, stem.length - 1)
+      (word, stemLength) => stemLength > 1 && isConsonant(word, stemLength - 1)
     : containsVowel
-  return { nltk, step1c: [['y', 'i', yCondition]], step2: step2Rules(mode) }
+  return { nltk, step1c: byLastChar([['y', 'i', yCondition]]), step2: step2Rules(mode) }
 }
 
 const RULES: Record<PorterMode, ModeRules> = {
@@ -297,14 +351,14 @@ const RULES: Record<PorterMode, ModeRules> = {
   martin: makeModeRules('martin'),
 }
 
-const STEP1A: readonly Rule[] = [
+const STEP1A = byLastChar([
   ['sses', 'ss', null],
   ['ies', 'i', null],
   ['ss', 'ss', null],
   ['s', '', null],
-]
+])
 
-const STEP3: readonly Rule[] = [
+const STEP3 = byLastChar([
   ['icate', 'ic', mGt0],
   ['ative', '', mGt0],
   ['alize', 'al', mGt0],
@@ -312,9 +366,9 @@ const STEP3: readonly Rule[] = [
   ['ical', 'ic', mGt0],
   ['ful', '', mGt0],
   ['ness', '', mGt0],
-]
+])
 
-const STEP4: readonly Rule[] = [
+const STEP4 = byLastChar([
   ['al', '', mGt1],
   ['ance', '', mGt1],
   ['ence', '', mGt1],
@@ -326,7 +380,7 @@ const STEP4: readonly Rule[] = [
   ['ement', '', mGt1],
   ['ment', '', mGt1],
   ['ent', '', mGt1],
-  ['ion', '', (stem) => measure(stem) > 1 && (stem.endsWith('s') || stem.endsWith('t'))],
+  ['ion', '', (word, stemLength) => measure(word, stemLength) > 1 && (endsAt(word, stemLength, 's') || endsAt(word, stemLength, 't'))],
   ['ou', '', mGt1],
   ['ism', '', mGt1],
   ['ate', '', mGt1],
@@ -334,7 +388,7 @@ const STEP4: readonly Rule[] = [
   ['ous', '', mGt1],
   ['ive', '', mGt1],
   ['ize', '', mGt1],
-]
+])
 
 function runSteps(word: string, rules: ModeRules): string {
   let w = step1a(word, rules.nltk)
@@ -349,50 +403,50 @@ function runSteps(word: string, rules: ModeRules): string {
 
 function step1a(w: string, nltk: boolean): string {
   // NLTK: 'dies' → 'die' (but 'flies' → 'fli')
-  if (nltk && w.length === 4 && w.endsWith('ies')) return `${w.slice(0, 1)}ie`
+  if (nltk && w.length === 4 && endsAt(w, 4, 'ies')) return `${w.slice(0, 1)}ie`
   return applyFirstMatching(w, STEP1A)
 }
 
 function step1b(w: string, nltk: boolean): string {
+  const n = w.length
   // NLTK: 'died' → 'die', 'spied' → 'spi', before the eed/ed rules
-  if (nltk && w.endsWith('ied')) return w.length === 4 ? `${w.slice(0, 1)}ie` : `${w.slice(0, -3)}i`
-  if (w.endsWith('eed')) {
-    const stem = w.slice(0, -3)
-    return measure(stem) > 0 ? `${stem}ee` : w
-  }
-  let s: string
-  if (w.endsWith('ed') && containsVowel(w.slice(0, -2))) s = w.slice(0, -2)
-  else if (w.endsWith('ing') && containsVowel(w.slice(0, -3))) s = w.slice(0, -3)
+  if (nltk && endsAt(w, n, 'ied')) return n === 4 ? `${w.slice(0, 1)}ie` : `${w.slice(0, -3)}i`
+  if (endsAt(w, n, 'eed')) return measure(w, n - 3) > 0 ? `${w.slice(0, -3)}ee` : w
+  // s: the stem left after removing ed/ing, as a length of w
+  let s: number
+  if (endsAt(w, n, 'ed') && containsVowel(w, n - 2)) s = n - 2
+  else if (endsAt(w, n, 'ing') && containsVowel(w, n - 3)) s = n - 3
   else return w
   // the clean-up rules after removing ed/ing
-  if (s.endsWith('at') || s.endsWith('bl') || s.endsWith('iz')) return `${s}e`
-  if (endsDoubleConsonant(s)) {
-    const last = s.charCodeAt(s.length - 1)
+  if (endsAt(w, s, 'at') || endsAt(w, s, 'bl') || endsAt(w, s, 'iz')) return `${w.slice(0, s)}e`
+  if (endsDoubleConsonant(w, s)) {
+    const last = w.charCodeAt(s - 1)
     // l, s, z stay doubled; the step then stops
-    return last === 108 || last === 115 || last === 122 ? s : s.slice(0, -1)
+    return last === 108 || last === 115 || last === 122 ? w.slice(0, s) : w.slice(0, s - 1)
   }
   // NLTK implements the *d rule as a pseudo-suffix '*d', so a literal '*d' ending also matches it
   // (and keeps its 'd': 'a*ding' → 'ad'); reproduced for parity on punctuation-bearing tokens.
-  if (s.endsWith('*d')) return `${s.slice(0, -2)}d`
-  if (measure(s) === 1 && endsCvc(s, nltk)) return `${s}e`
-  return s
+  if (endsAt(w, s, '*d')) return `${w.slice(0, s - 2)}d`
+  if (measure(w, s) === 1 && endsCvc(w, s, nltk)) return `${w.slice(0, s)}e`
+  return w.slice(0, s)
 }
 
 function step2(w: string, rules: ModeRules): string {
   // NLTK applies alli → al before the other rules and then runs step 2 again on the result.
-  if (rules.nltk && w.endsWith('alli') && measure(w.slice(0, -4)) > 0) return step2(w.slice(0, -2), rules)
+  if (rules.nltk && endsAt(w, w.length, 'alli') && measure(w, w.length - 4) > 0) return step2(w.slice(0, -2), rules)
   return applyFirstMatching(w, rules.step2)
 }
 
 function step5a(w: string, nltk: boolean): string {
-  if (!w.endsWith('e')) return w
-  const stem = w.slice(0, -1)
-  const m = measure(stem)
-  if (m > 1) return stem
-  if (m === 1 && !endsCvc(stem, nltk)) return stem
+  const n = w.length
+  if (!endsAt(w, n, 'e')) return w
+  const m = measure(w, n - 1)
+  if (m > 1) return w.slice(0, -1)
+  if (m === 1 && !endsCvc(w, n - 1, nltk)) return w.slice(0, -1)
   return w
 }
 
 function step5b(w: string): string {
-  return w.endsWith('ll') && measure(w.slice(0, -1)) > 1 ? w.slice(0, -1) : w
+  const n = w.length
+  return endsAt(w, n, 'll') && measure(w, n - 1) > 1 ? w.slice(0, -1) : w
 }

@@ -111,19 +111,28 @@ const pass = task in corpus
       return scores
     }
 const warmup = task in corpus ? () => corpus[task]([hyps[0]], [refs[0]]) : () => sentence[task](hyps[0], refs[0])
+const cpu = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e6
+}
 let t = performance.now()
 warmup()
 const warmupSeconds = (performance.now() - t) / 1000
+let c = cpu()
 t = performance.now()
 const scores = pass()
 const firstSeconds = (performance.now() - t) / 1000
+const firstCpu = cpu() - c
 const warm = []
+const warmCpu = []
 for (let k = 0; k < 3; k++) {
+  c = cpu()
   t = performance.now()
   pass()
   warm.push((performance.now() - t) / 1000)
+  warmCpu.push(cpu() - c)
 }
-console.log(JSON.stringify({ setupSeconds: 0, warmupSeconds, firstSeconds, warm, scores }))
+console.log(JSON.stringify({ setupSeconds: 0, warmupSeconds, firstSeconds, warm, firstCpu, warmCpu, scores }))
 `
 const PY_SIDE = `
 import json, sys, time
@@ -164,15 +173,20 @@ else:
 t = time.perf_counter()
 warmup()
 warmup_s = time.perf_counter() - t
+c = time.process_time()
 t = time.perf_counter()
 scores = passes()
 first = time.perf_counter() - t
+first_cpu = time.process_time() - c
 warm = []
+warm_cpu = []
 for _ in range(3):
+    c = time.process_time()
     t = time.perf_counter()
     passes()
     warm.append(time.perf_counter() - t)
-print(json.dumps({"setupSeconds": setup, "warmupSeconds": warmup_s, "firstSeconds": first, "warm": warm, "scores": scores}))
+    warm_cpu.append(time.process_time() - c)
+print(json.dumps({"setupSeconds": setup, "warmupSeconds": warmup_s, "firstSeconds": first, "warm": warm, "firstCpu": first_cpu, "warmCpu": warm_cpu, "scores": scores}))
 `
 
 // ---------------------------------------------------------------- which references can run here
@@ -242,7 +256,7 @@ function runSide(cmd, args, env) {
   const loadAfter = load()
   if (r.status !== 0) throw new Error(`${cmd} failed (status ${r.status}): ${r.error?.message ?? r.stderr.slice(-2000)}`)
   const out = JSON.parse(r.stdout.trim().split('\n').pop())
-  return { ...out, warmMedian: median(out.warm), loadBefore, loadAfter }
+  return { ...out, warmMedian: median(out.warm), warmCpuMedian: median(out.warmCpu), loadBefore, loadAfter }
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rag-first-pass-'))
@@ -271,6 +285,7 @@ try {
         const f = (s) => s.toFixed(3)
         console.error(
           `run ${run} ${task.padEnd(13)} ${side.padEnd(9)} first ${f(result.firstSeconds)} s  warm ${f(result.warmMedian)} s  ` +
+            `(CPU ${f(result.firstCpu)} / ${f(result.warmCpuMedian)} s)  ` +
             `warm-up call ${f(result.setupSeconds + result.warmupSeconds)} s  load ${result.loadBefore.toFixed(2)}→${result.loadAfter.toFixed(2)}`,
         )
       }
@@ -302,6 +317,8 @@ const summary = tasks.map((task) => {
       warm: median(xs.map((x) => x.warmMedian)),
       firstCall: median(xs.map((x) => x.setupSeconds + x.warmupSeconds)),
       firstOverWarm: xs.map((x) => x.firstSeconds / x.warmMedian),
+      // in CPU seconds of the process (compiler and GC threads included): less moved by other processes
+      firstOverWarmCpu: xs.map((x) => x.firstCpu / x.warmCpuMedian),
       load: xs.map((x) => x.loadBefore),
     }
   }
@@ -354,13 +371,9 @@ if (meteor?.ours) {
   )
 }
 if (before) {
-  lines.push('', '| task | before: first / warm (first ÷ warm) | after: first / warm (first ÷ warm) |', '| --- | --- | --- |')
-  for (const row of summary) {
-    if (!row.before) continue
-    lines.push(
-      `| ${LABELS[row.task]} | ${s(row.before.first)} / ${s(row.before.warm)} (${list(row.before.firstOverWarm)}) | ${s(row.ours.first)} / ${s(row.ours.warm)} (${list(row.ours.firstOverWarm)}) |`,
-    )
-  }
+  lines.push('', '| task | before: first / warm (first ÷ warm; in CPU time) | after: first / warm (first ÷ warm; in CPU time) |', '| --- | --- | --- |')
+  const side = (x) => `${s(x.first)} / ${s(x.warm)} (${list(x.firstOverWarm)}; ${list(x.firstOverWarmCpu)})`
+  for (const row of summary) if (row.before) lines.push(`| ${LABELS[row.task]} | ${side(row.before)} | ${side(row.ours)} |`)
   const b = meteor?.before
   if (b) notes.push(`METEOR first call, before: ${s(b.firstCall)}.`)
 }

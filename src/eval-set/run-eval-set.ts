@@ -134,6 +134,8 @@ export const RUN_EVAL_SET_OPTION_KEYS = keysOf<RunEvalSetOptions>()(
  */
 export const OUTPUT_FIELDS = ['retrieved', 'answer', 'contexts'] as const
 const RESERVED_FIELDS = ['error', 'timing', 'attempts'] as const
+/** An agent's outputs (issue #31): refused on an item for the same reason; expected calls go in `expectedToolCalls`. */
+export const AGENT_OUTPUT_FIELDS = ['toolCalls', 'usage'] as const
 
 /** Refuses an item that carries an output field (or a field runEvalSet sets), naming the item and the field. */
 function refuseOutputFields(item: EvalRunItem, i: number): void {
@@ -150,6 +152,13 @@ function refuseOutputFields(item: EvalRunItem, i: number): void {
     error.message =
       `${FN}: ${label} carries \`${field}\`, which is a pipeline output, not a dataset field: a case's \`retrieved\`, \`answer\` and \`contexts\` come only from the pipeline, ` +
       `so a case whose pipeline failed is never scored on the dataset's copy. Rename the field. ${hint}`
+    throw error
+  }
+  for (const field of AGENT_OUTPUT_FIELDS) {
+    if (!Object.prototype.hasOwnProperty.call(item, field) || item[field] === undefined) continue
+    const hint = field === 'toolCalls' ? 'The calls a case should make belong in `expectedToolCalls`.' : 'Token usage comes from the pipeline (the agent adapters return it).'
+    const error = new MetricInputError(FN, `${label}.${field}`, 'absent: it is a pipeline output', item[field])
+    error.message = `${FN}: ${label} carries \`${field}\`, which is a pipeline output, not a dataset field: a case whose pipeline failed must not be scored on the dataset's copy. Rename the field. ${hint}`
     throw error
   }
   for (const field of RESERVED_FIELDS) {

@@ -11,13 +11,20 @@
  * the row's per-case values packed in `case_values`/`case_passes`, see blob-codec.ts) and `cases` (each
  * case's id and texts, for `history case`). Every per-case fact is stored once; `readRun` puts the report
  * back together (packed-report.ts). Version 1 kept the whole report JSON, each case's JSON and one row per
- * case value (`case_values`): 128 MB and 4 s for a run of 200,000 case values.
+ * case value (`case_values`): 128 MB and 4 s for a run of 200,000 case values. Version 3 adds the covering
+ * indexes `metric_rows_trend` and `metric_rows_by_run` (what the history UI and `trend` read).
  */
 import type { HistoryBackend } from './backend.js'
 import { repackV1Runs } from './repack-v1.js'
 
 /** The schema version this version of rag-matchers writes and reads. */
-export const SCHEMA_VERSION = 2
+export const SCHEMA_VERSION = 3
+
+/**
+ * The oldest version a read-only open reads as it is (without migrating): version 3 only adds indexes, so
+ * every query gives the same answers on a version 2 store, more slowly; its next recorded run adds them.
+ */
+export const OLDEST_READABLE_VERSION = 2
 
 /** A migration step: a DDL statement (dialect markers mapped by the backend), or code that rewrites stored rows. */
 export type MigrationStep = string | ((backend: HistoryBackend) => Promise<void>)
@@ -200,5 +207,14 @@ export const MIGRATIONS: readonly (readonly MigrationStep[])[] = [
     `ALTER TABLE runs ADD COLUMN report_packed {{BLOB}}`,
     repackV1Runs,
     `ALTER TABLE runs DROP COLUMN report_json`,
+  ],
+  // 2 → 3: two covering indexes over the metric rows' small columns, so that a set's trend (by set name) and
+  // the newest runs' rows (by run id) are read from the index alone: a metric row also carries its run's
+  // per-case values (8 kB for 1,000 cases), and reading 200,000 such rows through the table took seconds.
+  // metric_rows_trend starts with the columns of metric_rows_series, which it replaces.
+  [
+    `DROP INDEX metric_rows_series`,
+    `CREATE INDEX metric_rows_trend ON metric_rows (set_name, metric, run_id, set_index, metric_index, matcher, comparator, value, threshold, pass, direction, scale, baseline_mean)`,
+    `CREATE INDEX metric_rows_by_run ON metric_rows (run_id, set_index, metric_index, set_name, metric, matcher, comparator, value, threshold, pass, direction, scale, baseline_mean)`,
   ],
 ]

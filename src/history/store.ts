@@ -14,7 +14,7 @@ import { contentHash, packReport, unpackReport, type PackedCase, type PackedValu
 import { writeRunRows } from './rows.js'
 import type { RunEnvironment } from './run-info.js'
 import { resolveRunRef } from './run-ref.js'
-import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
+import { MIGRATIONS, OLDEST_READABLE_VERSION, SCHEMA_VERSION } from './schema.js'
 import { PostgresBackend } from './postgres.js'
 import { SqliteBackend, sqliteMessage } from './sqlite.js'
 import { targetText, type HistoryTarget } from './target.js'
@@ -223,7 +223,7 @@ export class HistoryStore {
       )
     }
     if (version === SCHEMA_VERSION || !write) {
-      if (version < SCHEMA_VERSION && !write) {
+      if (version < SCHEMA_VERSION && !write && version < OLDEST_READABLE_VERSION) {
         const message = `${backend.location} is an empty or older history store: record a run with this version first`
         throw version === 0 ? new EmptyStoreError(message) : new HistoryError(message)
       }

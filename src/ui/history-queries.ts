@@ -1,7 +1,8 @@
 /**
  * The reads the UI needs beyond the store's own queries, in one statement each so that a page over 1,000
  * runs × 200 metric rows is one round trip instead of 200 `metricSeries` calls. They go through the
- * store's public `backend` (the same `?`-placeholder SQL every backend speaks) and read only.
+ * store's public `backend` (the same `?`-placeholder SQL every backend speaks) and read only. The metric
+ * rows are read by set name or by run id through the covering indexes of schema 3, never all at once.
  */
 import type { HistoryStore } from '../history/public.js'
 
@@ -25,45 +26,68 @@ type Row = Record<string, unknown>
 const num = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined
 
+/** The columns of a metric cell: all in the covering indexes metric_rows_trend and metric_rows_by_run (schema 3). */
+const CELL_COLUMNS = 'run_id, set_index, metric_index, set_name, metric, matcher, comparator, value, threshold, pass, direction, scale, baseline_mean'
+
+/** Parameters per `IN (…)` list: well under SQLite's and PostgreSQL's limits. */
+const IN_CHUNK = 500
+
+function cellOf(r: Row): MetricCell {
+  const threshold = num(r.threshold)
+  const scale = num(r.scale)
+  const baseline = num(r.baseline_mean)
+  return {
+    runId: String(r.run_id),
+    set: String(r.set_name),
+    metric: String(r.metric),
+    matcher: String(r.matcher),
+    value: num(r.value) ?? null,
+    ...(threshold !== undefined ? { threshold } : {}),
+    comparator: String(r.comparator),
+    pass: num(r.pass) === 1,
+    direction: r.direction === 'lower' ? 'lower' : 'higher',
+    ...(scale !== undefined ? { scale } : {}),
+    ...(baseline !== undefined ? { baseline } : {}),
+  }
+}
+
 /**
- * Every metric row, oldest run first (the first row of a label in a run wins, as `metricSeries` picks
- * it), optionally of one eval set only.
+ * Rows in run order (`order`: a run id's position, oldest first; rows of runs it does not know are left
+ * out), then set and metric index, keeping the first row of a label in a run, as `metricSeries` picks it.
+ * Sorted here rather than by an ORDER BY joined with `runs`, so the read stays in one covering index.
  */
-export async function metricCells(store: HistoryStore, set?: string): Promise<MetricCell[]> {
-  const rows = await store.backend.all<Row>(
-    `SELECT m.run_id, m.set_name, m.metric, m.matcher, m.value, m.threshold, m.comparator, m.pass, m.direction, m.scale, m.baseline_mean
-     FROM metric_rows m JOIN runs r ON r.id = m.run_id
-     ${set === undefined ? '' : 'WHERE m.set_name = ?'}
-     ORDER BY r.ended_at, r.id, m.set_index, m.metric_index`,
-    set === undefined ? [] : [set],
-  )
+function cellsInOrder(rows: readonly Row[], order: ReadonlyMap<string, number>): MetricCell[] {
+  const known = rows.filter((r) => order.has(String(r.run_id)))
+  const at = (r: Row) => order.get(String(r.run_id)) as number
+  known.sort((a, b) => at(a) - at(b) || (num(a.set_index) ?? 0) - (num(b.set_index) ?? 0) || (num(a.metric_index) ?? 0) - (num(b.metric_index) ?? 0))
   const seen = new Set<string>()
   const out: MetricCell[] = []
-  for (const r of rows) {
-    const runId = String(r.run_id)
-    const setName = String(r.set_name)
-    const metric = String(r.metric)
-    const key = `${runId}\u0000${setName}\u0000${metric}`
+  for (const r of known) {
+    const key = `${String(r.run_id)}\u0000${String(r.set_name)}\u0000${String(r.metric)}`
     if (seen.has(key)) continue
     seen.add(key)
-    const threshold = num(r.threshold)
-    const scale = num(r.scale)
-    const baseline = num(r.baseline_mean)
-    out.push({
-      runId,
-      set: setName,
-      metric,
-      matcher: String(r.matcher),
-      value: num(r.value) ?? null,
-      ...(threshold !== undefined ? { threshold } : {}),
-      comparator: String(r.comparator),
-      pass: num(r.pass) === 1,
-      direction: r.direction === 'lower' ? 'lower' : 'higher',
-      ...(scale !== undefined ? { scale } : {}),
-      ...(baseline !== undefined ? { baseline } : {}),
-    })
+    out.push(cellOf(r))
   }
   return out
+}
+
+/** The metric rows of eval set `set` (optionally of one metric), in run order: a set's charts. */
+export async function setCells(store: HistoryStore, order: ReadonlyMap<string, number>, set: string, metric?: string): Promise<MetricCell[]> {
+  const rows = await store.backend.all<Row>(
+    `SELECT ${CELL_COLUMNS} FROM metric_rows WHERE set_name = ?${metric === undefined ? '' : ' AND metric = ?'}`,
+    metric === undefined ? [set] : [set, metric],
+  )
+  return cellsInOrder(rows, order)
+}
+
+/** The metric rows of the runs `runIds`, in run order: a page of the runs list. */
+export async function runCells(store: HistoryStore, order: ReadonlyMap<string, number>, runIds: readonly string[]): Promise<MetricCell[]> {
+  const rows: Row[] = []
+  for (let i = 0; i < runIds.length; i += IN_CHUNK) {
+    const chunk = runIds.slice(i, i + IN_CHUNK)
+    rows.push(...(await store.backend.all<Row>(`SELECT ${CELL_COLUMNS} FROM metric_rows WHERE run_id IN (${chunk.map(() => '?').join(', ')})`, chunk)))
+  }
+  return cellsInOrder(rows, order)
 }
 
 /** The metric labels of each eval set, in name order. */

@@ -28,7 +28,7 @@ import type {
   UiSeriesRun,
   UiSetSeries,
 } from './api-types.js'
-import { caseIds, latestRun, metricCells, setMetrics, type MetricCell } from './history-queries.js'
+import { caseIds, latestRun, runCells, setCells, setMetrics, type MetricCell } from './history-queries.js'
 import { keyOf, RESOURCE_PATTERN } from './keys.js'
 
 /** Runs per page of the runs list. */
@@ -77,9 +77,10 @@ interface Snapshot {
   readonly runs: readonly RunSummary[]
   readonly byId: ReadonlyMap<string, RunSummary>
   readonly previous: ReadonlyMap<string, string>
-  cells?: MetricCell[]
-  /** Each cell's change since the previous run on its branch (computed once per state of the store). */
-  changes?: Map<MetricCell, Pick<MetricChange, 'delta' | 'status' | 'since'>>
+  /** A run id's position in `runs` (oldest first). */
+  readonly order: ReadonlyMap<string, number>
+  /** Each run's metric rows read so far (a runs page reads its runs and the runs they are compared with). */
+  readonly runCells: Map<string, MetricCell[]>
   sets?: Map<string, string[]>
   /** Set series already computed, by key: the charts of a set are asked for again on every visit. */
   readonly series: Map<string, UiSetSeries>
@@ -210,7 +211,16 @@ export class UiResources {
       if (before !== undefined) previous.set(r.id, before)
       lastOnBranch.set(branchOf(r), r.id)
     }
-    this.snapshot = { stamp, runs: list, byId: new Map(list.map((r) => [r.id, r])), previous, cases: new Map(), series: new Map() }
+    this.snapshot = {
+      stamp,
+      runs: list,
+      byId: new Map(list.map((r) => [r.id, r])),
+      previous,
+      order: new Map(list.map((r, i) => [r.id, i])),
+      runCells: new Map(),
+      cases: new Map(),
+      series: new Map(),
+    }
     return this.snapshot
   }
 
@@ -222,27 +232,81 @@ export class UiResources {
       const run = snap.byId.get(c.runId)
       const key = `${run ? branchOf(run) : ''}\u0000${c.set}\u0000${c.metric}`
       const before = last.get(key)
-      if (c.value !== null && before !== undefined) {
-        const delta = c.value - before.value
-        const good = c.direction === 'lower' ? -delta : delta
-        out.set(c, { delta, status: comparisonStatus(good, TOLERANCE * (c.scale ?? 1), Number.NaN, 0.05, 'none'), since: before.runId })
-      }
+      if (c.value !== null && before !== undefined) out.set(c, this.change(c, before.value, before.runId))
       if (c.value !== null) last.set(key, { value: c.value, runId: c.runId })
     }
     return out
   }
 
+  /** The metric rows of `ids`, read once per state of the store. */
+  private async cellsOfRuns(store: HistoryStore, snap: Snapshot, ids: Iterable<string>): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !snap.runCells.has(id))
+    if (missing.length === 0) return
+    for (const id of missing) snap.runCells.set(id, [])
+    for (const c of await runCells(store, snap.order, missing)) snap.runCells.get(c.runId)?.push(c)
+  }
+
+  /**
+   * Each cell's change since the same metric in the previous run on its branch that measured it (a value,
+   * not n/a): usually the run just before on the branch, read with the page's own runs; a metric that run
+   * lacks is looked up in the metric's whole series (one indexed read per such metric).
+   */
+  private async pageChanges(store: HistoryStore, snap: Snapshot, cells: readonly MetricCell[]): Promise<Map<MetricCell, Pick<MetricChange, 'delta' | 'status' | 'since'>>> {
+    const out = new Map<MetricCell, Pick<MetricChange, 'delta' | 'status' | 'since'>>()
+    const keyOfCell = (c: MetricCell) => `${c.set}\u0000${c.metric}`
+    const byKey = new Map<string, Map<string, MetricCell>>()
+    const valueIn = (runId: string, c: MetricCell): number | null => {
+      let cells = byKey.get(runId)
+      if (!cells) {
+        cells = new Map((snap.runCells.get(runId) ?? []).map((x) => [keyOfCell(x), x]))
+        byKey.set(runId, cells)
+      }
+      return cells.get(keyOfCell(c))?.value ?? null
+    }
+    const later: MetricCell[] = []
+    for (const c of cells) {
+      const before = snap.previous.get(c.runId)
+      if (c.value === null || before === undefined) continue
+      const value = valueIn(before, c)
+      if (value !== null) out.set(c, this.change(c, value, before))
+      else later.push(c)
+    }
+    const series = new Map<string, Map<string, number | null>>()
+    for (const c of later) {
+      const key = keyOfCell(c)
+      let values = series.get(key)
+      if (!values) {
+        values = new Map((await setCells(store, snap.order, c.set, c.metric)).map((x) => [x.runId, x.value]))
+        series.set(key, values)
+      }
+      for (let at = snap.previous.get(c.runId); at !== undefined; at = snap.previous.get(at)) {
+        const value = values.get(at)
+        if (value !== undefined && value !== null) {
+          out.set(c, this.change(c, value, at))
+          break
+        }
+      }
+    }
+    return out
+  }
+
+  private change(c: MetricCell, before: number, since: string): Pick<MetricChange, 'delta' | 'status' | 'since'> {
+    const delta = (c.value as number) - before
+    const good = c.direction === 'lower' ? -delta : delta
+    return { delta, status: comparisonStatus(good, TOLERANCE * (c.scale ?? 1), Number.NaN, 0.05, 'none'), since }
+  }
+
   private async runsPage(store: HistoryStore, snap: Snapshot, page: number): Promise<UiRunsPage> {
     const pages = Math.max(1, Math.ceil(snap.runs.length / PAGE_SIZE))
     if (page >= pages) throw new NotFound(`no runs page ${page + 1} (there are ${pages})`)
-    snap.cells ??= await metricCells(store)
-    snap.changes ??= this.changes(snap, snap.cells)
-    const changes = snap.changes
     const newestFirst = [...snap.runs].reverse().slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE)
-    const wanted = new Set(newestFirst.map((r) => r.id))
+    // the page's runs and the runs they are compared with, in one read
+    const wanted = newestFirst.map((r) => r.id)
+    await this.cellsOfRuns(store, snap, [...wanted, ...wanted.flatMap((id) => snap.previous.get(id) ?? [])])
+    const cells = wanted.flatMap((id) => snap.runCells.get(id) ?? [])
+    const changes = await this.pageChanges(store, snap, cells)
     const byRun = new Map<string, MetricChange[]>()
-    for (const c of snap.cells) {
-      if (!wanted.has(c.runId)) continue
+    for (const c of cells) {
       const list = byRun.get(c.runId) ?? []
       list.push({ set: c.set, metric: c.metric, value: c.value, decimals: decimalsFor(c), pass: c.pass, ...changes.get(c) })
       byRun.set(c.runId, list)
@@ -307,8 +371,8 @@ export class UiResources {
     const cached = snap.series.get(key)
     if (cached) return cached
     const set = await this.setName(store, snap, key)
-    const cells = snap.cells?.filter((c) => c.set === set) ?? (await metricCells(store, set))
-    const changes = snap.changes ?? this.changes(snap, cells)
+    const cells = await setCells(store, snap.order, set)
+    const changes = this.changes(snap, cells)
     const runs: UiSeriesRun[] = []
     const runIndex = new Map<string, number>()
     const metrics = new Map<string, { first: MetricCell; cells: MetricCell[] }>()

@@ -46,7 +46,7 @@ describe('history schema 1 → 2', () => {
 
     const store = await HistoryStore.open({ kind: 'sqlite', path: file }, { root: dir, write: true })
     expect(store.schemaVersion).toBe(SCHEMA_VERSION)
-    expect(SCHEMA_VERSION).toBe(2)
+    expect(SCHEMA_VERSION).toBe(3)
     for (const [i, r] of v1.entries()) {
       const back = await store.readRun(String(r.id))
       expect(JSON.stringify(back)).toBe(JSON.stringify(reports[i]))
@@ -57,7 +57,7 @@ describe('history schema 1 → 2', () => {
     expect(v2.map(facts)).toEqual(v1.map(facts))
     expect(Object.keys(v2[0] ?? {})).not.toContain('report_json')
     expect(await store.backend.hasTable('case_values')).toBe(false)
-    expect(await store.backend.all(`SELECT value FROM meta WHERE key = 'schema_version'`)).toEqual([{ value: '2' }])
+    expect(await store.backend.all(`SELECT value FROM meta WHERE key = 'schema_version'`)).toEqual([{ value: String(SCHEMA_VERSION) }])
 
     // The queries work on the migrated rows.
     const runs = await store.listRuns()

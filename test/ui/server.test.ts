@@ -11,10 +11,14 @@ import Database from 'better-sqlite3'
 import pg from 'pg'
 import { run as runUi } from '../../cli/ui.js'
 import { compareReports } from '../../cli/compare.js'
+import { HistoryStore } from '../../src/history/store.js'
+import type { UiRunsPage, UiSetSeries } from '../../src/ui/api-types.js'
+import { keyOf } from '../../src/ui/keys.js'
 import { UiResources } from '../../src/ui/resources.js'
 import { startUiServer, type RunningUi } from '../../src/ui/server.js'
 import { exportUi } from '../../src/ui/export.js'
 import { builtApp } from './app-build.js'
+import { makeReport } from '../history/make-report.js'
 import { BACKENDS, backendTitle, skipBackend, storeFixture } from '../helpers/history-backends.js'
 import { makeHistory, SCRIPT, type FixtureHistory, type FixtureRun } from './history-fixture.js'
 
@@ -174,6 +178,50 @@ for (const kind of BACKENDS) {
         [r1.id]: { previous: r0.id, compareWith: r0.id, compareBranch: undefined },
         [r0.id]: { previous: undefined, compareWith: undefined, compareBranch: undefined },
       })
+    })
+
+    it("gives each metric's change since the previous run on its branch that measured it, alike on the runs page and the set's charts", async () => {
+      const fresh = await fx.fresh()
+      const store = await HistoryStore.open(fresh.target, { root: fresh.dir, write: true })
+      const add = async (i: number, metrics: number, branch: string) =>
+        (
+          await store.append(makeReport({ sets: 1, metrics, cases: 3, seed: i, createdAt: new Date(Date.UTC(2026, 1, 1, i)) }), {
+            source: 'vitest',
+            environment: { git: { branch } },
+          })
+        ).id
+      // main: a (m0, m1), b (m0 only), c (m0, m1); feat: f between them
+      const a = await add(1, 2, 'main')
+      const b = await add(2, 1, 'main')
+      const f = await add(3, 2, 'feat')
+      const c = await add(4, 2, 'main')
+      await store.close()
+      const res = new UiResources({ target: fresh.target, root: fresh.dir, mode: 'server', compareReports })
+      try {
+        const page = (await res.get('runs/0')) as UiRunsPage
+        const cell = (run: string, metric: string) => page.runs.find((r) => r.run.id === run)?.changes.find((x) => x.metric === metric)
+        const value = (run: string, metric: string) => cell(run, metric)?.value as number
+        const expected = (run: string, metric: string, since: string) => ({ since, delta: value(run, metric) - value(since, metric) })
+        const got = (run: string, metric: string) => ({ since: cell(run, metric)?.since, delta: cell(run, metric)?.delta })
+        expect(page.runs.map((r) => r.run.id)).toEqual([c, f, b, a])
+        expect(got(c, 'mean m1')).toEqual(expected(c, 'mean m1', a)) // b did not measure m1: since a
+        expect(got(c, 'mean m0')).toEqual(expected(c, 'mean m0', b))
+        expect(got(b, 'mean m0')).toEqual(expected(b, 'mean m0', a))
+        expect(got(f, 'mean m0')).toEqual({ since: undefined, delta: undefined }) // the first run on feat
+        expect(got(a, 'mean m0')).toEqual({ since: undefined, delta: undefined })
+        expect(cell(c, 'mean m1')?.status).toMatch(/^(improved|ok|dropped \(within tolerance\)|regressed)$/)
+        // the set's chart of m1 says the same
+        const series = (await res.get(`set/${keyOf('set0')}`)) as UiSetSeries
+        const m1 = series.metrics.find((m) => m.metric === 'mean m1')!
+        const points = m1.run.map((r, i) => ({ run: series.runs[r]!.runId, delta: m1.delta[i], status: m1.status[i] }))
+        expect(points).toEqual([
+          { run: a, delta: null, status: null },
+          { run: f, delta: null, status: null },
+          { run: c, delta: cell(c, 'mean m1')?.delta, status: cell(c, 'mean m1')?.status },
+        ])
+      } finally {
+        await res.close()
+      }
     })
 
     it('answers only requests for its own address (a page that rebinds its name to 127.0.0.1 gets nothing)', async () => {

@@ -13,8 +13,12 @@ export class Lines {
 
   constructor(text: string) {
     this.text = text
-    this.starts = lineStarts(text)
-    this.count = this.starts.length - 1
+    const count = text.length === 0 ? 0 : countNewlines(text) + 1
+    const starts = new Int32Array(count + 1)
+    recordLineStarts(text, starts)
+    starts[count] = text.length + 1
+    this.starts = starts
+    this.count = count
   }
 
   /** Where line `k` begins in {@link text}. */
@@ -57,18 +61,19 @@ export class Lines {
   }
 }
 
-/**
- * Where each line of `text` starts, plus `text.length + 1` at the end. A function of its own so that the
- * loops, optimised while they run (on-stack replacement), are not thrown away on the way out.
- */
-function lineStarts(text: string): Int32Array {
-  let count = text.length === 0 ? 0 : 1
+// The two scans are functions of their own, each only its loop: a loop is optimised while it runs
+// (on-stack replacement), and code after it that had never run would throw that work away again.
+
+function countNewlines(text: string): number {
+  let count = 0
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++
-  const starts = new Int32Array(count + 1)
+  return count
+}
+
+/** `starts[k]` = where line k begins, for every line after the first (`starts[0]` stays 0). */
+function recordLineStarts(text: string, starts: Int32Array): void {
   let k = 1
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts[k++] = at + 1
-  starts[count] = text.length + 1
-  return starts
 }
 
 /** `key` against `text[from, to)` in code-unit order: negative, 0 or positive, as `key < / === / > range`. */

@@ -43,3 +43,16 @@ export {
   type PassFailDisagreement,
   type RankDisagreement,
 } from './alignment.js'
+export {
+  humanAlignment,
+  parseJudged,
+  loadJudged,
+  HumanAlignmentInputError,
+  type AlignmentDisagreement,
+  type AlignmentStatistic,
+  type HumanAlignmentDetails,
+  type HumanAlignmentOptions,
+  type JudgedItem,
+  type JudgedPreference,
+  type JudgedRating,
+} from './human-alignment.js'

@@ -6,6 +6,7 @@ import type { MatcherContext, MatcherResult } from './context.js'
 import { declaredScale, matcherOf } from './declare.js'
 import { embeddingDeclarations } from './embeddings.js'
 import { generationDeclarations } from './generation.js'
+import { humanAlignmentDeclarations } from './human-alignment.js'
 import { judgeDeclarations } from './judge.js'
 import { numericDeclarations } from './numeric.js'
 import { withAwaitCheck } from './pending.js'
@@ -21,6 +22,7 @@ export const matcherDeclarations = [
   ...judgeDeclarations,
   ...baselineDeclarations,
   ...agreementDeclarations,
+  ...humanAlignmentDeclarations,
   ...agentDeclarations,
   ...agentBudgetDeclarations,
 ] as const

@@ -4,6 +4,7 @@ import type { AgreementMatchers } from './agreement.js'
 import type { EmbeddingMatchers } from './embeddings.js'
 import type { EvalSetMatchers } from './baseline.js'
 import type { GenerationMatchers } from './generation.js'
+import type { HumanAlignmentMatchers } from './human-alignment.js'
 import type { NumericMatchers } from './numeric.js'
 import type { JudgeMatchers } from './judge.js'
 import type { RetrievalMatchers } from './retrieval.js'
@@ -24,6 +25,7 @@ export interface RagMatchers<R = unknown, T = unknown>
     ReceivedCheck<JudgeMatchers<R, T>, T, NotText, 'an answer string, the retrieved contexts or an eval set'>,
     ReceivedCheck<EvalSetMatchers<R>, T, NotAnObject, 'an eval run { cases } or an array of cases'>,
     ReceivedCheck<AgreementMatchers<R>, T, NotAnObject, 'ratings, scores or pairwise judgements (an array or an object)'>,
+    ReceivedCheck<HumanAlignmentMatchers<R>, T, NotAnObject, "the judge's verdicts (an array)">,
     ReceivedCheck<AgentMatchers<R>, T, NotAnObject, 'tool calls, { toolCalls } or an eval set'>,
     ReceivedCheck<AgentBudgetMatchers<R>, T, NotAnObject, 'an eval run { cases } or an array of cases'> {}
 

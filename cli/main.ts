@@ -34,6 +34,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   sacrebleu: { summary: "sacrebleu 2.6's command line: -m bleu chrf ter, several systems, --confidence, --paired-bs/-ar", load: () => import('./sacrebleu.js') },
   rouge: { summary: 'ROUGE-N/L/Lsum per segment (rouge-score 0.1.2) and their mean', load: () => import('./rouge.js') },
   meteor: { summary: 'METEOR per segment (NLTK 3.8, WordNet 3.0) and their mean', load: () => import('./meteor.js') },
+  align: {
+    summary: 'does an LLM judge agree with people? kappa, Spearman, confusion matrix and disagreements of judged.jsonl against human labels',
+    load: () => import('./align.js'),
+  },
 }
 
 function usage(): string {

@@ -5,6 +5,7 @@
  * agreement core's (cohenKappa, spearman, krippendorffAlpha), whose parity is tested there.
  */
 import { readFile } from 'node:fs/promises'
+import { firstHole, holeProblem } from '../dense-array.js'
 import { describeValue, MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
@@ -149,6 +150,8 @@ function readJudged(judged: unknown): { kind: 'ratings' | 'preferences'; items: 
     fail('judged', "the judge's results must be a non-empty array of { item, score, reason? } (ratings) or { item, a, b, winner, reason? } (preferences)", judged)
   }
   const list = rows as unknown[]
+  // `forEach` skips the holes of a sparse array: a verdict left out must be refused, not ignored
+  if (firstHole(list) >= 0) fail('judged', `${holeProblem(rows === judged ? 'judged' : 'judged.scores', firstHole(list))}; give one verdict per element`, judged)
   const first = list[0]
   const kind = isObject(first) && isPreference(first) ? 'preferences' : 'ratings'
   const items = new Map<string, { label: Label; reason?: string; pair?: readonly [string, string] }>()
@@ -188,6 +191,7 @@ function readHumans(labels: unknown, kind: 'ratings' | 'preferences', dimensionO
       labels,
     )
   }
+  if (firstHole(rows) >= 0) fail('labels', `${holeProblem('labels', firstHole(rows))}; give one label per element`, labels)
   const parsed: Array<HumanRecord & { dimension: string }> = []
   rows.forEach((row, i) => {
     const where = `labels[${i}]`

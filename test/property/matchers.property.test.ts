@@ -189,6 +189,25 @@ describe('agreement matchers', () => {
       options({ minRate: threshold(), confidence: threshold(), ties: fc.constantFrom('half', 'ignore', 'loss'), system: fc.constantFrom('new', 'old') }),
     ),
   )
+  // issue #30: the judge's verdicts (scores or preferences) against people's labels
+  const verdict = fc.oneof(
+    fc.record({ item: fc.constantFrom('i1', 'i2', 'i3', 'i4'), score, reason: fc.oneof(hostileString, junk) }, { requiredKeys: ['item', 'score'] }),
+    judgement,
+  )
+  const humanLabels = fc.oneof(records, fc.array(judgement, { maxLength: 8 }), holeyRecords, junk)
+  syncProperty(
+    'toAgreeWithHumans',
+    withReceived(
+      fc.oneof(fc.array(verdict, { maxLength: 4 }), holey(verdict, { maxLength: 4, mark: false }), junk),
+      humanLabels,
+      options({
+        minKappa: fc.oneof(fc.double({ min: -1, max: 1, noNaN: true }), junk),
+        minSpearman: fc.double({ min: -1, max: 1, noNaN: true }),
+        weights: fc.constantFrom('none', 'linear', 'quadratic'),
+        dimension: fc.constantFrom('fluency', ''),
+      }),
+    ),
+  )
 })
 
 describe('embedding matcher', () => {

@@ -31,6 +31,12 @@ export {
   toStateNumbersOf,
   toUtilizeContext,
   toWinAgainst,
+  toCallNoTools,
+  toCallTool,
+  toCallTools,
+  toHaveToolCallF1,
+  toMakeAtMostToolCalls,
+  toStayWithinBudget,
 } from './checked.js'
 export * from './retrieval.js'
 export * from './generation.js'
@@ -39,6 +45,8 @@ export * from './judge.js'
 export * from './embeddings.js'
 export * from './baseline.js'
 export * from './agreement.js'
+export * from './agent.js'
+export * from './agent-budget.js'
 export { configure, getConfig, resetConfig, type RagMatchersConfig } from './config.js'
 export type { MatcherContext, MatcherMeta, MatcherResult } from './context.js'
 export type { RagAsymmetricMatchers, RagMatchers } from './types.js'

@@ -20,6 +20,8 @@ const embedder = functionEmbedder((text: string) => [text.length, 1], { id: 'len
 
 const CASE = { id: 'q1', retrieved: ['a', 'b'], relevant: ['a'], answer: 'Paris is big.', reference: 'Paris is large.' }
 /** An eval-set case for the judge matchers' set forms. */
+const TOOL_CALLS = [{ name: 'search', args: { query: 'heads' } }]
+const AGENT_CASE = { id: 'q1', toolCalls: TOOL_CALLS, expectedToolCalls: ['search'] }
 const JUDGE_CASE = { id: 'q1', answer: 'Paris is big.', question: 'How big is Paris?', contexts: ['Paris is large.'], reference: 'Paris is large.' }
 
 /** A valid call per matcher and received form: the received value, the positional arguments and the options object. */
@@ -122,6 +124,27 @@ const VALID: Record<string, ReadonlyArray<{ received: unknown; args: unknown[]; 
   ],
   toCorrelateWith: [{ received: [1, 2, 3], args: [[1, 2, 3], 0.5], options: {} }],
   toWinAgainst: [{ received: { wins: 8, losses: 2 }, args: ['v1'], options: {} }],
+  toCallTool: [
+    { received: TOOL_CALLS, args: ['search'], options: {} },
+    { received: [AGENT_CASE], args: ['search'], options: {} },
+  ],
+  toCallTools: [
+    { received: TOOL_CALLS, args: [['search']], options: { order: 'exact' } },
+    { received: [AGENT_CASE], args: [], options: { order: 'exact' } },
+  ],
+  toCallNoTools: [
+    { received: TOOL_CALLS, args: ['delete_file'], options: {} },
+    { received: [AGENT_CASE], args: ['delete_file'], options: {} },
+  ],
+  toMakeAtMostToolCalls: [
+    { received: TOOL_CALLS, args: [2], options: {} },
+    { received: [AGENT_CASE], args: [2], options: {} },
+  ],
+  toHaveToolCallF1: [
+    { received: TOOL_CALLS, args: [['search'], 0.5], options: {} },
+    { received: [AGENT_CASE], args: [0.5], options: {} },
+  ],
+  toStayWithinBudget: [{ received: [{ id: 'q1', timing: { ms: 5 }, usage: { inputTokens: 1, outputTokens: 1 } }], args: [], options: { maxMs: 5000 } }],
 }
 
 /** A value of the wrong type for an option documented as `type`. */

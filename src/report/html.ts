@@ -22,6 +22,7 @@ import {
   valueText,
   verdictText,
 } from './table.js'
+import { trialLines } from './trials.js'
 
 /** The page's policy: nothing may load or run; only the inline stylesheet applies. */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
@@ -141,6 +142,12 @@ function whyList(lines: readonly string[]): string {
   return `<div class="why"><h3>Why</h3><ul>${lines.map((l) => `<li class="fail">${escapeHtml(l)}</li>`).join('')}</ul></div>`
 }
 
+/** The trials of the judge assertions (one line each, src/report/trials.ts), or '' when none ran with trials. */
+function trialsList(lines: readonly string[]): string {
+  if (lines.length === 0) return ''
+  return `<div class="trials"><h3>Trials</h3><ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul></div>`
+}
+
 /** The pass/FAIL badge after a section heading (eval sets and per-file singles alike). */
 function resultBadge(pass: boolean): string {
   return `<span class="${pass ? 'pass' : 'fail'}">${pass ? 'pass' : 'FAIL'}</span>`
@@ -222,6 +229,7 @@ function evalSetSection(report: RagReport, set: EvalSetSection): string {
     (set.tests.length > 1 ? `<p class="muted tests">asserted by ${plural(set.tests.length, 'test')}: ${set.tests.map(escapeHtml).join(' · ')}</p>` : '') +
     metricsTable(set) +
     whyList(causeLines(setAssertions(report, set))) +
+    trialsList(trialLines(setAssertions(report, set))) +
     baselinesTable(set) +
     regressedCases(set) +
     (charts.length > 0 ? `<div class="charts">${charts.join('')}</div>` : '') +
@@ -289,7 +297,7 @@ export function renderHtml(report: RagReport): string {
           .map(
             (f) =>
               `<section class="singles" data-file="${escapeHtml(f.file)}"><h2>Assertions in <code>${escapeHtml(f.file)}</code> ${resultBadge(f.pass)}</h2>` +
-              `<table class="assertions"><tr><th>test</th><th>case</th><th>matcher</th><th>metric</th><th>value</th><th>threshold</th><th>result</th><th>why</th><th>signature</th></tr>${f.assertions.map(singleRow).join('')}</table></section>`,
+              `<table class="assertions"><tr><th>test</th><th>case</th><th>matcher</th><th>metric</th><th>value</th><th>threshold</th><th>result</th><th>why</th><th>signature</th></tr>${f.assertions.map(singleRow).join('')}</table>${trialsList(trialLines(f.assertions))}</section>`,
           )
           .join('')) + runFailures(report)
   return `<!doctype html>

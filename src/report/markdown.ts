@@ -25,6 +25,7 @@ import {
   valueText,
   verdictText,
 } from './table.js'
+import { trialLines } from './trials.js'
 
 /**
  * Cell text: one line (control characters, line and paragraph separators become spaces, so no text can
@@ -105,6 +106,8 @@ export function renderMarkdown(report: RagReport): string {
     for (const b of set.baselines) out.push(row(comparisonRow(b)))
     const why = causeLines(setAssertions(report, set))
     if (why.length > 0) out.push('', '**Why**', '', ...why.map((line) => `- ${cell(line)}`))
+    const trials = trialLines(setAssertions(report, set))
+    if (trials.length > 0) out.push('', '**Trials**', '', ...trials.map((line) => `- ${cell(line)}`))
     const worst = worstCases(set)
     if (worst.length > 0) out.push('', '**Worst cases**', '', ...worst)
     if (set.regressedCases !== undefined && set.regressedCases.length > 0) {
@@ -128,6 +131,8 @@ export function renderMarkdown(report: RagReport): string {
       )
     }
   }
+  const singleTrials = trialLines(report.singles.flatMap((file) => file.assertions))
+  if (singleTrials.length > 0) out.push('', '### Trials of single-case assertions', '', ...singleTrials.map((line) => `- ${cell(line)}`))
   const outside = runFailureLines(report)
   if (outside.length > 0) {
     out.push('', '### Failures outside rag-matchers assertions', '')

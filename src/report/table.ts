@@ -10,6 +10,7 @@ import { formatNumber, list, table } from '../text/format.js'
 import { terminalSafe } from '../text/terminal-safe.js'
 import { causeOf, type BaselineComparison, type EvalSetSection, type MetricRow, type RagReport, type RegressedCase, type ReportAssertion, type RunFailure } from './model.js'
 import type { RecordedComparator } from './record.js'
+import { trialLines } from './trials.js'
 
 /** 2 decimals on a 0–100 scale (BLEU, chrF), 4 on 0–1. The recorded scale decides; older records are guessed from names. */
 export function decimalsFor(row: { metric: string; matcher: string; threshold?: number; value: number | null; scale?: number }): number {
@@ -293,6 +294,8 @@ export function renderTable(report: RagReport): string {
     out.table([header, ...rows], { max: ALL })
     const why = causeLines(setAssertions(report, set))
     if (why.length > 0) out.push('  why:', ...why.map((line) => `    ${line}`))
+    const trials = trialLines(setAssertions(report, set))
+    if (trials.length > 0) out.push('  trials:', ...trials.map((line) => `    ${line}`))
     if (set.baselines.length > 0) {
       out.push('  baseline comparisons:')
       out.table([['metric', 'baseline', 'current', 'Δ', 'p', 'status'], ...set.baselines.map(baselineRow)], { indent: '    ', max: ALL })
@@ -321,6 +324,8 @@ export function renderTable(report: RagReport): string {
       out.table([['test', 'metric', 'value', 'threshold', 'result'], ...file.assertions.map(singleRow)], { max: ALL })
     }
     if (why.length > 0) out.push('  why:', ...why.map((line) => `    ${line}`))
+    const trials = trialLines(file.assertions)
+    if (trials.length > 0) out.push('  trials:', ...trials.map((line) => `    ${line}`))
   }
   const outside = runFailureLines(report)
   if (outside.length > 0) out.push('', ...outside)

@@ -37,3 +37,4 @@ export {
   type TrajectoryOrder,
   type TrajectoryScore,
 } from './trajectory.js'
+export { retrievalFromSteps, STEPS_MODES, type RetrievalStep, type StepRanking, type StepsMode } from './retrieval-steps.js'

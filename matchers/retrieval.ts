@@ -26,6 +26,7 @@ import {
   FAILED_CASES_OPTION,
 } from './message.js'
 import { readRetrievalReceived } from './retrieval-received.js'
+import { expandRetrievalSteps, stepsSignature, STEPS_OPTION, withoutSteps, type StepsMode } from './agent-steps.js'
 import { atLeast, declareMatcher, isBoolean, oneOf, type ArgSpec, type FormSpec, type MatcherDeclaration, type OptionSpec } from './declare.js'
 import { isEvalSet } from './generation-received.js'
 import { matcherError, requirePositiveInteger, requireThreshold } from './validate.js'
@@ -34,6 +35,8 @@ import { matcherError, requirePositiveInteger, requireThreshold } from './valida
 export type RetrievalSetOptions<O = RetrievalOptions> = O & {
   /** What a case whose pipeline failed does: `'fail'` (default) fails the assertion either way, `'zero'` scores it 0, `'skip'` leaves it out. Eval sets only. */
   readonly failedCases?: FailedCasesMode
+  /** A case with an agent's retrieval steps (`steps: [{ query, retrieved }]`): score their union (default), each step, or the last. */
+  readonly steps?: StepsMode
 }
 
 /** Typed signatures of the retrieval matchers; thresholds are on 0–1 and mean ≥. */
@@ -66,9 +69,12 @@ function run(ctx: MatcherContext, spec: Spec, received: unknown, k: number | und
   if (spec.k) requirePositiveInteger(ctx, matcher, args, 'k', k)
   requireThreshold(ctx, matcher, args, 'min', min)
   if (options !== undefined && (options === null || typeof options !== 'object')) matcherError(ctx, matcher, args, 'options must be an object', options)
-  const input = readRetrievalReceived(ctx, matcher, args, received)
+  const stepsMode: StepsMode = (options as { steps?: StepsMode }).steps ?? 'union'
+  const expanded = expandRetrievalSteps(ctx, matcher, args, received, stepsMode)
+  const withSteps = (signature: string) => (expanded.used ? stepsSignature(signature, stepsMode) : signature)
+  const input = readRetrievalReceived(ctx, matcher, args, expanded.received)
   const mode = failedCasesMode(options)
-  options = withoutFailedCases(options)
+  options = withoutSteps(withoutFailedCases(options))
   // An assertion over an empty ground truth proves nothing: refused unless the user opts in.
   options = { ...options, allowEmptyRelevant: options.allowEmptyRelevant ?? false }
 
@@ -80,7 +86,7 @@ function run(ctx: MatcherContext, spec: Spec, received: unknown, k: number | und
       label: score.metric,
       value: score.value,
       min,
-      signature: score.signature,
+      signature: withSteps(score.signature),
       sections: () => caseBreakdown(score.details, k, spec.matcher === 'toHaveMrrAbove'),
     })
   }
@@ -95,7 +101,7 @@ function run(ctx: MatcherContext, spec: Spec, received: unknown, k: number | und
   if (mode === 'zero') for (const f of input.failed) perCase.push({ id: f.id, value: 0, pass: 0 >= min, details: undefined })
   const first = scores[0] ?? spec.compute(EMPTY_CASE, k, { ...options, allowEmptyRelevant: true })
   const metric = spec.matcher === 'toHaveMrrAbove' ? 'MRR' : `mean ${first.metric}`
-  const signature = failedCasesSignature(first.signature, mode, input.failed.length)
+  const signature = withSteps(failedCasesSignature(first.signature, mode, input.failed.length))
   const skipped =
     input.failed.length === 0 || mode === 'fail' ? '' : mode === 'skip' ? ` (${input.failed.length} failed left out)` : ` (${input.failed.length} failed scored 0)`
   return partialSetResult(ctx, {
@@ -255,11 +261,12 @@ const ORDER: OptionSpec = {
   doc: "How `retrieved` is ranked: array order (`'given'`), or by each item's `score`, highest first, ties by id descending as trec_eval does (`'score'`; every item needs a finite `score`). Shown in the signature as `order:score`; the default adds nothing to it.",
   check: oneOf('given', 'score'),
 }
-const RETRIEVAL_OPTIONS = { duplicates: DUPLICATES, allowEmptyRelevant: ALLOW_EMPTY_RELEVANT, order: ORDER } as const
+const RETRIEVAL_OPTIONS = { duplicates: DUPLICATES, allowEmptyRelevant: ALLOW_EMPTY_RELEVANT, order: ORDER, steps: STEPS_OPTION } as const
 const NDCG_OPTIONS = {
   duplicates: DUPLICATES,
   allowEmptyRelevant: ALLOW_EMPTY_RELEVANT,
   order: ORDER,
+  steps: STEPS_OPTION,
   gain: {
     type: "'linear' | 'exponential'",
     default: "'linear'",

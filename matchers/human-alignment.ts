@@ -140,15 +140,18 @@ export function toAgreeWithHumans(this: MatcherContext, received: unknown, label
     }
   }
   const pass = bars.every((b) => b.value >= b.min)
+  const deciding = bars.find((b) => b.value < b.min) ?? (bars[0] as (typeof bars)[number])
+  const others = bars.filter((b) => b !== deciding)
   return {
     pass,
     message: () =>
       buildMessage(ctx, {
         matcher: MATCHER,
         args: ARGS,
-        headline: bars.map((b) => thresholdHeadline(ctx, { label: b.name, value: b.value, min: b.min })).join('\n'),
+        // the headline is one line: the bar that decides it (the first that falls short), the others after it
+        headline: thresholdHeadline(ctx, { label: deciding.name, value: deciding.value, min: deciding.min }),
         signature: score.signature,
-        sections: sections(),
+        sections: [others.map((b) => thresholdHeadline(ctx, { label: b.name, value: b.value, min: b.min })).join('\n') || undefined, ...sections()],
       }),
     meta: {
       matcher: MATCHER,

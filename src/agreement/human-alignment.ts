@@ -290,8 +290,11 @@ function majority(labels: readonly Label[]): Label | undefined {
  * (one category on both sides).
  *
  * @example
- * humanAlignment([{ item: 'q1', score: 5 }, { item: 'q2', score: 1 }, { item: 'q3', score: 4 }],
- *   [{ item: 'q1', rater: 'ann', score: 5 }, { item: 'q1', rater: 'bob', score: 4 }, …]).value
+ * humanAlignment([{ item: 'q1', score: 5 }, { item: 'q2', score: 1 }, { item: 'q3', score: 4 }], [
+ *   { item: 'q1', rater: 'ann', score: 5 }, { item: 'q1', rater: 'bob', score: 4 },
+ *   { item: 'q2', rater: 'ann', score: 1 }, { item: 'q2', rater: 'bob', score: 2 },
+ *   { item: 'q3', rater: 'ann', score: 4 }, { item: 'q3', rater: 'bob', score: 4 },
+ * ]).value // 0.8: the people's lower medians are 4, 1, 4; linear weights over 1–5 (Spearman 1)
  */
 export function humanAlignment(judged: unknown, labels: unknown, options: HumanAlignmentOptions = {}): Score<HumanAlignmentDetails> {
   if (options === null || typeof options !== 'object') throw new MetricInputError('humanAlignment', 'options', 'an object', options)

@@ -104,8 +104,29 @@ export function toStayWithinBudget(this: MatcherContext, received: unknown, limi
       direction: 'lower',
       pass: failing ? isNot : within,
       signature,
-      perCase: score.details.cases.map((c) => ({ id: c.id, value: c.ms ?? c.tokens ?? c.cost ?? 0, pass: true })),
+      ...perCaseRatios(score, core),
     },
+  }
+}
+
+/**
+ * Per case, when a per-case limit is set (maxMs, tokensPerCase, costPerCase): its largest measured / limit
+ * ratio, passing at ≤ 1. The run-wide limits (p50, p95, totals) have no per-case share, so without a
+ * per-case limit nothing is recorded per case.
+ */
+function perCaseRatios(score: BudgetScore, limits: BudgetLimits): { perCase?: Array<{ id: string; value: number; pass: boolean }> } {
+  const per: Array<[number | undefined, (c: BudgetScore['details']['cases'][number]) => number | undefined]> = [
+    [limits.maxMs, (c) => c.ms],
+    [limits.tokensPerCase, (c) => c.tokens],
+    [limits.costPerCase, (c) => c.cost],
+  ]
+  const given = per.filter(([max]) => max !== undefined) as Array<[number, (c: BudgetScore['details']['cases'][number]) => number | undefined]>
+  if (given.length === 0) return {}
+  return {
+    perCase: score.details.cases.map((c) => {
+      const value = Math.max(...given.map(([max, of]) => (of(c) as number) / max))
+      return { id: c.id, value, pass: value <= 1 }
+    }),
   }
 }
 

@@ -1,5 +1,9 @@
 // Runs under Vitest AND Jest (globals only).
 import { failureOf } from '../helpers/failure.js'
+import { allMatchers } from '../../matchers/all.js'
+import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
+
+const plain: MatcherContext = { isNot: false, promise: '', utils: { matcherHint: (n) => n, printReceived: (v) => String(v), printExpected: (v) => String(v) } }
 
 const prices = { small: { inputPerMillion: 0.15, outputPerMillion: 0.6 }, large: { inputPerMillion: 2.5, outputPerMillion: 10 } }
 const run = {
@@ -30,6 +34,17 @@ describe('.toStayWithinBudget', () => {
     expect(message).toMatch(/max latency \(ms\)\s+2400\.0\s+> 2000\.0\s+OVER\s+case q2/)
     expect(message).toMatch(/tokens, whole run\s+10750\s+≤ 20000\s+ok/)
     expect(message).toContain('signature: Budget|limits:maxMs,totalTokens,tokensPerCase|pct:type7|version:')
+  })
+  it('records the largest measured / limit ratio, and per case its ratio to the per-case limits', () => {
+    const result = allMatchers.toStayWithinBudget.call(plain, run, { maxMs: 3000, tokensPerCase: 4000, totalTokens: 20000 }) as MatcherResult
+    expect(result.meta).toMatchObject({ metric: 'budget ratio', value: 6000 / 4000, threshold: 1, comparator: '<=', direction: 'lower', pass: false })
+    expect(result.meta?.perCase).toEqual([
+      { id: 'q1', value: 1350 / 4000, pass: true },
+      { id: 'q2', value: 6000 / 4000, pass: false },
+      { id: 'q3', value: 3400 / 4000, pass: true },
+    ])
+    // run-wide limits only: nothing per case
+    expect((allMatchers.toStayWithinBudget.call(plain, run, { p95Ms: 3000 }) as MatcherResult).meta?.perCase).toBeUndefined()
   })
   it('.not', () => {
     expect(run).not.toStayWithinBudget({ maxMs: 2000 })

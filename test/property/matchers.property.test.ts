@@ -13,12 +13,14 @@ import {
   hostileNumber,
   hostileOptions,
   hostileString,
+  id,
   junk,
   k,
   longText,
   options,
   received,
   references,
+  relevant,
   retrievalCase,
   text,
   threshold,
@@ -322,6 +324,26 @@ describe('agent matchers (issue #31)', () => {
     },
     { requiredKeys: [] },
   )
+  // retrieval steps inside an agent: every retrieval matcher over cases with `steps` (holes in steps and lists marked)
+  const step = fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc.record({ query: fc.oneof(text, junk), retrieved: fc.oneof(fc.array(id, { maxLength: 4 }), holey(id, { maxLength: 3 })) }, { requiredKeys: ['retrieved'] }),
+    },
+    { weight: 1, arbitrary: junk },
+  )
+  const stepCase = fc.record(
+    {
+      id: fc.constantFrom('q1', 'q2'),
+      steps: fc.oneof(fc.array(step, { maxLength: 3 }), holey(step, { maxLength: 2 }), junk),
+      relevant,
+      retrieved: fc.constantFrom(undefined, ['a']),
+    },
+    { requiredKeys: ['steps', 'relevant'] },
+  )
+  const stepsOptions = options({ ...RETRIEVAL_OPTIONS, steps: fc.constantFrom('union', 'each', 'last', 'all') })
+  syncProperty('toHaveRecallAtK', withReceived(received(fc.oneof(stepCase, retrievalCase)), k, threshold(), stepsOptions))
+  syncProperty('toHaveMrrAbove', withReceived(received(stepCase), threshold(), stepsOptions))
   const limit = fc.oneof({ weight: 4, arbitrary: fc.double({ min: 0, max: 10000, noNaN: true }) }, { weight: 1, arbitrary: junk })
   syncProperty(
     'toStayWithinBudget',

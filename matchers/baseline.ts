@@ -628,6 +628,7 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
     entry: name,
     test: o.test,
     alpha: o.alpha,
+    confidence: comparison.options.confidence,
     metrics: comparison.metrics.map((m) => ({
       metric: reportLabelOf(o.specs, m.metric),
       key: m.metric,
@@ -638,6 +639,8 @@ export function toMatchMetricBaseline(this: MatcherContext, received: unknown, n
       baseline: finiteOrNull(m.baselineMean),
       current: finiteOrNull(m.currentMean),
       delta: finiteOrNull(m.delta),
+      // the bootstrap interval of the change (current − baseline), for the history UI's band; absent when none was computed
+      ...(Number.isFinite(m.ci[0]) && Number.isFinite(m.ci[1]) ? { ci: [m.ci[0], m.ci[1]] } : {}),
       pValue: finiteOrNull(m.pValue),
       tolerance: m.tolerance,
       n: m.n,

@@ -8,7 +8,7 @@ import type { RagReport } from '../report/model.js'
 import type { HistoryBackend } from './backend.js'
 import { deflateJson } from './blob-codec.js'
 import { packReport } from './packed-report.js'
-import { writeRunRows } from './rows.js'
+import { METRIC_COLUMNS_V2, writeRunRows } from './rows.js'
 
 export async function repackV1Runs(backend: HistoryBackend): Promise<void> {
   const ids = await backend.all<{ id: string }>(`SELECT id FROM runs ORDER BY ended_at, id`)
@@ -17,7 +17,8 @@ export async function repackV1Runs(backend: HistoryBackend): Promise<void> {
     const rows = await backend.all<{ report_json: string }>(`SELECT report_json FROM runs WHERE id = ?`, [id])
     const report = JSON.parse(String(rows[0]?.report_json)) as RagReport
     const packed = packReport(report)
-    await writeRunRows(backend, String(id), report, packed)
+    // the rows as schema 2 has them (the 2 → 3 step adds its columns after)
+    await writeRunRows(backend, String(id), report, packed, METRIC_COLUMNS_V2)
     await backend.run(`UPDATE runs SET report_packed = ?, content_hash = ? WHERE id = ?`, [deflateJson(packed.skeleton), packed.hash, String(id)])
   }
 }

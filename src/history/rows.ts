@@ -56,7 +56,11 @@ export const METRIC_COLUMNS = [
   'case_values',
   'case_passes',
   'case_ids',
+  'baseline_ci_low',
+  'baseline_ci_high',
 ] as const
+/** The metric row columns of schema 2 (the v1 → v2 migration writes these; schema 3 added the last two). */
+export const METRIC_COLUMNS_V2 = METRIC_COLUMNS.slice(0, -2)
 export const CASE_COLUMNS = ['run_id', 'set_index', 'case_index', 'set_name', 'case_id', 'texts'] as const
 
 export interface ReportRows {
@@ -104,6 +108,8 @@ export function reportRows(report: RagReport, packed: PackedReport, runId: strin
         p?.values ?? null,
         p?.passes ?? null,
         p?.ids === undefined ? null : deflateJson(JSON.stringify(p.ids)),
+        num(row.baseline?.ci?.[0]),
+        num(row.baseline?.ci?.[1]),
       ])
     })
   })
@@ -136,10 +142,24 @@ export async function insertRows(backend: HistoryBackend, table: string, columns
   }
 }
 
-/** Writes a run's eval sets, metric rows and cases (the caller holds the transaction and writes the runs row first). */
-export async function writeRunRows(backend: HistoryBackend, runId: string, report: RagReport, packed: PackedReport): Promise<void> {
+/**
+ * Writes a run's eval sets, metric rows and cases (the caller holds the transaction and writes the runs row
+ * first). `metricColumns`: a prefix of METRIC_COLUMNS, for a migration step that writes an older schema's rows.
+ */
+export async function writeRunRows(
+  backend: HistoryBackend,
+  runId: string,
+  report: RagReport,
+  packed: PackedReport,
+  metricColumns: readonly string[] = METRIC_COLUMNS,
+): Promise<void> {
   const rows = reportRows(report, packed, runId)
   await insertRows(backend, 'eval_sets', SET_COLUMNS, rows.sets)
-  await insertRows(backend, 'metric_rows', METRIC_COLUMNS, rows.metrics)
+  await insertRows(
+    backend,
+    'metric_rows',
+    metricColumns,
+    rows.metrics.map((r) => r.slice(0, metricColumns.length)),
+  )
   await insertRows(backend, 'cases', CASE_COLUMNS, rows.cases)
 }

@@ -12,7 +12,8 @@
  * case's id and texts, for `history case`). Every per-case fact is stored once; `readRun` puts the report
  * back together (packed-report.ts). Version 1 kept the whole report JSON, each case's JSON and one row per
  * case value (`case_values`): 128 MB and 4 s for a run of 200,000 case values. Version 3 adds the covering
- * indexes `metric_rows_trend` and `metric_rows_by_run` (what the history UI and `trend` read).
+ * indexes `metric_rows_trend` and `metric_rows_by_run` (what the history UI and `trend` read) and the
+ * baseline comparison's interval (`baseline_ci_low`, `baseline_ci_high`).
  */
 import type { HistoryBackend } from './backend.js'
 import { repackV1Runs } from './repack-v1.js'
@@ -21,8 +22,9 @@ import { repackV1Runs } from './repack-v1.js'
 export const SCHEMA_VERSION = 3
 
 /**
- * The oldest version a read-only open reads as it is (without migrating): version 3 only adds indexes, so
- * every query gives the same answers on a version 2 store, more slowly; its next recorded run adds them.
+ * The oldest version a read-only open reads as it is (without migrating): version 3 adds indexes and two
+ * nullable columns only the UI reads (and only from a version 3 store), so every query of the store gives
+ * the same answers on a version 2 store, more slowly; its next recorded run migrates it.
  */
 export const OLDEST_READABLE_VERSION = 2
 
@@ -212,9 +214,13 @@ export const MIGRATIONS: readonly (readonly MigrationStep[])[] = [
   // the newest runs' rows (by run id) are read from the index alone: a metric row also carries its run's
   // per-case values (8 kB for 1,000 cases), and reading 200,000 such rows through the table took seconds.
   // metric_rows_trend starts with the columns of metric_rows_series, which it replaces.
+  // It also adds the bootstrap interval of the change against the baseline that a baseline assertion computed
+  // (the band of the UI's set charts): null in rows written before.
   [
+    `ALTER TABLE metric_rows ADD COLUMN baseline_ci_low DOUBLE PRECISION`,
+    `ALTER TABLE metric_rows ADD COLUMN baseline_ci_high DOUBLE PRECISION`,
     `DROP INDEX metric_rows_series`,
-    `CREATE INDEX metric_rows_trend ON metric_rows (set_name, metric, run_id, set_index, metric_index, matcher, comparator, value, threshold, pass, direction, scale, baseline_mean)`,
+    `CREATE INDEX metric_rows_trend ON metric_rows (set_name, metric, run_id, set_index, metric_index, matcher, comparator, value, threshold, pass, direction, scale, baseline_mean, baseline_ci_low, baseline_ci_high)`,
     `CREATE INDEX metric_rows_by_run ON metric_rows (run_id, set_index, metric_index, set_name, metric, matcher, comparator, value, threshold, pass, direction, scale, baseline_mean)`,
   ],
 ]

@@ -100,7 +100,8 @@ export interface MetricRow {
   readonly usage?: JudgeUsage
   /** Every assertion in the row passed. */
   readonly pass: boolean
-  readonly baseline?: { readonly mean: number; readonly delta: number }
+  /** `ci`: the bootstrap interval of `delta` the set's baseline comparison computed (at its `confidence`), when it did. */
+  readonly baseline?: { readonly mean: number; readonly delta: number; readonly ci?: readonly [number, number]; readonly confidence?: number }
   /** Per-case values (after de-duplication), for the chart; absent for set-level rows. */
   readonly values?: readonly CaseValue[]
   /** Ids of cases below the threshold (not listed for `.not` rows, where "below" is the goal). */
@@ -128,6 +129,9 @@ export interface BaselineComparison {
   readonly current: number | null
   readonly delta: number | null
   readonly pValue?: number | null
+  /** The bootstrap interval of `delta` the comparison computed, and its level (0.95), when it computed one. */
+  readonly ci?: readonly [number, number]
+  readonly confidence?: number
   readonly status?: string
   readonly n?: number
   /** The gate's tolerance in the metric's units. */
@@ -538,6 +542,13 @@ function regressedCasesOf(a: ReportAssertion): RegressedCase[] {
   return out
 }
 
+/** `[low, high]`: two finite numbers in order; anything else (a hand-edited report) is no interval. */
+function intervalOf(v: unknown): readonly [number, number] | undefined {
+  if (!Array.isArray(v) || v.length !== 2) return undefined
+  const [low, high] = v as unknown[]
+  return typeof low === 'number' && typeof high === 'number' && Number.isFinite(low) && Number.isFinite(high) && low <= high ? [low, high] : undefined
+}
+
 /** `meta.extra.metrics` of a baseline assertion: `[{ metric, baseline, current, delta, pValue, status, n }]`. */
 function baselineComparisons(a: ReportAssertion): BaselineComparison[] {
   const list = a.extra?.metrics
@@ -555,6 +566,8 @@ function baselineComparisons(a: ReportAssertion): BaselineComparison[] {
       current: numberOrNull(e.current),
       delta: numberOrNull(e.delta),
       ...('pValue' in e ? { pValue: numberOrNull(e.pValue) } : {}),
+      ...(intervalOf(e.ci) !== undefined ? { ci: intervalOf(e.ci) as [number, number] } : {}),
+      ...(intervalOf(e.ci) !== undefined && typeof a.extra?.confidence === 'number' ? { confidence: a.extra.confidence } : {}),
       ...(typeof e.status === 'string' ? { status: e.status } : {}),
       ...(typeof e.n === 'number' ? { n: e.n } : {}),
       ...(numberOrNull(e.tolerance) !== null ? { tolerance: e.tolerance as number } : {}),
@@ -586,7 +599,15 @@ function withBaselineLine(row: MetricRow, baselines: readonly BaselineComparison
   const want = comparableSignature(row.signature)
   const match = baselines.find((b) => b.signature !== undefined && b.baseline !== null && comparableSignature(b.signature) === want)
   if (match === undefined || match.baseline === null) return row
-  return { ...row, baseline: { mean: match.baseline, delta: row.value - match.baseline } }
+  return {
+    ...row,
+    baseline: {
+      mean: match.baseline,
+      delta: row.value - match.baseline,
+      ...(match.ci !== undefined ? { ci: match.ci } : {}),
+      ...(match.ci !== undefined && match.confidence !== undefined ? { confidence: match.confidence } : {}),
+    },
+  }
 }
 
 /**

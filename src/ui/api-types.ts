@@ -121,6 +121,8 @@ export interface UiSeriesPoint extends UiSeriesRun {
   readonly status?: string
   /** The baseline mean the row was compared with, when there was one. */
   readonly baseline?: number
+  /** The bootstrap interval band (UiMetricSeries.bandLow/bandHigh), when the run computed one. */
+  readonly band?: readonly [number, number]
 }
 
 /** One metric across runs, in columns (a set's charts over 1,000 runs × 20 metrics are 20,000 points). */
@@ -137,6 +139,12 @@ export interface UiMetricSeries {
   readonly delta: readonly (number | null)[]
   readonly status: readonly (string | null)[]
   readonly baseline: readonly (number | null)[]
+  /**
+   * The band: where the run's baseline assertion computed a bootstrap interval of the change (current −
+   * baseline), that interval around the baseline mean, [baseline + low, baseline + high]; null elsewhere.
+   */
+  readonly bandLow: readonly (number | null)[]
+  readonly bandHigh: readonly (number | null)[]
 }
 
 /** `set/<key>`: each metric of an eval set across runs, oldest first. */

@@ -19,6 +19,8 @@ export interface MetricCell {
   readonly direction: 'higher' | 'lower'
   readonly scale?: number
   readonly baseline?: number
+  /** The baseline comparison's bootstrap interval of the change (current − baseline), when one was computed. */
+  readonly ci?: readonly [number, number]
 }
 
 type Row = Record<string, unknown>
@@ -36,6 +38,8 @@ function cellOf(r: Row): MetricCell {
   const threshold = num(r.threshold)
   const scale = num(r.scale)
   const baseline = num(r.baseline_mean)
+  const low = num(r.baseline_ci_low)
+  const high = num(r.baseline_ci_high)
   return {
     runId: String(r.run_id),
     set: String(r.set_name),
@@ -48,6 +52,7 @@ function cellOf(r: Row): MetricCell {
     direction: r.direction === 'lower' ? 'lower' : 'higher',
     ...(scale !== undefined ? { scale } : {}),
     ...(baseline !== undefined ? { baseline } : {}),
+    ...(low !== undefined && high !== undefined ? { ci: [low, high] as const } : {}),
   }
 }
 
@@ -71,10 +76,14 @@ function cellsInOrder(rows: readonly Row[], order: ReadonlyMap<string, number>):
   return out
 }
 
-/** The metric rows of eval set `set` (optionally of one metric), in run order: a set's charts. */
+/**
+ * The metric rows of eval set `set` (optionally of one metric), in run order: a set's charts, with the
+ * baseline comparison's interval (a schema 3 column, also in metric_rows_trend; a version 2 store has none).
+ */
 export async function setCells(store: HistoryStore, order: ReadonlyMap<string, number>, set: string, metric?: string): Promise<MetricCell[]> {
+  const columns = store.schemaVersion >= 3 ? `${CELL_COLUMNS}, baseline_ci_low, baseline_ci_high` : CELL_COLUMNS
   const rows = await store.backend.all<Row>(
-    `SELECT ${CELL_COLUMNS} FROM metric_rows WHERE set_name = ?${metric === undefined ? '' : ' AND metric = ?'}`,
+    `SELECT ${columns} FROM metric_rows WHERE set_name = ?${metric === undefined ? '' : ' AND metric = ?'}`,
     metric === undefined ? [set] : [set, metric],
   )
   return cellsInOrder(rows, order)

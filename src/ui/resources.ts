@@ -405,6 +405,8 @@ export class UiResources {
       delta: list.map((c) => changes.get(c)?.delta ?? null),
       status: list.map((c) => changes.get(c)?.status ?? null),
       baseline: list.map((c) => c.baseline ?? null),
+      bandLow: list.map((c) => (c.ci !== undefined && c.baseline !== undefined ? c.baseline + c.ci[0] : null)),
+      bandHigh: list.map((c) => (c.ci !== undefined && c.baseline !== undefined ? c.baseline + c.ci[1] : null)),
     }))
     const series = { set, key, runs, metrics: out }
     snap.series.set(key, series)

@@ -1,4 +1,4 @@
-// History schema 3 (#29): two covering indexes over the metric rows' small columns, so that the history UI
+// History schema 3 (#29): two covering indexes over the metric rows' small columns (and the baseline interval columns), so that the history UI
 // reads a set's trend and the newest runs' rows without touching the rows' packed per-case values. A new
 // store has them; a version 2 store is read as it is by a read-only open (same answers, nothing written)
 // and gets them on its next write; on SQLite the UI's reads are answered from the index alone.
@@ -32,8 +32,9 @@ for (const kind of BACKENDS) {
       for (let seed = 1; seed <= 3; seed++) await store.append(makeReport({ sets: 2, metrics: 3, cases: 4, seed }), { source: 'vitest' })
       const runs = await store.listRuns()
       const series = await store.metricSeries('set0', 'mean m1')
-      // the store as version 2 left it: the one series index, version 2 in meta
+      // the store as version 2 left it: no interval columns, the one series index, version 2 in meta
       for (const name of TREND_INDEXES) await store.backend.exec(`DROP INDEX ${name}`)
+      for (const column of ['baseline_ci_low', 'baseline_ci_high']) await store.backend.exec(`ALTER TABLE metric_rows DROP COLUMN ${column}`)
       await store.backend.exec(`CREATE INDEX metric_rows_series ON metric_rows (set_name, metric, run_id)`)
       await store.backend.run(`UPDATE meta SET value = '2' WHERE key = 'schema_version'`)
       await store.close()

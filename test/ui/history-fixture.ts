@@ -2,10 +2,12 @@
 // cases, their results go through the reporter's record → report pipeline, and each report is appended
 // to a temporary SQLite store with the git facts a reporter would record. Ids, answers, set names and
 // failure reasons carry markup, `javascript:` URLs, Markdown and very long strings.
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { toMatchMetricBaseline } from '../../matchers/baseline.js'
 import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
+import { baselinePathFor } from '../../src/eval-set/baseline-file.js'
 import * as generation from '../../matchers/generation.js'
 import * as retrieval from '../../matchers/retrieval.js'
 import { toErrorRecord, toRecord } from '../../matchers/record.js'
@@ -67,8 +69,31 @@ function cases(regressed: boolean, answerTweak: string): FixtureCase[] {
 const utils = { matcherHint: () => '', printReceived: String, printExpected: String }
 const ctx = { isNot: false, promise: '', utils } as MatcherContext
 
+let baselineFolder: string | undefined
+/** The fixture's baseline file (one per test process), next to a test file name the matcher names it after. */
+const baselineFile = () => join((baselineFolder ??= mkdtempSync(join(tmpdir(), 'rag-ui-baseline-'))), 'qa.test.ts')
+/** A local run's matcher state: the runner writes a missing baseline ('new'), as `vitest` does outside CI. */
+const baselineContext = () => ({ ...ctx, snapshotState: { _updateSnapshot: 'new' } }) as MatcherContext
+
+/**
+ * Writes the fixture's baseline from the good cases once: the matcher writes a missing baseline on a local
+ * run, and fails instead under CI (which the test process may run under), so CI is unset for that one call.
+ */
+function writeBaseline(list: readonly FixtureCase[]): void {
+  if (existsSync(baselinePathFor(baselineFile()))) return
+  const saved = process.env.CI
+  delete process.env.CI
+  try {
+    const r = toMatchMetricBaseline.call(baselineContext(), { cases: list }, 'qa', { metrics: ['recall@2', 'mrr'], file: baselineFile(), onWrite: () => undefined })
+    if (!r.pass) throw new Error(`the fixture's baseline was not written: ${r.message()}`)
+  } finally {
+    if (saved !== undefined) process.env.CI = saved
+  }
+}
+
 /** One run of the fixture suite: two eval sets, three set matchers each; the regressed run adds a judge assertion that errored with a hostile message. */
 export function fixtureReport(options: { regressed?: boolean; answerTweak?: string; createdAt: Date }): RagReport {
+  writeBaseline(cases(false, ''))
   const list = cases(options.regressed === true, options.answerTweak ?? '')
   const where = (index: number, describe: string) => ({
     file: `test/${SCRIPT}.test.ts`,
@@ -89,6 +114,10 @@ export function fixtureReport(options: { regressed?: boolean; answerTweak?: stri
     ]
     for (const [matcher, r] of results) assertions.push(fromRecord(toRecord(ctx, matcher, set, r.pass, r.meta!), where(index++, name)))
   }
+  // a baseline assertion on qa (recall@2, mrr), against the baseline of the first good run: its paired
+  // bootstrap interval of each change is what the set charts draw as a band
+  const baseline = toMatchMetricBaseline.call(baselineContext(), { cases: list }, 'qa', { metrics: ['recall@2', 'mrr'], file: baselineFile(), onWrite: () => undefined })
+  assertions.push(fromRecord(toRecord(ctx, 'toMatchMetricBaseline', { name: 'qa', cases: list }, baseline.pass, baseline.meta!), where(index++, 'qa')))
   // a judge assertion: its score in a good run; in the regressed run the judge failed with a hostile, very long reason
   if (options.regressed === true) {
     assertions.push(fromRecord(toErrorRecord(ctx, 'toBeFaithful', { name: 'qa', cases: list }, new Error(`judge said ${CLOSE} ${MARKDOWN} ${LONG}`)), where(index++, 'qa')))

@@ -224,6 +224,30 @@ for (const kind of BACKENDS) {
       }
     })
 
+    it("gives the set charts each run's baseline comparison interval as a band around the baseline mean", async () => {
+      const series = JSON.parse((await get(ui, `/api/set/${keyOf('qa')}`)).body) as UiSetSeries
+      const recall = series.metrics.find((m) => m.metric === 'mean R@2')!
+      const store = await HistoryStore.open(history.target, { root: history.dir, write: false })
+      try {
+        const expected: Array<[number | null, number | null]> = []
+        for (const r of recall.run) {
+          const report = await store.readRun(series.runs[r]!.runId)
+          const row = report.evalSets.find((s) => s.name === 'qa')!.metrics.find((m) => m.metric === 'mean R@2')!
+          const { mean, ci } = row.baseline!
+          expected.push([mean + ci![0], mean + ci![1]])
+        }
+        expect(recall.run.map((_, i) => [recall.bandLow[i], recall.bandHigh[i]])).toEqual(expected)
+        expect(expected).toHaveLength(3)
+        // the feature-branch run dropped: its interval reaches below the baseline mean
+        expect(expected[2]![0]!).toBeLessThan(recall.baseline[2]!)
+        // a row no baseline assertion compared has no band
+        const rouge = series.metrics.find((m) => m.metric === 'mean ROUGE-L F')!
+        expect(new Set([...rouge.bandLow, ...rouge.bandHigh])).toEqual(new Set([null]))
+      } finally {
+        await store.close()
+      }
+    })
+
     it('answers only requests for its own address (a page that rebinds its name to 127.0.0.1 gets nothing)', async () => {
       expect((await get(ui, '/api/index', { host: 'evil.example:80' })).status).toBe(403)
       expect((await get(ui, '/api/index', { host: 'localhost:1234' })).status).toBe(200)

@@ -175,7 +175,15 @@ describe('rag-matchers ui in headless Chromium', () => {
       // one point per run that measured the metric: every run for the three set metrics, the feature-branch run for the judge
       const points = await charts.evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-metric'), e.getAttribute('data-points')])))
       const all = String(history.runs.length)
-      expect(points).toEqual({ 'mean R@2': all, MRR: all, 'mean ROUGE-L F': all, toBeFaithful: '1' })
+      expect(points).toEqual({ 'mean R@2': all, MRR: all, 'mean ROUGE-L F': all, 'metrics regressed vs baseline "qa"': all, toBeFaithful: '1' })
+      // the baseline assertion's bootstrap interval, drawn as a band in every run that computed one (all of them here)
+      expect(await charts.evaluateAll((els) => els.map((e) => [e.getAttribute('data-metric'), e.getAttribute('data-band')]))).toEqual([
+        ['mean R@2', all],
+        ['MRR', all],
+        ['mean ROUGE-L F', null],
+        ['metrics regressed vs baseline "qa"', null],
+        ['toBeFaithful', null],
+      ])
       const recall = page.locator('figure.chart[data-metric="mean R@2"]')
       await recall.locator('summary').click()
       expect(await recall.locator('table.values tbody tr').count()).toBe(history.runs.length)
@@ -186,6 +194,11 @@ describe('rag-matchers ui in headless Chromium', () => {
       await page.mouse.move(x, box.y + box.height / 2)
       expect(await recall.locator('.tip').innerText()).toContain(`run ${history.runs[1]!.id}`)
       expect(await recall.locator('.tip').innerText()).toContain(`commit ${history.runs[1]!.commit.slice(0, 8)}`)
+      // run 1 equals the baseline in recall: the interval of its change is [0, 0] around the baseline mean 1
+      expect(await recall.locator('.tip').innerText()).toContain('interval 1.0000 to 1.0000')
+      // the feature-branch run, where recall dropped: an interval below the baseline mean 1
+      await page.mouse.move(box.x + box.width * 0.99, box.y + box.height / 2)
+      expect(await recall.locator('.tip').innerText()).toMatch(/interval 0\.\d{4} to 1\.0000/)
       await page.mouse.click(x, box.y + box.height / 2)
       await page.waitForFunction((id) => location.hash === `#/run/${id}` && document.querySelector('main h1')?.textContent?.includes(id), history.runs[1]!.id)
       // the branch filter keeps main's runs only, and its URL reloads to the same filter

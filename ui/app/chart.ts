@@ -10,7 +10,7 @@ import type { UiMetricSeries, UiSeriesPoint } from '../../src/ui/api-types.js'
 import { h, link, route, scrollBox } from './dom.js'
 import { num, shortCommit, signed, when } from './format.js'
 
-const COLORS = { value: '#0550ae', threshold: '#a40e26', baseline: '#6e40c9', failed: '#cf222e' }
+const COLORS = { value: '#0550ae', threshold: '#a40e26', baseline: '#6e40c9', failed: '#cf222e', band: 'rgba(110, 64, 201, 0.18)' }
 
 function pointText(metric: UiMetricSeries, p: UiSeriesPoint): string {
   const parts = [`run ${p.runId}`]
@@ -18,6 +18,7 @@ function pointText(metric: UiMetricSeries, p: UiSeriesPoint): string {
   if (p.branch) parts.push(`on ${p.branch}`)
   parts.push(`${metric.metric} ${num(p.value, metric.decimals)}`)
   if (p.delta !== undefined) parts.push(`${signed(p.delta, metric.decimals)} ${p.status ?? ''}`.trim())
+  if (p.band !== undefined) parts.push(`interval ${num(p.band[0], metric.decimals)} to ${num(p.band[1], metric.decimals)}`)
   if (!p.pass) parts.push('below threshold')
   if (!p.runPass) parts.push('run failed')
   return parts.join(' · ')
@@ -78,6 +79,17 @@ export function metricChart(metric: UiMetricSeries, points: readonly UiSeriesPoi
     series.push({ label: 'threshold', stroke: COLORS.threshold, width: 1.5, dash: [6, 4], points: { show: false } })
     data.push(points.map((p) => p.threshold ?? null))
   }
+  // the band first, under the lines: two edge series (not drawn) and a fill between them
+  const bands: uPlot.Band[] = []
+  if (points.some((p) => p.band !== undefined)) {
+    const high = series.length
+    series.push({ label: 'interval high', stroke: 'transparent', width: 0, points: { show: false } })
+    data.push(points.map((p) => p.band?.[1] ?? null))
+    series.push({ label: 'interval low', stroke: 'transparent', width: 0, points: { show: false } })
+    data.push(points.map((p) => p.band?.[0] ?? null))
+    bands.push({ series: [high, high + 1], fill: COLORS.band })
+    figure.setAttribute('data-band', String(points.filter((p) => p.band !== undefined).length))
+  }
   if (points.some((p) => p.baseline !== undefined)) {
     series.push({ label: 'baseline', stroke: COLORS.baseline, width: 1.5, dash: [2, 3], points: { show: false } })
     data.push(points.map((p) => p.baseline ?? null))
@@ -102,6 +114,7 @@ export function metricChart(metric: UiMetricSeries, points: readonly UiSeriesPoi
     axes: [{ values: (_u, splits) => splits.map(dateOf), incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, {}],
     cursor: { points: { size: 10 } },
     series,
+    bands,
     hooks: {
       setCursor: [
         (u) => {

@@ -13,6 +13,8 @@ function pointsOf(data: UiSetSeries, m: UiMetricSeries): UiSeriesPoint[] {
     const delta = m.delta[i]
     const status = m.status[i]
     const baseline = m.baseline[i]
+    const low = m.bandLow[i]
+    const high = m.bandHigh[i]
     return {
       ...run,
       value: m.value[i] ?? null,
@@ -21,6 +23,7 @@ function pointsOf(data: UiSetSeries, m: UiMetricSeries): UiSeriesPoint[] {
       ...(delta !== null && delta !== undefined ? { delta } : {}),
       ...(status !== null && status !== undefined ? { status } : {}),
       ...(baseline !== null && baseline !== undefined ? { baseline } : {}),
+      ...(low !== null && low !== undefined && high !== null && high !== undefined ? { band: [low, high] as const } : {}),
     }
   })
 }
@@ -38,7 +41,7 @@ export async function renderSet(main: HTMLElement, index: UiIndex, name: string,
     h(
       'p',
       { className: 'muted' },
-      'One point per run. Red dot: the metric failed its threshold; red ring: the metric passed but the run failed. Dashed: threshold, dotted: baseline. Hover a point for its run, click it to open the run.',
+      "One point per run. Red dot: the metric failed its threshold; red ring: the metric passed but the run failed. Dashed: threshold, dotted: baseline; shaded band: where a run's baseline assertion computed one, its bootstrap interval of the change against the baseline, drawn around the baseline mean. Hover a point for its run, click it to open the run.",
     ),
   )
   const width = Math.max(320, Math.min(1100, main.clientWidth - 32))

@@ -1,7 +1,11 @@
 // Trials in the reports (issue #30): a judge assertion with trials, run against the flipping fake judge,
 // recorded the way the reporters record it (meta → record → report); the terminal table, rag-report.md
 // and rag-report.html show its trials line, and rag-report.json keeps the record the line is made from.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { allMatchers } from '../../matchers/all.js'
+import { HistoryStore } from '../../src/history/store.js'
 import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
 import { renderHtml } from '../../src/report/html.js'
 import { renderMarkdown } from '../../src/report/markdown.js'
@@ -59,6 +63,24 @@ describe('trials in the reports', () => {
 
     const json = JSON.parse(JSON.stringify(report)) as RagReport
     expect(json.assertions.find((a) => a.test === 'set')?.extra?.trials).toEqual(setAssertion.extra?.trials)
+  })
+
+  it('the history store keeps the trials of every assertion (a SQLite store, read back)', async () => {
+    const { report } = await reportWithTrials()
+    const dir = mkdtempSync(join(tmpdir(), 'rag-trials-history-'))
+    try {
+      const store = await HistoryStore.open({ kind: 'sqlite', path: join(dir, 'history.sqlite') }, { root: dir, write: true })
+      try {
+        const { id } = await store.append(report, { source: 'import' })
+        const back = await store.readRun(id)
+        expect(back.assertions.map((a) => a.extra?.trials)).toEqual(report.assertions.map((a) => a.extra?.trials))
+        expect(trialLines(back.assertions)).toEqual(trialLines(report.assertions))
+      } finally {
+        await store.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('a hand-edited or missing trials record shows nothing rather than NaN', () => {

@@ -16,7 +16,7 @@ import type { EmptyMatcherOptions, JudgeMatcherOptions, JudgeSetOptions } from '
 export type { JudgeSetOptions } from './judge-options.js'
 import { HOW_TO_CONFIGURE, judgeLine, readOptions, resolveJudge, uncomputable, withTrials, type AnyScore, type OptionKinds, type SpecBase } from './judge-shared.js'
 import { decide, readGates, resolveTrials, statisticsOf, trialValues, wantsTrials } from './judge-trials.js'
-import { failedCasesMode, failedCasesSignature, formatNumber, MAX_ROWS, partialSetResult, quote, table, terminalSafe, type FailedCase } from './message.js'
+import { failedCasesMode, failedCasesSection, failedCasesSignature, formatNumber, MAX_ROWS, partialSetResult, quote, table, terminalSafe, type FailedCase } from './message.js'
 import { answerCases } from './set-form.js'
 import { denseCases, errorText, matcherError, requireThreshold } from './validate.js'
 
@@ -265,7 +265,8 @@ export async function runSet<S extends AnyScore, O extends JudgeMatcherOptions>(
     cases.map((c, i) => ({ id: c.id, values: trialValues((outcomes[i] as { score: S }).score) })),
     min,
   )
-  const sections = () => [caseTable(perCase, min, ctx.isNot === true), judgeLine(judge, { calls })]
+  // the pipeline cases left out or scored 0 (failedCases 'skip' or 'zero') stay in the message the gates write
+  const sections = () => [failedCasesSection(failed, total, 'answer', mode), caseTable(perCase, min, ctx.isNot === true), judgeLine(judge, { calls })]
   return decide(ctx, plain, { matcher, args, label: `${label}`, min, signature: signature ?? '', seed: judge.seed, sections }, stats, trials, gates)
 }
 

@@ -239,6 +239,18 @@ describe('minPassRate', () => {
     expect(notMessage).toContain(`required < ${rate.toFixed(4)}`)
   })
 
+  it('cases whose pipeline failed stay out of the trials and in the message (failedCases skip)', async () => {
+    const cases = answers(3, { pass: true, p: 0 })
+    const s = await serve(cases)
+    const received = [...setOf(cases), { id: 'broken', question: 'Anything?', error: 'pipeline timeout (504)' }]
+    const r = await resultOf(true, received, RUBRIC, 0.5, { judge: s.judge(), repeat: 2, minPassRate: 0.9, failedCases: 'skip' })
+    expect(trialsOf(r)).toMatchObject({ cases: 3, passRate: 1 })
+    expect(r.pass).toBe(true)
+    const message = stripAnsi(r.message())
+    expect(message).toContain('broken')
+    expect(message).toContain('pipeline timeout (504)')
+  })
+
   it('on one answer it is the share of its trials; passRate and minPassRate together are refused', async () => {
     const s = await serve(answers(1, { pass: true, p: 0.5 }))
     const v = verdicts(answers(1, { pass: true, p: 0.5 }), 6)[0] as boolean[]

@@ -70,6 +70,18 @@ export interface UiRunsPage {
   readonly runs: readonly UiRunRow[]
 }
 
+/** `runlist`: every run, newest first, as the compare page's pickers show it (a few facts each, not the runs pages). */
+export interface UiRunList {
+  readonly runs: ReadonlyArray<{
+    readonly id: string
+    readonly endedAt: string
+    readonly branch?: string
+    readonly commit?: string
+    /** The run the compare page takes by default (UiRunRow.compareWith). */
+    readonly compareWith?: string
+  }>
+}
+
 /** A metric row as the run page shows it: without its per-case values (they are in the cases' columns). */
 export interface UiRunMetric extends Omit<MetricRow, 'values' | 'failingCases'> {
   readonly failingCount: number

@@ -23,6 +23,7 @@ import type {
   UiMetricSeries,
   UiRun,
   UiRunSet,
+  UiRunList,
   UiRunRow,
   UiRunsPage,
   UiSeriesRun,
@@ -150,11 +151,15 @@ export class UiResources {
     if (kind === 'index') return this.index()
     if (kind === 'latest') return this.latest()
     const store = await this.open()
+    // the first runs page of no runs is an empty list (the app asks for it while it learns the store is empty)
+    if (!store && kind === 'runs' && a === '0') return { page: 0, pages: 1, total: 0, runs: [] } satisfies UiRunsPage
     if (!store) throw new NotFound('no run has been recorded yet')
     const snap = await this.current(store)
     switch (kind) {
       case 'runs':
         return this.runsPage(store, snap, Number(a))
+      case 'runlist':
+        return this.runList(snap)
       case 'run':
         return this.run(store, snap, a)
       case 'set':
@@ -324,6 +329,27 @@ export class UiResources {
       }
     })
     return { page, pages, total: snap.runs.length, runs }
+  }
+
+  private runList(snap: Snapshot): UiRunList {
+    // compareBase per run walks the runs before it: once per state of the store, by one pass here instead
+    const lastMain: Array<string | undefined> = []
+    let main: string | undefined
+    for (const r of snap.runs) {
+      lastMain.push(main)
+      if (branchOf(r) === 'main' || branchOf(r) === 'master') main = r.id
+    }
+    const runs = snap.runs.map((r, i) => {
+      const base = snap.previous.get(r.id) ?? lastMain[i] ?? snap.runs[i - 1]?.id
+      return {
+        id: r.id,
+        endedAt: r.endedAt,
+        ...(branchOf(r) !== '' ? { branch: branchOf(r) } : {}),
+        ...(r.git?.commit !== undefined ? { commit: r.git.commit } : {}),
+        ...(base !== undefined ? { compareWith: base } : {}),
+      }
+    })
+    return { runs: runs.reverse() }
   }
 
   /** The run to compare `id` with by default: the previous run on its branch, else the newest `main`/`master` run before it, else the run before it. */
@@ -511,6 +537,7 @@ export class UiResources {
     yield 'index'
     const store = await this.open()
     if (!store) return
+    yield 'runlist'
     const snap = await this.current(store)
     const pages = Math.ceil(snap.runs.length / PAGE_SIZE)
     for (let p = 0; p < pages; p++) yield `runs/${p}`

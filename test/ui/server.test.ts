@@ -178,6 +178,13 @@ for (const kind of BACKENDS) {
         [r1.id]: { previous: r0.id, compareWith: r0.id, compareBranch: undefined },
         [r0.id]: { previous: undefined, compareWith: undefined, compareBranch: undefined },
       })
+      // the compare page's pickers read the same defaults from the small run list
+      const list = JSON.parse((await get(ui, '/api/runlist')).body) as { runs: Array<{ id: string; compareWith?: string; branch?: string }> }
+      expect(list.runs.map((r) => [r.id, r.branch, r.compareWith])).toEqual([
+        [r2.id, 'feat/x', r1.id],
+        [r1.id, 'main', r0.id],
+        [r0.id, 'main', undefined],
+      ])
     })
 
     it("gives each metric's change since the previous run on its branch that measured it, alike on the runs page and the set's charts", async () => {

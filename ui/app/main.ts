@@ -12,6 +12,7 @@
 import type { UiIndex } from '../../src/ui/api-types.js'
 import { clearCache, latest, load, mode, NotFoundError } from './data.js'
 import { clear, h, link, route } from './dom.js'
+import { keyOf } from '../../src/ui/keys.js'
 import { renderCase } from './pages/case.js'
 import { renderCompare } from './pages/compare.js'
 import { renderRun } from './pages/run.js'
@@ -84,10 +85,30 @@ async function renderPage(r: Route, index: UiIndex): Promise<string> {
   throw new NotFoundError(`there is no page at ${location.hash}`)
 }
 
+/**
+ * Starts loading the page's own resource while the index loads (both are needed before anything is drawn):
+ * one round trip instead of two in a row. A failure is left to the page's own load of it (load() caches
+ * the promise, and forgets it when it fails).
+ */
+function prefetch(r: Route): void {
+  const name =
+    r.page === 'runs'
+      ? `runs/${Math.max(0, Number.parseInt(r.parts[0] ?? '0', 10) || 0)}`
+      : r.page === 'set' && r.parts[0] !== undefined
+        ? `set/${keyOf(r.parts[0])}`
+        : r.page === 'run' && r.parts[0] !== undefined && /^[0-9a-f]{1,64}$/.test(r.parts[0])
+          ? `run/${r.parts[0]}`
+          : r.page === 'compare'
+            ? 'runlist'
+            : undefined
+  if (name !== undefined) load(name).catch(() => undefined)
+}
+
 /** Draws the page of the current hash; `moveFocus` after navigation (not after a live update). */
 async function render(moveFocus: boolean): Promise<void> {
   const mine = ++drawing
   const r = parseRoute(location.hash)
+  prefetch(r)
   let index: UiIndex
   try {
     index = await load<UiIndex>('index')

@@ -2,24 +2,20 @@
  * Two runs compared as `rag-matchers compare` compares them (paired test per metric, status words), the
  * cases that regressed and improved, their retrieved lists side by side and a word diff of the answers.
  */
-import type { RunSummary, UiCaseChange, UiCompare, UiCompareSet, UiIndex, UiRun, UiRunsPage } from '../../../src/ui/api-types.js'
+import type { UiCaseChange, UiCompare, UiCompareSet, UiIndex, UiRunList } from '../../../src/ui/api-types.js'
 import { NotFoundError, load, mode } from '../data.js'
 import { h, link, longText, route, scrollBox } from '../dom.js'
 import { num, pValue, shortCommit, signed, statusClass, when } from '../format.js'
 import { retrievedList } from '../case-table.js'
 import { wordDiff } from '../word-diff.js'
 
-function runLabel(r: RunSummary): string {
-  return `${r.id} · ${when(r.endedAt)}${r.git?.branch ? ` · ${r.git.branch}` : ''}${r.git?.commit ? ` · ${shortCommit(r.git.commit)}` : ''}`
+type ListedRun = UiRunList['runs'][number]
+
+function runLabel(r: ListedRun): string {
+  return `${r.id} · ${when(r.endedAt)}${r.branch ? ` · ${r.branch}` : ''}${r.commit ? ` · ${shortCommit(r.commit)}` : ''}`
 }
 
-/** Every run for the pickers (all pages of the runs list; a static export has them all too). */
-async function allRuns(index: UiIndex): Promise<RunSummary[]> {
-  const pages = await Promise.all(Array.from({ length: index.pages }, (_, p) => load<UiRunsPage>(`runs/${p}`)))
-  return pages.flatMap((p) => p.runs.map((r) => r.run))
-}
-
-function picker(id: string, label: string, runs: readonly RunSummary[], selected: string): [HTMLLabelElement, HTMLSelectElement] {
+function picker(id: string, label: string, runs: readonly ListedRun[], selected: string): [HTMLLabelElement, HTMLSelectElement] {
   const select = h('select', { id }, ...runs.map((r) => h('option', { value: r.id, selected: r.id === selected }, runLabel(r))))
   return [h('label', { for: id }, label), select]
 }
@@ -114,11 +110,16 @@ function setSection(s: UiCompareSet, data: UiCompare, i: number): HTMLElement {
 }
 
 export async function renderCompare(main: HTMLElement, index: UiIndex, baseRef: string | undefined, nextRef: string | undefined): Promise<string> {
-  const runs = await allRuns(index)
+  // every run for the pickers, and each run's default base, in one small resource (not the runs pages)
+  const { runs } = await load<UiRunList>('runlist')
   const next = nextRef ?? index.latest ?? undefined
   if (next === undefined) throw new NotFoundError('no run to compare')
   let base = baseRef
-  if (base === undefined) base = (await load<UiRun>(`run/${next}`)).compareWith
+  if (base === undefined) {
+    const listed = runs.find((r) => r.id === next || r.id.startsWith(next))
+    if (listed === undefined) throw new NotFoundError(`no run ${next} in the history`)
+    base = listed.compareWith
+  }
   main.appendChild(h('h1', { tabindex: -1 }, 'Compare two runs'))
   const [bl, bs] = picker('base-run', 'Base run ', runs, base ?? '')
   const [nl, ns] = picker('next-run', 'New run ', runs, next)

@@ -6,6 +6,7 @@
  * skips the checks. A new matcher is added here too (a test compares this list with the declarations).
  */
 import { allMatchers, type RegisteredMatcher } from './all.js'
+export const toAgreeWithHumans: RegisteredMatcher = allMatchers.toAgreeWithHumans
 export const toBeCompleteGiven: RegisteredMatcher = allMatchers.toBeCompleteGiven
 export const toBeGroundedIn: RegisteredMatcher = allMatchers.toBeGroundedIn
 export const toBePreferredOver: RegisteredMatcher = allMatchers.toBePreferredOver

@@ -5,6 +5,7 @@
 export { allMatchers, asyncMatcherNames } from './all.js'
 // Named matcher functions are the checked ones; these explicit exports shadow the raw computes of `export *` below.
 export {
+  toAgreeWithHumans,
   toBeCompleteGiven,
   toBeGroundedIn,
   toBePreferredOver,

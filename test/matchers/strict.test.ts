@@ -124,6 +124,26 @@ const VALID: Record<string, ReadonlyArray<{ received: unknown; args: unknown[]; 
   ],
   toCorrelateWith: [{ received: [1, 2, 3], args: [[1, 2, 3], 0.5], options: {} }],
   toWinAgainst: [{ received: { wins: 8, losses: 2 }, args: ['v1'], options: {} }],
+  toAgreeWithHumans: [
+    {
+      received: [
+        { item: 'q1', score: 5 },
+        { item: 'q2', score: 1 },
+        { item: 'q3', score: 3 },
+      ],
+      args: [
+        [
+          { item: 'q1', rater: 'ann', score: 5 },
+          { item: 'q1', rater: 'bob', score: 4 },
+          { item: 'q2', rater: 'ann', score: 1 },
+          { item: 'q2', rater: 'bob', score: 2 },
+          { item: 'q3', rater: 'ann', score: 3 },
+          { item: 'q3', rater: 'bob', score: 3 },
+        ],
+      ],
+      options: { minKappa: 0.1 },
+    },
+  ],
   toCallTool: [
     { received: TOOL_CALLS, args: ['search'], options: {} },
     { received: [AGENT_CASE], args: ['search'], options: {} },

@@ -83,8 +83,10 @@ let browser
 try {
   const store = await openHistory(path, { write: true })
   const t0 = performance.now()
-  const stored = (await store.listRuns({ last: 1 })).length > 0
-  for (let i = 0; i < (stored ? 0 : RUNS); i++) {
+  // a store given with --store is filled up to RUNS runs (resumable: building the full scale takes a while)
+  const stored = (await store.counts()).runs
+  for (let i = stored; i < RUNS; i++) {
+    if (i > stored && i % 50 === 0) console.log(`  ${i} runs appended (${ms(performance.now() - t0)})`)
     const branch = i % 10 === 9 ? 'feature' : 'main'
     await store.append(report(i, i >= RUNS - FULL ? 1000 : CASES), {
       source: 'vitest',
@@ -137,6 +139,11 @@ try {
       () => document.querySelectorAll('figure.chart canvas').length > 0 && !document.querySelector('main[aria-busy]'),
     ],
     ['run page (newest run)', `#/run/${newest}`, () => document.querySelectorAll('table.cases tbody tr').length > 0 && !document.querySelector('main[aria-busy]')],
+    [
+      'compare page (newest run vs its default base, 10 sets × 20 metrics × 1,000 paired cases, 10,000 resamples each)',
+      `#/compare/${newest}`,
+      () => document.querySelectorAll('table.compare tbody tr').length > 0 && !document.querySelector('main[aria-busy]'),
+    ],
   ]
   for (const [label, hash, ready] of pages) {
     const cold = await time(hash, ready)

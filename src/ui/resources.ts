@@ -107,9 +107,14 @@ function compactSet(set: EvalSetSection): UiRunSet {
 }
 const finite = (n: number): number | null => (Number.isFinite(n) ? n : null)
 
+/** Comparisons kept (a run never changes once stored, so a comparison of two runs holds for good). */
+const COMPARE_CACHE = 16
+
 export class UiResources {
   private store: HistoryStore | undefined
   private snapshot: Snapshot | undefined
+  /** Recent comparisons by `base/next` id: the paired bootstrap over 200 metrics × 1,000 cases takes seconds. */
+  private readonly comparisons = new Map<string, Promise<UiCompare>>()
 
   constructor(private readonly options: ResourceOptions) {}
 
@@ -459,6 +464,18 @@ export class UiResources {
   private async compare(store: HistoryStore, snap: Snapshot, baseRef: string, nextRef: string): Promise<UiCompare> {
     const baseId = await this.resolve(store, baseRef)
     const nextId = await this.resolve(store, nextRef)
+    const key = `${baseId}/${nextId}`
+    let cached = this.comparisons.get(key)
+    if (!cached) {
+      cached = this.compareRuns(store, snap, baseId, nextId)
+      this.comparisons.set(key, cached)
+      cached.catch(() => this.comparisons.delete(key))
+      for (const old of this.comparisons.keys()) if (this.comparisons.size > COMPARE_CACHE) this.comparisons.delete(old)
+    }
+    return cached
+  }
+
+  private async compareRuns(store: HistoryStore, snap: Snapshot, baseId: string, nextId: string): Promise<UiCompare> {
     const [baseReport, nextReport] = [await store.readRun(baseId), await store.readRun(nextId)]
     const c = this.options.compareReports(baseReport, nextReport)
     const casesOf = (r: RagReport, set: string) => new Map((r.evalSets.find((s) => s.name === set)?.cases ?? []).map((k) => [k.id, k]))

@@ -138,6 +138,8 @@ describe('rag-matchers ui in headless Chromium', () => {
         expect(await page.locator('script').count()).toBe(1)
         expect(await page.locator('a[href^="javascript:"]').count()).toBe(0)
         await page.screenshot({ path: join(SHOTS, `${p.name}.png`), fullPage: true })
+        // the first screen of the set's charts (the README's picture: docs/img/ui-set.png is a copy)
+        if (p.name === 'set') await page.screenshot({ path: join(SHOTS, 'set-first-screen.png') })
       } finally {
         await page.close()
       }

@@ -45,12 +45,13 @@ export async function renderSet(main: HTMLElement, index: UiIndex, name: string,
     ),
   )
   const width = Math.max(320, Math.min(1100, main.clientWidth - 32))
+  // the charts are drawn into a detached container and attached once: 20 charts, one layout
   const charts = h('div', { className: 'charts' })
-  main.appendChild(charts)
   for (const metric of data.metrics) {
     const all = pointsOf(data, metric)
     const points = branch === undefined ? all : all.filter((p) => p.branch === branch)
     charts.appendChild(metricChart(metric, points, width, (id) => (location.hash = route('run', id))))
   }
+  main.appendChild(charts)
   return `${name} over time`
 }

@@ -38,6 +38,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'does an LLM judge agree with people? kappa, Spearman, confusion matrix and disagreements of judged.jsonl against human labels',
     load: () => import('./align.js'),
   },
+  testset: { summary: 'generate an eval set from your chunks with a model, its ground truth checked (testset generate)', load: () => import('./testset.js') },
 }
 
 function usage(): string {

@@ -178,7 +178,9 @@ export async function generateEvalSet(options: GenerateEvalSetOptions): Promise<
         batch.push(at < partner ? [at, partner] : [partner, at])
       }
       if (batch.length === 0) break
-      const replies = await Promise.all(
+      // Settle the whole round before giving up on a fault: the replies that did come back are then in
+      // the cache, and a run started again asks the model only for the rest.
+      const settled = await Promise.allSettled(
         batch.map((sources) =>
           ask(
             judge,
@@ -187,6 +189,9 @@ export async function generateEvalSet(options: GenerateEvalSetOptions): Promise<
           ),
         ),
       )
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+      if (failed !== undefined) throw failed.reason
+      const replies = settled.map((r) => (r as PromiseFulfilledResult<Reply>).value)
       generated += batch.length
       answered += replies.filter((r) => r.ok || r.reason !== 'not-recorded').length
       firstMiss ??= replies.find((r): r is Extract<Reply, { ok: false }> => !r.ok && r.reason === 'not-recorded')?.error

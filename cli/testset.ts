@@ -2,7 +2,7 @@
  * `rag-matchers testset generate`: an eval set written by a model from your chunks, its ground truth
  * checked (the command form of generateEvalSet, docs/testset.md).
  *
- *   rag-matchers testset generate --chunks chunks.jsonl --out eval/qa.jsonl --judge ollama:MODEL|openai:MODEL
+ *   rag-matchers testset generate --chunks chunks.jsonl | --corpus DIR [--chunk-size N] --out eval/qa.jsonl --judge ollama:MODEL|openai:MODEL
  *       [--host URL] [--base-url URL] [-n 50] [--seed 1] [--kinds factual=3,numeric=1] [--cache DIR]
  *       [--cache-mode readwrite|read|replay|off] [--timeout-ms MS] [--max-keyword-share S] [--max-question-overlap O]
  *
@@ -22,11 +22,22 @@ import { JudgeError } from '../src/judge/errors.js'
 import { ollamaJudge } from '../src/judge/ollama-judge.js'
 import { openaiJudge } from '../src/judge/openai-judge.js'
 import type { Judge } from '../src/judge/types.js'
-import { evalSetToJsonl, generateEvalSet, REJECTION_REASONS, TESTSET_KINDS, type GeneratedEvalSet, type TestsetKind } from '../src/testset/public.js'
+import {
+  chunkFolder,
+  DEFAULT_CHUNK_SIZE,
+  evalSetToJsonl,
+  generateEvalSet,
+  REJECTION_REASONS,
+  TESTSET_KINDS,
+  type GeneratedEvalSet,
+  type TestsetKind,
+} from '../src/testset/public.js'
 import { cannotRead, cliMessage, EXIT, reportFailure, writeOut, type CliIo } from './io.js'
 
-export const TESTSET_USAGE = `usage: rag-matchers testset generate --chunks FILE --out FILE --judge ollama:MODEL|openai:MODEL [options]
+export const TESTSET_USAGE = `usage: rag-matchers testset generate --chunks FILE | --corpus DIR --out FILE --judge ollama:MODEL|openai:MODEL [options]
   --chunks FILE            your chunks { id, text }: .jsonl, .ndjson or .json, ids as your retriever returns them
+  --corpus DIR             or a folder of .txt/.md files, chunked by paragraphs (ids PATH#N, docs/testset.md)
+  --chunk-size N           with --corpus: most characters per chunk (default ${DEFAULT_CHUNK_SIZE})
   --out FILE               the eval set (JSON Lines); the summary goes to FILE's name + .summary.json
   --judge KIND:MODEL       ollama:llama3.1:8b, or openai:gpt-4o-mini (OPENAI_API_KEY, OPENAI_BASE_URL)
   --host URL               the Ollama server (default OLLAMA_HOST, else http://127.0.0.1:11434)
@@ -42,7 +53,9 @@ export const TESTSET_USAGE = `usage: rag-matchers testset generate --chunks FILE
   exit 0: written; 2: bad input or a model that cannot be used; 1: usage`
 
 interface Parsed {
-  readonly chunks: string
+  readonly chunks?: string
+  readonly corpus?: string
+  readonly chunkSize?: number
   readonly out: string
   readonly judge: { readonly kind: 'ollama' | 'openai'; readonly model: string }
   readonly host?: string
@@ -80,6 +93,7 @@ function parseArgs(argv: readonly string[]): Parsed | string {
     let problem: string | undefined
     switch (flag) {
       case '--chunks':
+      case '--corpus':
       case '--out':
       case '--host':
       case '--base-url':
@@ -87,6 +101,7 @@ function parseArgs(argv: readonly string[]): Parsed | string {
         const v = text()
         if (v === undefined) return `${flag} needs a value`
         if (flag === '--chunks') out.chunks = v
+        else if (flag === '--corpus') out.corpus = v
         else if (flag === '--out') out.out = v
         else if (flag === '--host') out.host = v
         else if (flag === '--base-url') out.baseURL = v
@@ -111,6 +126,12 @@ function parseArgs(argv: readonly string[]): Parsed | string {
         const n = integer(flag, value(), Number.MIN_SAFE_INTEGER)
         if (typeof n === 'string') return n
         out.seed = n
+        break
+      }
+      case '--chunk-size': {
+        const n = integer(flag, value(), 1)
+        if (typeof n === 'string') return n
+        out.chunkSize = n
         break
       }
       case '--timeout-ms': {
@@ -144,7 +165,8 @@ function parseArgs(argv: readonly string[]): Parsed | string {
     }
     if (problem !== undefined) return problem
   }
-  if (out.chunks === undefined) return '--chunks is required'
+  if ((out.chunks === undefined) === (out.corpus === undefined)) return 'give either --chunks FILE or --corpus DIR'
+  if (out.chunkSize !== undefined && out.corpus === undefined) return '--chunk-size goes with --corpus'
   if (out.out === undefined) return '--out is required'
   if (out.judge === undefined) return '--judge is required'
   if (out.host !== undefined && out.judge.kind !== 'ollama') return '--host is for an ollama: judge; use --base-url with openai:'
@@ -223,11 +245,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (typeof parsed === 'string') return reportFailure(io, 'testset', EXIT.usage, `${parsed}\n${TESTSET_USAGE}`)
 
   let chunks: CorpusChunk[]
+  const input = (parsed.chunks ?? parsed.corpus) as string
   try {
-    chunks = loadCorpus(parsed.chunks)
+    chunks = parsed.chunks !== undefined ? loadCorpus(parsed.chunks) : chunkFolder(input, parsed.chunkSize === undefined ? {} : { chunkSize: parsed.chunkSize })
   } catch (error) {
     const e = error as NodeJS.ErrnoException
-    if (typeof e.code === 'string' && typeof e.syscall === 'string') return reportFailure(io, 'testset', EXIT.input, cannotRead(e.path ?? parsed.chunks, e))
+    if (typeof e.code === 'string' && typeof e.syscall === 'string') return reportFailure(io, 'testset', EXIT.input, cannotRead(e.path ?? input, e))
     if (e.name === 'MetricInputError' || e.name === 'DatasetError') return reportFailure(io, 'testset', EXIT.input, cliMessage(e))
     throw error
   }
@@ -244,7 +267,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     })
   } catch (error) {
     const e = error as Error
-    if (e.name === 'MetricInputError') return reportFailure(io, 'testset', EXIT.input, `${cliMessage(e)} (chunks ${parsed.chunks})`)
+    if (e.name === 'MetricInputError') return reportFailure(io, 'testset', EXIT.input, `${cliMessage(e)} (${parsed.chunks !== undefined ? 'chunks' : 'corpus'} ${input})`)
     if (error instanceof JudgeError) return reportFailure(io, 'testset', EXIT.input, `the model cannot be used (${error.kind}): ${error.message}`)
     throw error
   }

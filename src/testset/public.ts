@@ -18,3 +18,4 @@ export {
 export { REJECTION_REASONS, type RejectionReason } from './checks.js'
 export { normalizeForMatch } from './normalize.js'
 export { evalSetToJsonl } from './jsonl.js'
+export { chunkFolder, chunkText, CHUNKED_EXTENSIONS, DEFAULT_CHUNK_SIZE } from './chunk-folder.js'

@@ -122,6 +122,12 @@ describe('rag-matchers testset generate: bad input and usage', () => {
     expect(await readdir(dir)).toEqual(['chunks.jsonl'])
   })
 
+  it('a corpus folder that does not exist: exit 2, naming it', async () => {
+    const result = await runCli(['testset', 'generate', '--corpus', join(dir, 'none'), '--out', join(dir, 'qa.jsonl'), '--judge', 'ollama:m'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('Expected `dir` to be an existing folder')
+  })
+
   it('a chunks file that does not exist: exit 2', async () => {
     const result = await runCli(['testset', 'generate', '--chunks', join(dir, 'none.jsonl'), '--out', join(dir, 'qa.jsonl'), '--judge', 'ollama:m'])
     expect(result.code).toBe(2)
@@ -129,7 +135,9 @@ describe('rag-matchers testset generate: bad input and usage', () => {
   })
 
   it.each([
-    [['generate', '--out', 'x.jsonl', '--judge', 'ollama:m'], '--chunks is required'],
+    [['generate', '--out', 'x.jsonl', '--judge', 'ollama:m'], 'give either --chunks FILE or --corpus DIR'],
+    [['generate', '--chunks', 'c.jsonl', '--corpus', 'd', '--out', 'x.jsonl', '--judge', 'ollama:m'], 'give either --chunks FILE or --corpus DIR'],
+    [['generate', '--chunks', 'c.jsonl', '--chunk-size', '100', '--out', 'x.jsonl', '--judge', 'ollama:m'], '--chunk-size goes with --corpus'],
     [['generate', '--chunks', 'c.jsonl', '--out', 'x.jsonl', '--judge', 'gpt'], '--judge needs ollama:MODEL or openai:MODEL'],
     [['generate', '--chunks', 'c.jsonl', '--out', 'x.jsonl', '--judge', 'ollama:m', '-n', '0'], '-n needs an integer ≥ 1'],
     [['generate', '--chunks', 'c.jsonl', '--out', 'x.jsonl', '--judge', 'ollama:m', '--kinds', 'opinion'], 'unknown kind "opinion"'],
@@ -140,5 +148,63 @@ describe('rag-matchers testset generate: bad input and usage', () => {
     const result = await runCli(['testset', ...argv])
     expect(result.code).toBe(1)
     expect(result.stderr).toContain(message)
+  })
+})
+
+describe('rag-matchers testset generate --corpus', () => {
+  let fake: FakeOllama
+  serverPerTest(startFakeOllama, (server) => {
+    fake = server
+  })
+
+  it('chunks a folder by paragraphs and writes questions whose relevant ids are PATH#N', async () => {
+    const corpus = join(dir, 'corpus')
+    const { mkdir } = await import('node:fs/promises')
+    await mkdir(corpus)
+    // The scripted corpus as two files, one chunk per paragraph (each paragraph is shorter than the size).
+    await writeFile(
+      join(corpus, 'a.md'),
+      CORPUS.slice(0, 7)
+        .map((c) => c.text.replace('\n', ' '))
+        .join('\n\n'),
+    )
+    await writeFile(
+      join(corpus, 'b.txt'),
+      CORPUS.slice(7)
+        .map((c) => c.text)
+        .join('\n\n'),
+    )
+    const writer = ollamaWriter(CORPUS.map((c, i) => ({ ...c, text: i < 7 ? c.text.replace('\n', ' ') : c.text })))
+    fake.on('/api/chat', () => true, writer)
+    const out = join(dir, 'qa.jsonl')
+    const result = await runCli([
+      'testset',
+      'generate',
+      '--corpus',
+      corpus,
+      '--chunk-size',
+      '90',
+      '--out',
+      out,
+      '--judge',
+      'ollama:m',
+      '--host',
+      fake.host,
+      '--timeout-ms',
+      String(TIMEOUT_MS),
+      '-n',
+      '13',
+      '--kinds',
+      'factual=11,numeric=2',
+    ])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const items = loadDataset(out)
+    expect(items.map((i) => i.source)).toContainEqual(['a.md#2'])
+    expect(items).toHaveLength(4)
+    // "Helios Core" is in a.md's first paragraph and b.txt's last: both are relevant when that question is kept.
+    const reactor = items.find((i) => i.keyword === 'Helios Core')
+    if (reactor !== undefined) expect(reactor.relevant).toEqual(['a.md#1', 'b.txt#6'])
+    expect(items.find((i) => i.keyword === 'decontamination gate')?.relevant).toEqual(['b.txt#6'])
   })
 })

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // History UI benchmark: a store of RUNS runs × SETS eval sets × METRICS metrics × CASES cases, served by
 // `rag-matchers ui` (the built CLI), and the time headless Chromium (/usr/bin/chromium) takes to show
-// the runs page and one eval set's charts (one chart per metric, one point per run), cold (first request:
-// the server reads every metric row) and warm (median of the next reloads, each a new document: the
-// server's cache of the run list and metric rows is warm, the page's is not). After `npm run build`.
+// the runs page, one eval set's charts (one chart per metric, one point per run), the newest run and its
+// comparison, cold (the first load after the server started) and warm (median of the next reloads, each a
+// new document: the server's caches are warm, the page's is not). The server reads the index and the
+// newest runs page when it starts (UiResources.prepare), so the runs page's first load finds them ready
+// when the browser comes up after it, as with `rag-matchers ui --open`. Each page also prints when the app
+// asked for its data, when the data was in and when the page was drawn. After `npm run build`.
 //
 //   node bench/ui-bench.mjs [--runs 1000] [--sets 10] [--metrics 20] [--cases 10] [--full 1] [--repeat 5] [--store PATH]
 //
 // --cases is per run for the first RUNS − FULL runs; the last FULL runs have 1,000 cases (their run page is
-// timed too: 1,000 cases per set, shown 50 at a time). Appending 1,000 full-size runs takes about an hour
-// on a 2-core machine (see docs/history.md), so the default keeps the trend full length and the cases few.
+// timed too: 1,000 cases per set, shown 50 at a time). The issue's scale, every run full size, is
+// `--cases 1000 --full 1000 --store /tmp/ui-scale/history.sqlite`: appending it took about an hour on 2
+// shared cores (3.9 GB); with --store the runs are appended once and the file is reused.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -124,8 +128,15 @@ try {
     await page.waitForFunction(ready, undefined, { timeout: 120_000 }).catch(async (error) => {
       throw new Error(`${hash} did not draw: ${error.message}; the page shows: ${(await page.locator('main').innerText()).slice(0, 300)}`)
     })
+    // where the time went, from the page's own clock: the app asking for its data, the data in, drawn
+    const split = await page.evaluate(() => {
+      const api = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/') && !e.name.endsWith('/api/latest'))
+      return { asked: Math.min(...api.map((e) => e.startTime)), data: Math.max(...api.map((e) => e.responseEnd)), drawn: performance.now() }
+    })
+    splits.push(split)
     return performance.now() - started
   }
+  const splits = []
   const newest = (await (await fetch(`${url}api/latest`)).json()).latest
   const pages = [
     [
@@ -146,9 +157,12 @@ try {
     ],
   ]
   for (const [label, hash, ready] of pages) {
+    splits.length = 0
     const cold = await time(hash, ready)
     const warm = []
     for (let i = 0; i < REPEAT; i++) warm.push(await time(hash, ready))
+    const at = (s) => `app asked ${ms(s.asked)}, data in ${ms(s.data)}, drawn ${ms(s.drawn)}`
+    console.log(`  ${label}: in the page (from navigation start): cold ${at(splits[0])}; warm ${splits.slice(1).map(at).join('; ')}`)
     const extra = await page.evaluate(() => ({
       charts: document.querySelectorAll('figure.chart').length,
       points: document.querySelector('figure.chart')?.getAttribute('data-points'),

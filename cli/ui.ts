@@ -154,8 +154,11 @@ export async function run(argv: readonly string[], io: CliIo, context: UiRunCont
       )
     }
     io.stdout.write(`rag-matchers ui: ${running.url} (history: ${resources.storeLabel}; Ctrl-C to stop)\n`)
+    // the first page's data is read while the browser starts (the server answers meanwhile)
+    const prepared = resources.prepare()
     if (args.open) openBrowser(running.url, io)
     await (context.stop ?? stopSignal())
+    await prepared
     await running.close()
     return EXIT.ok
   } catch (error) {

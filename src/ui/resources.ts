@@ -82,6 +82,8 @@ interface Snapshot {
   readonly order: ReadonlyMap<string, number>
   /** Each run's metric rows read so far (a runs page reads its runs and the runs they are compared with). */
   readonly runCells: Map<string, MetricCell[]>
+  /** The read of run cells under way (cellsOfRuns queues them). */
+  reading?: Promise<void>
   sets?: Map<string, string[]>
   /** Set series already computed, by key: the charts of a set are asked for again on every visit. */
   readonly series: Map<string, UiSetSeries>
@@ -142,6 +144,19 @@ export class UiResources {
       throw error
     }
     return this.store
+  }
+
+  /**
+   * Reads what the first page needs (the index and the newest runs page) before anyone asks, so the page
+   * opened right after `rag-matchers ui` starts finds them ready. A failure is left to that page to show.
+   */
+  async prepare(): Promise<void> {
+    try {
+      const index = await this.index()
+      if (index.state === 'ok') await this.get('runs/0')
+    } catch {
+      // the page that asks shows why
+    }
   }
 
   async close(): Promise<void> {
@@ -248,12 +263,23 @@ export class UiResources {
     return out
   }
 
-  /** The metric rows of `ids`, read once per state of the store. */
+  /**
+   * The metric rows of `ids`, read once per state of the store. Reads are queued one after the other and a
+   * run's rows are stored only once all are read, so a request that comes in meanwhile (PostgreSQL answers
+   * asynchronously) never sees a run half read.
+   */
   private async cellsOfRuns(store: HistoryStore, snap: Snapshot, ids: Iterable<string>): Promise<void> {
-    const missing = [...new Set(ids)].filter((id) => !snap.runCells.has(id))
-    if (missing.length === 0) return
-    for (const id of missing) snap.runCells.set(id, [])
-    for (const c of await runCells(store, snap.order, missing)) snap.runCells.get(c.runId)?.push(c)
+    const wanted = [...new Set(ids)]
+    const read = async (): Promise<void> => {
+      const missing = wanted.filter((id) => !snap.runCells.has(id))
+      if (missing.length === 0) return
+      const byRun = new Map<string, MetricCell[]>(missing.map((id) => [id, []]))
+      for (const c of await runCells(store, snap.order, missing)) byRun.get(c.runId)?.push(c)
+      for (const [id, cells] of byRun) snap.runCells.set(id, cells)
+    }
+    const queued = (snap.reading ?? Promise.resolve()).then(read, read)
+    snap.reading = queued.catch(() => undefined)
+    await queued
   }
 
   /**

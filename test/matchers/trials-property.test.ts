@@ -13,7 +13,8 @@
 import fc from 'fast-check'
 import { expectedFlipRate } from '../../src/judge/trials.js'
 import { allMatchers } from '../../matchers/all.js'
-import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
+import type { MatcherResult } from '../../matchers/context.js'
+import { matcherContext } from '../helpers/matcher-context.js'
 import { memoryCache, startFlippingJudge, verdictOf, type FlippingCase } from '../helpers/trials-flipping-judge.js'
 
 const TAIL = 1e-6
@@ -48,14 +49,6 @@ function plausible(pmf: readonly number[], count: number): boolean {
   return below >= TAIL && above >= TAIL
 }
 
-function context(isNot: boolean): MatcherContext {
-  return {
-    isNot,
-    promise: '',
-    utils: { matcherHint: (name) => name, printReceived: (v) => String(v), printExpected: (v) => String(v) },
-  }
-}
-
 describe('trials against a judge with a known flip probability', () => {
   it('measured flip rate and pass rate match the set p within sampling error; maxFlipRate decides on the measured rate both ways', async () => {
     await fc.assert(
@@ -78,7 +71,7 @@ describe('trials against a judge with a known flip probability', () => {
             // a fresh cache per run (shrinking repeats seeds with other base verdicts, which the request does not show),
             // recorded by the first assertion so that the gated ones replay the same verdicts
             const judge = server.judge({ seed, cache: memoryCache() })
-            const plain = (await allMatchers.toSatisfyRubric.call(context(false), set, RUBRIC, 0.5, { judge, repeat: trials })) as MatcherResult
+            const plain = (await allMatchers.toSatisfyRubric.call(matcherContext(false), set, RUBRIC, 0.5, { judge, repeat: trials })) as MatcherResult
             const t = plain.meta?.extra?.trials as { flipRate: number; passRate: number; n: number }
             expect(t.n).toBe(trials)
             // exactly the server's verdicts, counted here from its own function
@@ -95,7 +88,7 @@ describe('trials against a judge with a known flip probability', () => {
             if (!plausible(passPmf, passes)) throw new Error(`pass rate ${t.passRate} is not plausible for p ${p} (expected ${expectedPass})`)
             // same requests again (replies are a function of the request): the gate decides on that rate, both ways
             for (const isNot of [false, true]) {
-              const gated = (await allMatchers.toSatisfyRubric.call(context(isNot), set, RUBRIC, 0.5, { judge, repeat: trials, maxFlipRate })) as MatcherResult
+              const gated = (await allMatchers.toSatisfyRubric.call(matcherContext(isNot), set, RUBRIC, 0.5, { judge, repeat: trials, maxFlipRate })) as MatcherResult
               const trusted = t.flipRate <= maxFlipRate
               if (!trusted)
                 expect(gated.pass).toBe(isNot) // a failure whichever way the runner reads it

@@ -11,7 +11,8 @@ import { krippendorffAlpha } from '../../src/agreement/krippendorff-alpha.js'
 import { judgeCache } from '../../src/judge/cache.js'
 import { allMatchers } from '../../matchers/all.js'
 import { configure, resetConfig } from '../../matchers/config.js'
-import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
+import type { MatcherResult } from '../../matchers/context.js'
+import { matcherContext } from '../helpers/matcher-context.js'
 import { TRIALS_ENV } from '../../matchers/judge-trials.js'
 import { describeEvalSet } from '../../runners/describe-eval-set.js'
 import { asyncFailureOf, stripAnsi } from '../helpers/failure.js'
@@ -31,21 +32,9 @@ function verdicts(cases: ReadonlyMap<string, FlippingCase>, trials: number, seed
   return [...cases].map(([answer, c]) => Array.from({ length: trials }, (_, t) => verdictOf(c, answer, seed + t)))
 }
 
-function context(isNot: boolean): MatcherContext {
-  return {
-    isNot,
-    promise: '',
-    utils: {
-      matcherHint: (name, received = 'received', expected = '', o = {}) => `expect(${received})${o.isNot === true ? '.not' : ''}.${name}(${expected})`,
-      printReceived: (v) => String(v),
-      printExpected: (v) => String(v),
-    },
-  }
-}
-
 /** The registered matcher's result (declaration checks, compute and all), for its meta. */
 async function resultOf(isNot: boolean, received: unknown, ...args: unknown[]): Promise<MatcherResult> {
-  return (await allMatchers.toSatisfyRubric.call(context(isNot), received, ...args)) as MatcherResult
+  return (await allMatchers.toSatisfyRubric.call(matcherContext(isNot), received, ...args)) as MatcherResult
 }
 
 const trialsOf = (r: MatcherResult) => r.meta?.extra?.trials as Record<string, any>

@@ -16,7 +16,8 @@
  */
 import { allMatchers } from '../../matchers/all.js'
 import { MUST_REFUSE } from './arbitraries.js'
-import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
+import type { MatcherResult } from '../../matchers/context.js'
+import { matcherContext } from '../helpers/matcher-context.js'
 import type { Judge, JudgeReply, JudgeRequest, JsonSchema } from '../../src/judge/types.js'
 // the library's seeded PRNG, so every generated case can be replayed
 import { mulberry32 as prng } from '../../src/eval-set/statistics.js'
@@ -33,18 +34,6 @@ export type Outcome =
       readonly uncomputable: boolean
     }
   | { readonly kind: 'matcher-error'; readonly message: string }
-
-function contextOf(isNot: boolean): MatcherContext {
-  return {
-    isNot,
-    promise: '',
-    utils: {
-      matcherHint: (name, received = 'received', expected = '', o = {}) => `expect(${received})${o.isNot === true ? '.not' : ''}.${name}(${expected})`,
-      printReceived: (v) => String(v),
-      printExpected: (v) => String(v),
-    },
-  }
-}
 
 function describeError(error: unknown): string {
   const e = error as { name?: unknown; message?: unknown } | null
@@ -81,7 +70,7 @@ function caught(name: string, isNot: boolean, error: unknown): Outcome {
 export function runSync(name: MatcherName, isNot: boolean, received: unknown, args: readonly unknown[]): Outcome {
   let result: MatcherResult | Promise<MatcherResult>
   try {
-    result = allMatchers[name].call(contextOf(isNot), received, ...args)
+    result = allMatchers[name].call(matcherContext(isNot), received, ...args)
   } catch (error) {
     return caught(name, isNot, error)
   }
@@ -96,7 +85,7 @@ export async function runAsync(name: MatcherName, isNot: boolean, received: unkn
     timer = setTimeout(() => reject(new Error(`${name}${isNot ? ' (.not)' : ''} did not settle within ${timeoutMs} ms`)), timeoutMs)
   })
   try {
-    const result = await Promise.race([Promise.resolve().then(() => allMatchers[name].call(contextOf(isNot), received, ...args)), hang])
+    const result = await Promise.race([Promise.resolve().then(() => allMatchers[name].call(matcherContext(isNot), received, ...args)), hang])
     return classify(name, isNot, result)
   } catch (error) {
     if ((error as Error).message?.includes('did not settle within')) throw error

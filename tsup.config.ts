@@ -12,6 +12,7 @@ const candidates: Record<string, string> = {
   'src/report/public': 'src/report/public.ts',
   'src/adapters/public': 'src/adapters/public.ts',
   'src/history/public': 'src/history/public.ts',
+  'src/testset/public': 'src/testset/public.ts',
   'runners/matchers': 'runners/matchers.ts',
   'runners/vitest': 'runners/vitest.ts',
   'runners/jest': 'runners/jest.ts',

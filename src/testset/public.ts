@@ -1,6 +1,6 @@
 /**
- * Eval-set generation from a corpus (not yet a package subpath: wired through src/testset/public.ts
- * for the CLI and tests): an LLM writes questions, a program checks their ground truth.
+ * `rag-matchers/testset`: eval-set generation from a corpus. An LLM writes questions, a program checks
+ * their ground truth (docs/testset.md).
  */
 export type { CorpusChunk } from '../eval-set/load-dataset.js'
 export { MetricInputError } from '../errors.js'

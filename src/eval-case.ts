@@ -1,3 +1,4 @@
+import type { ConversationTurn } from './conversation/turns.js'
 import type { RetrievalCase } from './retrieval/types.js'
 
 /**
@@ -14,6 +15,11 @@ export interface EvalCase extends Partial<RetrievalCase> {
   readonly error?: unknown
   /** How many times runEvalSet called the pipeline for this case (1 + the retries it used). */
   readonly attempts?: number
+  /**
+   * A conversation (src/conversation/turns.ts): per-turn matchers score every turn as its own case
+   * (named `<id> turn <n>`), the conversation judges read the turns in order.
+   */
+  readonly turns?: readonly ConversationTurn[]
 }
 
 /** The references of a case: `references` when given, else `[reference]`, else none. */

@@ -110,6 +110,14 @@ describe('2. a hand-edited baseline file is validated on read, never "improved"'
     }
   })
 
+  it('a value the run itself wrote past the bound by rounding reads back (sentence BLEU of a text against itself is 100.00000000000004, as in sacrebleu)', () => {
+    locally(() => expect(generation()).toMatchMetricBaseline('qa', opts(['sentenceBleu'])))
+    expect(readFileSync(file(), 'utf8')).toContain('"q0": 100.00000000000004')
+    withEnv({ CI: 'true' }, () => expect(generation()).toMatchMetricBaseline('qa', opts(['sentenceBleu'])))
+    handEdited(generation(), ['sentenceBleu'], (t) => t.replace('"q0": 100.00000000000004', '"q0": 100.0001'))
+    refusedFile(generation(), ['sentenceBleu'], /sentenceBleu is from 0 to 100, got 100.0001/)
+  })
+
   it('a non-finite value (1e999) is refused', () => {
     handEdited(retrieval(), ['mrr'], (t) => t.replace('"q0": 1', '"q0": 1e999'))
     refusedFile(retrieval(), ['mrr'], /\["q0"\]: expected a finite number/)

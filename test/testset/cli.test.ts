@@ -196,6 +196,9 @@ describe('rag-matchers testset generate --corpus', () => {
       '13',
       '--kinds',
       'factual=11,numeric=2',
+      // A cache in the test's folder: the default one is in the working directory (the repository).
+      '--cache',
+      join(dir, 'cache'),
     ])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)

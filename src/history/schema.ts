@@ -13,18 +13,20 @@
  * back together (packed-report.ts). Version 1 kept the whole report JSON, each case's JSON and one row per
  * case value (`case_values`): 128 MB and 4 s for a run of 200,000 case values. Version 3 adds the covering
  * indexes `metric_rows_trend` and `metric_rows_by_run` (what the history UI and `trend` read) and the
- * baseline comparison's interval (`baseline_ci_low`, `baseline_ci_high`).
+ * baseline comparison's interval (`baseline_ci_low`, `baseline_ci_high`). Version 4 adds `ratings`: people's
+ * ratings of a run's cases from the UI's rate view (src/history/ratings.ts).
  */
 import type { HistoryBackend } from './backend.js'
 import { repackV1Runs } from './repack-v1.js'
 
 /** The schema version this version of rag-matchers writes and reads. */
-export const SCHEMA_VERSION = 3
+export const SCHEMA_VERSION = 4
 
 /**
  * The oldest version a read-only open reads as it is (without migrating): version 3 adds indexes and two
  * nullable columns only the UI reads (and only from a version 3 store), so every query of the store gives
- * the same answers on a version 2 store, more slowly; its next recorded run migrates it.
+ * the same answers on a version 2 store, more slowly; its next recorded run migrates it. Version 4 adds the
+ * ratings table, which a read-only open of an older store reads as empty (ratings.ts checks for it).
  */
 export const OLDEST_READABLE_VERSION = 2
 
@@ -222,5 +224,25 @@ export const MIGRATIONS: readonly (readonly MigrationStep[])[] = [
     `DROP INDEX metric_rows_series`,
     `CREATE INDEX metric_rows_trend ON metric_rows (set_name, metric, run_id, set_index, metric_index, matcher, comparator, value, threshold, pass, direction, scale, baseline_mean, baseline_ci_low, baseline_ci_high)`,
     `CREATE INDEX metric_rows_by_run ON metric_rows (run_id, set_index, metric_index, set_name, metric, matcher, comparator, value, threshold, pass, direction, scale, baseline_mean)`,
+  ], // 3 → 4: people's ratings of a run's cases (the UI's rate view, `rag-matchers ui --rate`). One row per rater,
+  // case, dimension and (pairwise) other run: a rater who rates again replaces their rating (an upsert on the
+  // key), so two raters never overwrite each other and one rater's last answer counts. `score` holds a number
+  // on the rubric's scale, `choice` a label (`pass`/`fail`) or a pairwise winner (`a`, `b`, `tie`: a is run_id,
+  // b other_run_id); `shown_first` is the run whose answer the page showed first (the order is randomised).
+  // other_run_id is '' for a direct rating (a key column is never null on PostgreSQL).
+  [
+    `CREATE TABLE IF NOT EXISTS ratings (
+      run_id TEXT NOT NULL,
+      set_name TEXT NOT NULL,
+      case_id TEXT NOT NULL,
+      rater TEXT NOT NULL,
+      dimension TEXT NOT NULL,
+      other_run_id TEXT NOT NULL,
+      score DOUBLE PRECISION,
+      choice TEXT,
+      shown_first TEXT,
+      rated_at TEXT NOT NULL,
+      PRIMARY KEY (run_id, set_name, other_run_id, dimension, case_id, rater)
+    ) {{WITHOUT_ROWID}}`,
   ],
 ]

@@ -46,7 +46,7 @@ describe('history schema 1 → 2', () => {
 
     const store = await HistoryStore.open({ kind: 'sqlite', path: file }, { root: dir, write: true })
     expect(store.schemaVersion).toBe(SCHEMA_VERSION)
-    expect(SCHEMA_VERSION).toBe(3)
+    expect(SCHEMA_VERSION).toBe(4)
     for (const [i, r] of v1.entries()) {
       const back = await store.readRun(String(r.id))
       expect(JSON.stringify(back)).toBe(JSON.stringify(reports[i]))

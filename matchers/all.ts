@@ -3,6 +3,8 @@ import { agentBudgetDeclarations } from './agent-budget.js'
 import { agreementDeclarations } from './agreement.js'
 import { baselineDeclarations } from './baseline.js'
 import type { MatcherContext, MatcherResult } from './context.js'
+import { conversationDeclarations } from './conversation.js'
+import { withConversations } from './conversation-turns.js'
 import { declaredScale, matcherOf } from './declare.js'
 import { embeddingDeclarations } from './embeddings.js'
 import { generationDeclarations } from './generation.js'
@@ -25,6 +27,7 @@ export const matcherDeclarations = [
   ...humanAlignmentDeclarations,
   ...agentDeclarations,
   ...agentBudgetDeclarations,
+  ...conversationDeclarations,
 ] as const
 
 /**
@@ -48,7 +51,7 @@ export const asyncMatcherNames: ReadonlySet<string> = new Set<string>(matcherDec
  */
 export const allMatchers: Record<DeclaredMatcherName, RegisteredMatcher> = withAwaitCheck(
   withRecording(
-    Object.fromEntries(matcherDeclarations.map((d) => [d.name, matcherOf(d)])) as Record<DeclaredMatcherName, RegisteredMatcher>,
+    Object.fromEntries(matcherDeclarations.map((d) => [d.name, withConversations(d, matcherOf(d))])) as Record<DeclaredMatcherName, RegisteredMatcher>,
     Object.fromEntries(matcherDeclarations.map((d) => [d.name, declaredScale(d.metric)])),
   ),
   asyncMatcherNames,

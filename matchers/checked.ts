@@ -39,3 +39,5 @@ export const toCallTools: RegisteredMatcher = allMatchers.toCallTools
 export const toHaveToolCallF1: RegisteredMatcher = allMatchers.toHaveToolCallF1
 export const toMakeAtMostToolCalls: RegisteredMatcher = allMatchers.toMakeAtMostToolCalls
 export const toStayWithinBudget: RegisteredMatcher = allMatchers.toStayWithinBudget
+export const toCompleteConversation: RegisteredMatcher = allMatchers.toCompleteConversation
+export const toRetainKnowledge: RegisteredMatcher = allMatchers.toRetainKnowledge

@@ -38,6 +38,8 @@ export {
   toHaveToolCallF1,
   toMakeAtMostToolCalls,
   toStayWithinBudget,
+  toCompleteConversation,
+  toRetainKnowledge,
 } from './checked.js'
 export * from './retrieval.js'
 export * from './generation.js'
@@ -48,6 +50,7 @@ export * from './baseline.js'
 export * from './agreement.js'
 export * from './agent.js'
 export * from './agent-budget.js'
+export * from './conversation.js'
 export { configure, getConfig, resetConfig, type RagMatchersConfig } from './config.js'
 export type { MatcherContext, MatcherMeta, MatcherResult } from './context.js'
 export type { RagAsymmetricMatchers, RagMatchers } from './types.js'

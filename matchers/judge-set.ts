@@ -25,7 +25,7 @@ import { denseCases, errorText, matcherError, requireThreshold } from './validat
 export const DEFAULT_JUDGE_CONCURRENCY = 4
 
 /** What a judge metric reads from a case. */
-export type CaseField = 'answer' | 'question' | 'contexts' | 'reference'
+export type CaseField = 'answer' | 'question' | 'contexts' | 'reference' | 'turns'
 
 /** One case of a received eval set, with the fields the matcher reads. */
 export interface JudgeCase {
@@ -38,6 +38,8 @@ export interface JudgeCase {
   readonly question?: string
   readonly contexts?: readonly ContextInput[]
   readonly reference?: string
+  /** A conversation's turns, as given: the conversation judges check them (src/conversation/turns.ts) and name the turn. */
+  readonly turns?: readonly unknown[]
 }
 
 export interface SetSpec<S extends AnyScore, O extends JudgeMatcherOptions> extends SpecBase<O> {
@@ -65,6 +67,7 @@ const FIELD_SHAPE: Record<CaseField, string> = {
   question: '`question` (a string)',
   contexts: '`contexts` (strings or `{ id?, text }` chunks) or `retrieved` items with `text`',
   reference: '`reference` (a string, or `references` with exactly one)',
+  turns: '`turns` (a conversation: an array of `{ user, assistant }`)',
 }
 
 function isChunk(c: unknown): boolean {
@@ -73,6 +76,7 @@ function isChunk(c: unknown): boolean {
 
 /** A field of a raw case: its value, `undefined` when absent, or `null` when present but malformed. */
 function fieldOf(c: Record<string, unknown>, field: CaseField): unknown {
+  if (field === 'turns') return c['turns'] === undefined ? undefined : Array.isArray(c['turns']) ? c['turns'] : null
   if (field === 'answer' || field === 'question') {
     if (c[field] === undefined) return undefined
     return typeof c[field] === 'string' ? c[field] : null
@@ -150,6 +154,7 @@ export function readJudgeSet(
         )
       }
       if (field === 'contexts') out.contexts = value as readonly ContextInput[]
+      else if (field === 'turns') out.turns = value as readonly unknown[]
       else out[field] = value as string
     }
     cases.push(out)

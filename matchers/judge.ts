@@ -372,7 +372,7 @@ const TRIAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     doc: 'With 2 or more trials: fail, with or without `.not`, when more than this share of the cases changed verdict between trials.',
   },
 }
-const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+export const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   judge: {
     type: 'a Judge',
     default: 'configure({ judge })',
@@ -388,7 +388,7 @@ const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   ...TRIAL_OPTIONS,
 }
 const QUESTION: OptionSpec = { type: 'a string', doc: "The user's question, shown to the judge." }
-const EMPTY: OptionSpec = {
+export const EMPTY: OptionSpec = {
   type: "'fail' | 'pass'",
   default: "'fail'",
   doc: "Nothing to judge (an empty text, or the judge extracts no item): `'fail'` fails the assertion, with or without `.not`, saying what is missing; `'pass'` accepts it as vacuously true (score 1).",
@@ -400,7 +400,7 @@ const CONTEXTS: ArgSpec = { name: 'contexts', type: 'ContextInput[]', doc: 'The 
 const judgeMetric = (name: string) => atLeast(name, { scale: 1 })
 const { passRate: _passRate, ...SET_JUDGE_OPTIONS_BASE } = JUDGE_OPTIONS
 /** The eval-set form's options: the judge options without passRate, with concurrency and failedCases. */
-const SET_JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+export const SET_JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   ...SET_JUDGE_OPTIONS_BASE,
   concurrency: { type: 'a positive integer', default: '4', doc: 'Eval sets only: how many cases are judged at once.', check: isPositiveInteger },
   failedCases: FAILED_CASES_OPTION,

@@ -11,6 +11,6 @@ export type ByReceived<T, R, One extends unknown[], Set extends unknown[]> =
       ? ((...args: One) => R) & ((...args: Set) => R)
       : [T] extends [string]
         ? (...args: One) => R
-        : [T] extends [readonly unknown[] | { readonly cases: readonly unknown[] }]
+        : [T] extends [readonly unknown[] | { readonly cases: readonly unknown[] } | { readonly turns: readonly unknown[] }]
           ? (...args: Set) => R
           : ((...args: One) => R) & ((...args: Set) => R)

@@ -1,6 +1,7 @@
 import type { AgentMatchers } from './agent.js'
 import type { AgentBudgetMatchers } from './agent-budget.js'
 import type { AgreementMatchers } from './agreement.js'
+import type { ConversationMatchers } from './conversation.js'
 import type { EmbeddingMatchers } from './embeddings.js'
 import type { EvalSetMatchers } from './baseline.js'
 import type { GenerationMatchers } from './generation.js'
@@ -27,7 +28,8 @@ export interface RagMatchers<R = unknown, T = unknown>
     ReceivedCheck<AgreementMatchers<R>, T, NotAnObject, 'ratings, scores or pairwise judgements (an array or an object)'>,
     ReceivedCheck<HumanAlignmentMatchers<R>, T, NotAnObject, "the judge's verdicts (an array)">,
     ReceivedCheck<AgentMatchers<R>, T, NotAnObject, 'tool calls, { toolCalls } or an eval set'>,
-    ReceivedCheck<AgentBudgetMatchers<R>, T, NotAnObject, 'an eval run { cases } or an array of cases'> {}
+    ReceivedCheck<AgentBudgetMatchers<R>, T, NotAnObject, 'an eval run { cases } or an array of cases'>,
+    ReceivedCheck<ConversationMatchers, T, NotAnObject, 'a conversation { turns } or an eval set of conversations'> {}
 
 type IsAny<T> = 0 extends 1 & T ? true : false
 type NotText = number | boolean | bigint | symbol | null | undefined

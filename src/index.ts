@@ -87,6 +87,9 @@ export { contextUtilization } from './judge/metrics/context-utilization.js'
 export { faithfulness, groundedness } from './judge/metrics/groundedness.js'
 export { pairwiseJudge } from './judge/metrics/pairwise.js'
 export { rubricScore } from './judge/metrics/rubric-score.js'
+export { knowledgeRetention } from './judge/metrics/knowledge-retention.js'
+export { conversationCompleteness } from './judge/metrics/conversation-completeness.js'
+export type { Conversation, ConversationTurn } from './conversation/turns.js'
 
 // Agreement statistics and human ratings
 export type { Label } from './agreement/shared.js'

@@ -41,4 +41,12 @@ export { contextUtilization, type ChunkUse, type ContextUtilizationDetails, type
 export { faithfulness, groundedness, type ClaimJudgement, type ClaimVerdict, type GroundednessDetails, type GroundednessOptions } from './metrics/groundedness.js'
 export { pairwiseJudge, type PairwiseDetails, type PairwiseOptions, type PairwiseOrderVerdict, type PairwiseWinner } from './metrics/pairwise.js'
 export { rubricScore, type Rubric, type RubricDetails, type RubricScoreOptions } from './metrics/rubric-score.js'
+export { knowledgeRetention, type KnowledgeRetentionDetails, type KnowledgeRetentionOptions, type TurnRetention } from './metrics/knowledge-retention.js'
+export {
+  conversationCompleteness,
+  type ConversationCompletenessDetails,
+  type ConversationCompletenessOptions,
+  type RequestJudgement,
+} from './metrics/conversation-completeness.js'
+export type { Conversation, ConversationTurn } from '../conversation/turns.js'
 export { trialStatistics, expectedFlipRate, type TrialCase, type TrialStatistics, type TrialAgreement } from './trials.js'

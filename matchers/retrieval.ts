@@ -79,7 +79,7 @@ function run(ctx: MatcherContext, spec: Spec, received: unknown, k: number | und
   options = { ...options, allowEmptyRelevant: options.allowEmptyRelevant ?? false }
 
   if (input.kind === 'case') {
-    const score = spec.compute(input.case, k, options)
+    const score = computeSingle(ctx, spec, input.case, k, options)
     return thresholdResult(ctx, {
       matcher,
       args,
@@ -131,9 +131,32 @@ function computeCase(ctx: MatcherContext, spec: Spec, c: RetrievalCase, where: s
     return spec.compute(c, k, options)
   } catch (error) {
     // By name: the ESM and CJS copies of the core each have their own MetricInputError class.
-    if ((error as Error | undefined)?.name === 'MetricInputError') matcherError(ctx, spec.matcher, spec.args, `${where}: ${(error as Error).message}`)
+    if ((error as Error | undefined)?.name === 'MetricInputError') matcherError(ctx, spec.matcher, spec.args, `${where}: ${(error as Error).message}${unanswerableHint(c)}`)
     throw error
   }
+}
+
+/** One received case: the core's own errors pass through as they are, an unanswerable question's get the hint. */
+function computeSingle(ctx: MatcherContext, spec: Spec, c: RetrievalCase, k: number | undefined, options: NdcgOptions): RetrievalScore {
+  try {
+    return spec.compute(c, k, options)
+  } catch (error) {
+    const hint = unanswerableHint(c)
+    if ((error as Error | undefined)?.name === 'MetricInputError' && hint !== '') matcherError(ctx, spec.matcher, spec.args, `${(error as Error).message}${hint}`)
+    throw error
+  }
+}
+
+/**
+ * A generated unanswerable question (rag-matchers/testset, `kind: 'unanswerable'`) has `relevant: []` by
+ * design: the corpus holds no answer. Its refusal says where such an item belongs instead.
+ */
+function unanswerableHint(c: RetrievalCase): string {
+  if ((c as { kind?: unknown }).kind !== 'unanswerable') return ''
+  return (
+    ". This case is an unanswerable question (kind 'unanswerable'): the corpus holds no answer, so it has no relevant chunk by design. " +
+    "Leave such items out of retrieval assertions (filter on `kind !== 'unanswerable'`) and assert that the answer is a refusal instead (docs/testset.md)"
+  )
 }
 
 /** Said when scores disagree with the array order that ranked them, so ignored scores are never silent. */

@@ -17,6 +17,10 @@ import { questionOverlap } from './question-overlap.js'
  * - `keyword-too-common`: the keyword occurs in more than `maxKeywordShare` of the chunks, so it does not tell chunks apart;
  * - `keyword-in-question`: the question contains the keyword, so a string match would retrieve it;
  * - `reference-missing-keyword`: the reference answer does not contain the keyword (numeric: its numbers);
+ * - `keyword-not-in-question`: an unanswerable question whose keyword (the missing detail it asks for) is
+ *   not a span of the question itself, so its absence from the corpus would say nothing about the question;
+ * - `keyword-in-corpus`: an unanswerable question whose keyword occurs in a chunk: the corpus mentions the
+ *   detail, so it may answer the question;
  * - `near-duplicate`: the question's word-bigram overlap with a question already kept is ≥ `maxQuestionOverlap`.
  */
 export const REJECTION_REASONS = [
@@ -29,6 +33,8 @@ export const REJECTION_REASONS = [
   'keyword-too-common',
   'keyword-in-question',
   'reference-missing-keyword',
+  'keyword-not-in-question',
+  'keyword-in-corpus',
   'near-duplicate',
 ] as const
 
@@ -93,10 +99,8 @@ export function checkCandidate(
     keywords.push(span)
     for (const id of found) relevant.add(id)
   }
-  for (const other of kept) {
-    const overlap = questionOverlap(candidate.question, other)
-    if (overlap >= settings.maxQuestionOverlap) return reject('near-duplicate', `bigram overlap ${overlap.toFixed(3)} with ${JSON.stringify(other)}`)
-  }
+  const duplicate = nearDuplicate(candidate.question, kept, settings)
+  if (duplicate !== undefined) return duplicate
   const order = new Map(settings.chunks.map((c, i) => [c.id, i]))
   return { ok: true, keywords, relevant: [...relevant].sort((a, b) => (order.get(a) as number) - (order.get(b) as number)) }
 }
@@ -106,4 +110,44 @@ function referenceHas(reference: string, keyword: string, numeric: boolean): boo
   if (!numeric) return reference.includes(keyword)
   const said = new Set(digitNumbers(reference))
   return digitNumbers(keyword).every((n) => said.has(n))
+}
+
+/**
+ * Checks one generated unanswerable question. The rule that makes it checked: the model names the
+ * missing detail as `keyword`, a span of its own question, and that keyword (after
+ * {@link normalizeForMatch}) occurs in no chunk of the corpus. On success `relevant` is empty and the
+ * keyword is returned as the question spells it.
+ */
+export function checkUnanswerable(
+  candidate: { readonly question: string; readonly keyword: string },
+  kept: readonly string[],
+  settings: CheckSettings,
+): { readonly ok: true; readonly keyword: string } | { readonly ok: false; readonly reason: RejectionReason; readonly detail: string } {
+  const question = normalizeForMatch(candidate.question)
+  const keyword = normalizeForMatch(candidate.keyword)
+  if (question.length === 0) return { ok: false, reason: 'malformed', detail: 'blank question' }
+  if (keyword.length === 0) return { ok: false, reason: 'malformed', detail: 'blank keyword' }
+  const span = sourceSpan(candidate.question, keyword)
+  if (span === undefined) return { ok: false, reason: 'keyword-not-in-question', detail: `${JSON.stringify(candidate.keyword)} does not occur in the question` }
+  const found = relevantBySubstring(settings.chunks, keyword, { caseSensitive: true })
+  if (found.size > 0) {
+    const ids = [...found]
+    const shown =
+      ids
+        .slice(0, 3)
+        .map((id) => JSON.stringify(id))
+        .join(', ') + (ids.length > 3 ? `, … (${ids.length} chunks)` : '')
+    return { ok: false, reason: 'keyword-in-corpus', detail: `${JSON.stringify(candidate.keyword)} occurs in chunk ${shown}, so the corpus may answer the question` }
+  }
+  const duplicate = nearDuplicate(candidate.question, kept, settings)
+  if (duplicate !== undefined) return duplicate
+  return { ok: true, keyword: span }
+}
+
+function nearDuplicate(question: string, kept: readonly string[], settings: CheckSettings): (CheckOutcome & { ok: false }) | undefined {
+  for (const other of kept) {
+    const overlap = questionOverlap(question, other)
+    if (overlap >= settings.maxQuestionOverlap) return { ok: false, reason: 'near-duplicate', detail: `bigram overlap ${overlap.toFixed(3)} with ${JSON.stringify(other)}` }
+  }
+  return undefined
 }

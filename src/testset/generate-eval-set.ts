@@ -8,15 +8,32 @@ import type { Judge } from '../judge/types.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 import type { Id } from '../retrieval/types.js'
-import { checkCandidate, REJECTION_REASONS, type CheckSettings, type KeywordClaim, type NormalizedChunk, type RejectionReason } from './checks.js'
+import { checkCandidate, checkUnanswerable, REJECTION_REASONS, type CheckSettings, type KeywordClaim, type NormalizedChunk, type RejectionReason } from './checks.js'
 import { normalizeForMatch } from './normalize.js'
 import { partnerFor } from './partner.js'
 import { spreadOrder } from './spread-sample.js'
 import { testsetTemplate } from './template.js'
 
-/** What a generated question asks for: one fact, one number, or two facts from two related chunks. */
-export const TESTSET_KINDS = ['factual', 'numeric', 'multi-chunk'] as const
+/**
+ * What a generated question asks for: one fact, one number, two facts from two related chunks, or a
+ * detail the corpus does not mention (the expected behaviour is a refusal).
+ */
+export const TESTSET_KINDS = ['factual', 'numeric', 'multi-chunk', 'unanswerable'] as const
 export type TestsetKind = (typeof TESTSET_KINDS)[number]
+
+/** The `reference` of every unanswerable item: what a pipeline should say instead of an answer. */
+export const UNANSWERABLE_REFERENCE = 'The corpus does not answer this question.'
+
+/** Where a run stands, after each reply and each round of checks (a progress bar draws it). */
+export interface TestsetProgress {
+  /** Questions asked of the model so far (a round of requests is counted when it is sent). */
+  readonly asked: number
+  /** Replies (or faults that reject one question) back, of `asked`. */
+  readonly answered: number
+  /** Questions that passed the checks so far, of `wanted`. */
+  readonly kept: number
+  readonly wanted: number
+}
 
 export interface GenerateEvalSetOptions {
   /** The corpus, with the ids your retriever returns: `{ id, text }`, ids unique. */
@@ -36,24 +53,30 @@ export interface GenerateEvalSetOptions {
   readonly maxKeywordShare?: number
   /** A question whose word-bigram Jaccard overlap with a kept one is ≥ this is a near-duplicate. @default 0.6 */
   readonly maxQuestionOverlap?: number
+  /** Called as the run moves (a progress bar); what it throws stops the run. */
+  readonly onProgress?: (progress: TestsetProgress) => void
 }
 
 /** The keys of {@link GenerateEvalSetOptions}: what generateEvalSet accepts. */
-export const GENERATE_EVAL_SET_OPTION_KEYS = keysOf<GenerateEvalSetOptions>()('chunks', 'judge', 'n', 'seed', 'kinds', 'maxKeywordShare', 'maxQuestionOverlap')
+export const GENERATE_EVAL_SET_OPTION_KEYS = keysOf<GenerateEvalSetOptions>()('chunks', 'judge', 'n', 'seed', 'kinds', 'maxKeywordShare', 'maxQuestionOverlap', 'onProgress')
 
 /** One generated question, in the shape loadDataset reads (`relevant` given, so no corpus is needed to score it). */
 export interface GeneratedEvalItem {
   readonly id: string
   readonly question: string
-  /** The (first) keyword, spelled as its chunk spells it. */
+  /**
+   * The (first) keyword, spelled as its chunk spells it. Unanswerable: the missing detail the question
+   * asks for, as the question spells it; it occurs in no chunk.
+   */
   readonly keyword: string
   /** Multi-chunk only: the keyword of each source chunk, in source order. */
   readonly keywords?: readonly string[]
-  /** Every chunk containing a keyword (after the normalisation), in corpus order. */
+  /** Every chunk containing a keyword (after the normalisation), in corpus order. Unanswerable: `[]`. */
   readonly relevant: readonly Id[]
+  /** The model's reference answer; unanswerable: {@link UNANSWERABLE_REFERENCE}. */
   readonly reference: string
   readonly kind: TestsetKind
-  /** The chunk(s) the question was written from. */
+  /** The chunk(s) the question was written from (unanswerable: the chunk whose subject it asks about). */
   readonly source: readonly Id[]
 }
 
@@ -96,8 +119,8 @@ export interface GeneratedEvalSet {
 
 const FN = 'generateEvalSet'
 const DEFAULT_KINDS: Readonly<Partial<Record<TestsetKind, number>>> = { factual: 3, numeric: 1 }
-/** Kinds are filled in this order: the ones with the narrowest pool of chunks first. */
-const FILL_ORDER: readonly TestsetKind[] = ['numeric', 'multi-chunk', 'factual']
+/** Kinds are filled in this order: the ones with the narrowest pool of chunks first, unanswerable from what is left. */
+const FILL_ORDER: readonly TestsetKind[] = ['numeric', 'multi-chunk', 'factual', 'unanswerable']
 /** A reply that opens like this is a refusal, not a malformed reply (a server without a refusal field). */
 const REFUSAL_OPENING = /^\s*"?(?:i['’]?m sorry|i am sorry|sorry,|i can(?:no|['’])t|i am unable|i['’]m unable|i won['’]t|as an ai)/i
 
@@ -114,6 +137,12 @@ const REFUSAL_OPENING = /^\s*"?(?:i['’]?m sorry|i am sorry|sorry,|i can(?:no|[
  *    normalised texts); the rejections are counted by reason ({@link REJECTION_REASONS}).
  * 4. A rejected chunk is spent; the next chunk of the spread order replaces it, until `n` questions
  *    pass or the corpus runs out (`summary.complete: false`).
+ *
+ * Unanswerable questions (kind `unanswerable`, opt-in through `kinds`) are written from a sampled chunk
+ * too, about a detail it does not mention; the model names that detail as `keyword`, a span of its
+ * question, and the question is kept only if the keyword occurs in no chunk ({@link checkUnanswerable}).
+ * Such an item has `relevant: []` and `reference` {@link UNANSWERABLE_REFERENCE}: it belongs in a
+ * refusal check, not in a retrieval assertion (which refuses an empty ground truth).
  *
  * Requests of one round run together (the judge bounds how many are in flight) and their replies are
  * checked in sample order, so the same seed and replies give the same set whatever the timing.
@@ -140,6 +169,7 @@ export async function generateEvalSet(options: GenerateEvalSetOptions): Promise<
     throw new MetricInputError(FN, 'maxKeywordShare', 'a number in (0, 1]', maxKeywordShare)
   if (!(typeof maxQuestionOverlap === 'number' && maxQuestionOverlap > 0 && maxQuestionOverlap <= 1))
     throw new MetricInputError(FN, 'maxQuestionOverlap', 'a number in (0, 1]', maxQuestionOverlap)
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') throw new MetricInputError(FN, 'onProgress', 'a function', options.onProgress)
   const quotas = kindQuotas(n, options.kinds ?? DEFAULT_KINDS)
 
   const normalized: NormalizedChunk[] = chunks.map((c) => ({ id: c.id, text: normalizeForMatch(c.text), raw: c.text }))
@@ -158,6 +188,9 @@ export async function generateEvalSet(options: GenerateEvalSetOptions): Promise<
   let cached = 0
   let answered = 0
   let firstMiss: JudgeError | undefined
+  let asked = 0
+  let replied = 0
+  const progress = () => options.onProgress?.({ asked, answered: replied, kept: kept.length, wanted: n })
 
   for (const kind of FILL_ORDER) {
     let cursor = 0
@@ -180,13 +213,19 @@ export async function generateEvalSet(options: GenerateEvalSetOptions): Promise<
       if (batch.length === 0) break
       // Settle the whole round before giving up on a fault: the replies that did come back are then in
       // the cache, and a run started again asks the model only for the rest.
+      asked += batch.length
+      progress()
       const settled = await Promise.allSettled(
         batch.map((sources) =>
           ask(
             judge,
             kind,
             sources.map((i) => normalized[i] as NormalizedChunk),
-          ),
+          ).then((reply) => {
+            replied++
+            progress()
+            return reply
+          }),
         ),
       )
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected')
@@ -202,6 +241,33 @@ export async function generateEvalSet(options: GenerateEvalSetOptions): Promise<
         if (!reply.ok) {
           counts[reply.reason]++
           rejected.push({ kind, source: sourceIds, reason: reply.reason, detail: reply.detail })
+          return
+        }
+        if (kind === 'unanswerable') {
+          const keyword = reply.keywords[0] as string
+          const outcome = checkUnanswerable(
+            { question: reply.question, keyword },
+            kept.map((k) => k.item.question),
+            settings,
+          )
+          if (!outcome.ok) {
+            counts[outcome.reason]++
+            rejected.push({ kind, source: sourceIds, reason: outcome.reason, detail: outcome.detail, question: reply.question, keyword })
+            return
+          }
+          keptByKind[kind]++
+          kept.push({
+            position: sources[0] as number,
+            item: {
+              id: `${kind}-${sourceIds.join('+')}`,
+              question: reply.question.trim(),
+              keyword: outcome.keyword,
+              relevant: [],
+              reference: UNANSWERABLE_REFERENCE,
+              kind,
+              source: sourceIds,
+            },
+          })
           return
         }
         const claims: KeywordClaim[] = reply.keywords.map((keyword, k) => ({ keyword, chunk: normalized[sources[k] as number] as NormalizedChunk }))
@@ -230,6 +296,7 @@ export async function generateEvalSet(options: GenerateEvalSetOptions): Promise<
           },
         })
       })
+      progress()
     }
   }
 
@@ -282,7 +349,8 @@ async function ask(judge: Judge, kind: TestsetKind, sources: readonly Normalized
     const reply = await judge.ask<Record<string, string>>({ template: stepTag(testsetTemplate, step), system: testsetTemplate.system, prompt: prompt.text, schema: s.schema })
     const v = reply.value
     const keywords = kind === 'multi-chunk' ? [v['keyword1'] as string, v['keyword2'] as string] : [v['keyword'] as string]
-    return { ok: true, question: v['question'] as string, answer: v['answer'] as string, keywords, cached: reply.cached }
+    // An unanswerable question has no answer to write: its reference is fixed (UNANSWERABLE_REFERENCE).
+    return { ok: true, question: v['question'] as string, answer: (v['answer'] as string | undefined) ?? '', keywords, cached: reply.cached }
   } catch (error) {
     if (!(error instanceof JudgeError)) throw error
     const fault = (reason: 'malformed' | 'refusal' | 'timeout' | 'not-recorded'): Reply => ({ ok: false, reason, detail: error.message, cached: false, error })
@@ -333,7 +401,7 @@ function kindQuotas(n: number, kinds: GenerateEvalSetOptions['kinds']): Record<T
 function checkCapacity(quotas: Record<TestsetKind, number>, usable: readonly boolean[], numericUsable: readonly boolean[]): void {
   const chunks = usable.filter(Boolean).length
   const numeric = numericUsable.filter(Boolean).length
-  const needed = quotas.factual + quotas.numeric + 2 * quotas['multi-chunk']
+  const needed = quotas.factual + quotas.numeric + 2 * quotas['multi-chunk'] + quotas.unanswerable
   if (quotas.numeric > numeric)
     throw new MetricInputError(
       FN,
@@ -347,7 +415,7 @@ function checkCapacity(quotas: Record<TestsetKind, number>, usable: readonly boo
       FN,
       'n',
       `at most what the corpus supports: each question needs its own chunk (two for multi-chunk), so ${mix.join(' + ')} need ${needed} chunks, the corpus has ${chunks} non-blank`,
-      quotas.factual + quotas.numeric + quotas['multi-chunk'],
+      quotas.factual + quotas.numeric + quotas['multi-chunk'] + quotas.unanswerable,
     )
   }
 }

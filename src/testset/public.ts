@@ -8,12 +8,14 @@ export {
   generateEvalSet,
   GENERATE_EVAL_SET_OPTION_KEYS,
   TESTSET_KINDS,
+  UNANSWERABLE_REFERENCE,
   type EvalSetSummary,
   type GenerateEvalSetOptions,
   type GeneratedEvalItem,
   type GeneratedEvalSet,
   type RejectedQuestion,
   type TestsetKind,
+  type TestsetProgress,
 } from './generate-eval-set.js'
 export { REJECTION_REASONS, type RejectionReason } from './checks.js'
 export { normalizeForMatch } from './normalize.js'

@@ -20,7 +20,7 @@ const SHARED_RULES = [
  * The prompts behind generateEvalSet, one step per kind. `revision` is bumped by hand when the wording
  * changes on purpose; the template hash (in every cache key) changes with any edit.
  */
-export const testsetTemplate: JudgeTemplate<'factual' | 'numeric' | 'multi'> = {
+export const testsetTemplate: JudgeTemplate<'factual' | 'numeric' | 'multi' | 'unanswerable'> = {
   id: 'testset',
   revision: 1,
   system: WRITER_SYSTEM,
@@ -53,6 +53,16 @@ export const testsetTemplate: JudgeTemplate<'factual' | 'numeric' | 'multi'> = {
       ].join('\n'),
       reminder: 'Reply with JSON: {"question": "…", "answer": "…", "keyword1": "…", "keyword2": "…"}.',
       schema: objectSchema({ question: TEXT, answer: TEXT, keyword1: TEXT, keyword2: TEXT }),
+    },
+    unanswerable: {
+      instructions: [
+        'Write one question on the subject of the PASSAGE that the passage does not answer: it asks for a detail the passage never mentions, and a reader of the passage could not answer it.',
+        '- "keyword" is the short term (one to four words) in your question that names the missing detail, copied character for character from your question; it must not occur in the passage.',
+        '- The question must make sense to someone who has not seen the passage: name the subject, never write "the passage", "the text" or "the author".',
+        '- Do not ask for opinions, predictions or facts outside the subject: the question must be one a user of this corpus could plausibly ask.',
+      ].join('\n'),
+      reminder: 'Reply with JSON: {"question": "…", "keyword": "…"}.',
+      schema: objectSchema({ question: TEXT, keyword: TEXT }),
     },
   },
 }

@@ -40,7 +40,12 @@ function checkRejectionTable(set: GeneratedEvalSet): void {
   const rejectedCount = Object.values(expectedRejections()).reduce((a, b) => a + b, 0)
   expect(set.summary).toMatchObject({ requested: 13, generated: 13, kept: CORPUS.length - rejectedCount, complete: false, corpusChunks: 13 })
   expect(set.items).toHaveLength(mustKeep.length + 1)
-  expect(set.summary.kinds).toEqual({ factual: { requested: 11, kept: 3 }, numeric: { requested: 2, kept: 1 }, 'multi-chunk': { requested: 0, kept: 0 } })
+  expect(set.summary.kinds).toEqual({
+    factual: { requested: 11, kept: 3 },
+    numeric: { requested: 2, kept: 1 },
+    'multi-chunk': { requested: 0, kept: 0 },
+    unanswerable: { requested: 0, kept: 0 },
+  })
 }
 
 function checkGroundTruth(set: GeneratedEvalSet): void {

@@ -8,7 +8,7 @@ import { completion, type FakeOpenAIReply } from '../helpers/fake-openai.js'
 import type { FakeReply } from '../helpers/fake-ollama.js'
 
 export type WriterReply =
-  { readonly json: { question: string; answer: string; keyword: string } } | { readonly raw: string } | { readonly refuse: string } | { readonly hangMs: number }
+  { readonly json: { question: string; answer?: string; keyword: string } } | { readonly raw: string } | { readonly refuse: string } | { readonly hangMs: number }
 
 export interface ScriptedChunk {
   readonly id: string

@@ -9,16 +9,16 @@ import {
   type CompletenessSource,
   type ContextInput,
   type Rubric,
-  MAX_REPEAT,
 } from '../src/judge/index.js'
 import type { MatcherContext, MatcherResult } from './context.js'
 import { isEvalSet } from './generation-received.js'
 import { failures, itemRow, metricOptions, reasonCell, requireAnswer, requireContexts, requireString, relevanceOptions, requireText, run } from './judge-shared.js'
 import { isCaseSet } from './judge-set.js'
 import { completeSet, contextRecallSet, groundedSet, relevanceSet, rubricSet, utilizeSet } from './judge-set-forms.js'
-import { FAILED_CASES_OPTION, list, quote, table, terminalSafe } from './message.js'
+import { list, quote, table, terminalSafe } from './message.js'
 import type { ByReceived } from './received-types.js'
-import { atLeast, declareMatcher, isPositiveInteger, oneOf, type ArgSpec, type FormSpec, type OptionSpec } from './declare.js'
+import { atLeast, declareMatcher, oneOf, type ArgSpec, type FormSpec, type OptionSpec } from './declare.js'
+import { EMPTY, JUDGE_OPTIONS, SET_JUDGE_OPTIONS } from './judge-option-specs.js'
 import { matcherError } from './validate.js'
 
 export type {
@@ -361,50 +361,11 @@ export async function toBePreferredOver(this: MatcherContext, received: unknown,
 
 // ---------------------------------------------------------------- declarations
 
-/** The trial gates (judge-trials.ts); trials come from `repeat`, describeEvalSet, `configure({ trials })` or RAG_MATCHERS_TRIALS. */
-const TRIAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  minPassRate: {
-    type: 'a number 0–1',
-    doc: 'With trials: pass when at least this share of the case × trial verdicts (score ≥ min) pass, instead of comparing the mean.',
-  },
-  maxFlipRate: {
-    type: 'a number 0–1',
-    doc: 'With 2 or more trials: fail, with or without `.not`, when more than this share of the cases changed verdict between trials.',
-  },
-}
-export const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  judge: {
-    type: 'a Judge',
-    default: 'configure({ judge })',
-    doc: 'The judge, e.g. `ollamaJudge({ model })`; a judge without a cache of its own records to `__rag_judge_cache__/` next to the test file.',
-  },
-  repeat: {
-    type: 'a positive integer ≤ 100',
-    default: '1',
-    doc: 'Self-consistency: run the metric `repeat` times with seeds `seed … seed+repeat−1`; more than 100 is refused.',
-    check: (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= MAX_REPEAT,
-  },
-  passRate: { type: 'a number 0–1', doc: 'With `repeat`: pass when at least this share of the runs scores ≥ min, instead of comparing the mean.' },
-  ...TRIAL_OPTIONS,
-}
 const QUESTION: OptionSpec = { type: 'a string', doc: "The user's question, shown to the judge." }
-export const EMPTY: OptionSpec = {
-  type: "'fail' | 'pass'",
-  default: "'fail'",
-  doc: "Nothing to judge (an empty text, or the judge extracts no item): `'fail'` fails the assertion, with or without `.not`, saying what is missing; `'pass'` accepts it as vacuously true (score 1).",
-  check: oneOf('fail', 'pass'),
-}
 const ANSWER_RECEIVED = 'an answer string'
 const MIN_JUDGE: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; passes when the score is ≥ min.' }
 const CONTEXTS: ArgSpec = { name: 'contexts', type: 'ContextInput[]', doc: 'The retrieved chunks: strings or `{ id?, text }`.' }
 const judgeMetric = (name: string) => atLeast(name, { scale: 1 })
-const { passRate: _passRate, ...SET_JUDGE_OPTIONS_BASE } = JUDGE_OPTIONS
-/** The eval-set form's options: the judge options without passRate, with concurrency and failedCases. */
-export const SET_JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  ...SET_JUDGE_OPTIONS_BASE,
-  concurrency: { type: 'a positive integer', default: '4', doc: 'Eval sets only: how many cases are judged at once.', check: isPositiveInteger },
-  failedCases: FAILED_CASES_OPTION,
-}
 /** The eval-set form of a judge matcher: `reads` says what each case must carry. */
 function setForm(reads: string, args: readonly ArgSpec[], options: Readonly<Record<string, OptionSpec>> = {}, when: (r: unknown) => boolean = isEvalSet): FormSpec {
   return { received: `an eval set: an array of cases or { cases }, each with ${reads}; asserts on the mean`, when, args, options: { ...SET_JUDGE_OPTIONS, ...options } }

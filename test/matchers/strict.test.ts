@@ -22,6 +22,8 @@ const CASE = { id: 'q1', retrieved: ['a', 'b'], relevant: ['a'], answer: 'Paris 
 /** An eval-set case for the judge matchers' set forms. */
 const TOOL_CALLS = [{ name: 'search', args: { query: 'heads' } }]
 const AGENT_CASE = { id: 'q1', toolCalls: TOOL_CALLS, expectedToolCalls: ['search'] }
+/** A conversation for the conversation judges. */
+const CONVERSATION = { id: 'c1', turns: [{ user: 'I live in Paris.', assistant: 'Noted.' }, { user: 'Where do I live?', assistant: 'In Paris.' }] }
 const JUDGE_CASE = { id: 'q1', answer: 'Paris is big.', question: 'How big is Paris?', contexts: ['Paris is large.'], reference: 'Paris is large.' }
 
 /** A valid call per matcher and received form: the received value, the positional arguments and the options object. */
@@ -165,6 +167,14 @@ const VALID: Record<string, ReadonlyArray<{ received: unknown; args: unknown[]; 
     { received: [AGENT_CASE], args: [0.5], options: {} },
   ],
   toStayWithinBudget: [{ received: [{ id: 'q1', timing: { ms: 5 }, usage: { inputTokens: 1, outputTokens: 1 } }], args: [], options: { maxMs: 5000 } }],
+  toRetainKnowledge: [
+    { received: CONVERSATION, args: [0.5], options: { judge } },
+    { received: [CONVERSATION], args: [0.5], options: { judge } },
+  ],
+  toCompleteConversation: [
+    { received: CONVERSATION, args: [0.5], options: { judge } },
+    { received: [CONVERSATION], args: [0.5], options: { judge } },
+  ],
 }
 
 /** A value of the wrong type for an option documented as `type`. */

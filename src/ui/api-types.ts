@@ -26,6 +26,8 @@ export interface UiIndex {
   readonly mode: 'server' | 'static'
   /** Tolerance of the runs page's status words, as a fraction of each metric's full scale. */
   readonly tolerance: number
+  /** Whether this server stores ratings (`rag-matchers ui --rate`); never in a static export. */
+  readonly rating: boolean
 }
 
 /** `latest`: what the app polls while it is open (a few bytes). */
@@ -85,6 +87,18 @@ export interface UiRunList {
 /** A metric row as the run page shows it: without its per-case values (they are in the cases' columns). */
 export interface UiRunMetric extends Omit<MetricRow, 'values' | 'failingCases'> {
   readonly failingCount: number
+  /** A judge assertion of the row run with trials (its first, when several): what the run page's trials cell shows. */
+  readonly trials?: UiTrials
+}
+
+/** The trials a judge assertion recorded (src/report/trials.ts), as the run page shows them. */
+export interface UiTrials {
+  readonly n: number
+  readonly cases: number
+  readonly passRate: number
+  readonly flipRate: number
+  readonly min: number
+  readonly max: number
 }
 
 /** A case with its value in each column (the set's metric rows that have per-case values), in column order. */
@@ -237,4 +251,73 @@ export interface UiCompare {
   readonly failed: boolean
   readonly test: string
   readonly alpha: number
+}
+
+/** A case as the rate view shows it: what was asked, retrieved (ids; the relevant ones marked) and answered. */
+export interface UiRateCase {
+  readonly id: string
+  readonly question?: string
+  readonly answer?: string
+  readonly reference?: string
+  readonly retrieved?: readonly string[]
+  readonly relevant?: readonly string[]
+}
+
+/** `rate/<runId>/<setKey>`: one eval set of one run to rate, with the rubric the server was given (`--rubric`). */
+export interface UiRate {
+  readonly run: { readonly id: string; readonly endedAt: string; readonly branch?: string; readonly commit?: string }
+  readonly set: string
+  readonly setKey: string
+  readonly cases: readonly UiRateCase[]
+  readonly rubric: import('./rubric.js').Rubric
+  /** The eval sets of the run (for the set picker). */
+  readonly sets: readonly string[]
+}
+
+/** A statistic that may be undefined for the ratings so far: null with the reason, never NaN. */
+export interface UiStatistic {
+  readonly value: number | null
+  readonly reason?: string
+}
+
+/** Agreement on one dimension (or the pairwise `preference`), recomputed on every read. */
+export interface UiDimensionAgreement {
+  readonly dimension: string
+  readonly raters: readonly string[]
+  /** Cases with at least one rating on the dimension. */
+  readonly items: number
+  readonly ratings: number
+  /** Why there is no inter-rater statistic yet (fewer than two raters). */
+  readonly message?: string
+  /** Cohen's kappa of each pair of raters (unweighted, over the cases both rated): the statistic for two raters. */
+  readonly cohen?: ReadonlyArray<UiStatistic & { readonly raters: readonly [string, string]; readonly items: number }>
+  /** Fleiss' kappa over the cases every rater rated, and Krippendorff's alpha over all ratings: shown for three raters or more. */
+  readonly fleiss?: UiStatistic & { readonly items: number }
+  readonly krippendorff?: UiStatistic & { readonly level: string }
+  /** The run's judge against the raters, where the rubric names the judge's metric row (`judge`). */
+  readonly judge?: {
+    readonly metric: string
+    readonly message?: string
+    readonly n?: number
+    /** Cohen's kappa of the judge against each case's consensus (linear weights on 1–5), as `rag-matchers align`. */
+    readonly kappa?: UiStatistic
+    readonly spearman?: UiStatistic
+  }
+}
+
+/** One stored rating as the rate view reads it. */
+export interface UiRating {
+  readonly caseId: string
+  readonly rater: string
+  readonly dimension: string
+  readonly score?: number
+  readonly choice?: string
+  readonly shownFirst?: string
+  readonly ratedAt: string
+}
+
+/** `ratings/<runId>/<setKey>` (direct) or `ratings/<runId>/<setKey>/<otherId>` (pairwise): what is rated so far and the agreement. */
+export interface UiRatings {
+  readonly ratings: readonly UiRating[]
+  readonly agreement: readonly UiDimensionAgreement[]
 }

@@ -19,8 +19,9 @@ export function keyOf(text: string): string {
 
 /**
  * A resource name the app asks for: `index`, `latest`, `runlist`, `runs/0`, `run/<id>`, `set/<key>`,
- * `case/<setKey>/<caseKey>`, `compare/<baseId>/<nextId>`. Nothing else (no dot, no slash run, no
+ * `case/<setKey>/<caseKey>`, `compare/<baseId>/<nextId>`, and with `--rate` `rate/<runId>/<setKey>` and
+ * `ratings/<runId>/<setKey>[/<otherId>]`. Nothing else (no dot, no slash run, no
  * percent sign) can be a resource, so a request can never name a path outside the data folder.
  */
 export const RESOURCE_PATTERN =
-  /^(?:index|latest|runlist|runs\/\d{1,6}|run\/[0-9a-f]{1,64}|set\/[0-9a-f]{16}|case\/[0-9a-f]{16}\/[0-9a-f]{16}|compare\/[0-9a-f]{1,64}\/[0-9a-f]{1,64})$/
+  /^(?:index|latest|runlist|runs\/\d{1,6}|run\/[0-9a-f]{1,64}|set\/[0-9a-f]{16}|case\/[0-9a-f]{16}\/[0-9a-f]{16}|compare\/[0-9a-f]{1,64}\/[0-9a-f]{1,64}|rate\/[0-9a-f]{1,64}\/[0-9a-f]{16}|ratings\/[0-9a-f]{1,64}\/[0-9a-f]{16}(?:\/[0-9a-f]{1,64})?)$/

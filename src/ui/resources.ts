@@ -11,7 +11,8 @@ import { EmptyStoreError } from '../history/errors.js'
 import { redactUrl } from '../history/target.js'
 import { HistoryError, HistoryStore, type HistoryTarget, type RunSummary } from '../history/public.js'
 import type { CaseRow, EvalSetSection, RagReport } from '../report/model.js'
-import { decimalsFor } from '../report/table.js'
+import { decimalsFor, setAssertions } from '../report/table.js'
+import { recordedTrials } from '../report/trials.js'
 import type {
   MetricChange,
   UiCaseChange,
@@ -28,7 +29,10 @@ import type {
   UiRunsPage,
   UiSeriesRun,
   UiSetSeries,
+  UiTrials,
 } from './api-types.js'
+import { RatingDesk } from './rating.js'
+import type { Rubric } from './rubric.js'
 import { caseIds, latestRun, runCells, setCells, setMetrics, type MetricCell } from './history-queries.js'
 import { keyOf, RESOURCE_PATTERN } from './keys.js'
 
@@ -70,6 +74,12 @@ export interface ResourceOptions {
    * implementation (its pairing of rows, paired test and status words), not a second one.
    */
   readonly compareReports: (base: RagReport, next: RagReport) => ReportsComparisonLike
+  /**
+   * Rating on (`rag-matchers ui --rate`, server mode only): the rubric of the rate view. The ratings go
+   * through a second handle on the store, opened for writing (and so migrated to the current schema) on
+   * the first rating request; every other resource stays on the read-only handle.
+   */
+  readonly rubric?: Rubric
 }
 
 /** What every page needs, computed once per state of the store (its newest run and run count). */
@@ -92,13 +102,32 @@ interface Snapshot {
 
 const branchOf = (r: RunSummary): string => r.git?.branch ?? r.ci?.ref ?? ''
 
+/**
+ * The trials of each metric row's judge assertions, by row key: a row pools the assertions with the same
+ * matcher, signature, threshold and `.not` (the report's rowKey), and the first of them run with trials is shown.
+ */
+function trialsByRow(report: RagReport, set: EvalSetSection): Map<string, UiTrials> {
+  const out = new Map<string, UiTrials>()
+  for (const a of setAssertions(report, set)) {
+    const t = recordedTrials(a)
+    if (t === undefined) continue
+    const key = `${a.matcher}|${a.signature}|${a.threshold ?? ''}|${a.isNot ? 'not' : ''}`
+    if (!out.has(key)) out.set(key, { n: t.n, cases: t.cases, passRate: t.passRate, flipRate: t.flipRate, min: t.min, max: t.max })
+  }
+  return out
+}
+
 /** An eval set as the run page reads it (UiRunSet): per-case values as columns, no per-row value lists. */
-function compactSet(set: EvalSetSection): UiRunSet {
+function compactSet(report: RagReport, set: EvalSetSection): UiRunSet {
   const withValues = set.metrics.filter((m) => m.values !== undefined)
   const columns = withValues.map((m) => m.key)
+  const trials = trialsByRow(report, set)
   return {
     ...set,
-    metrics: set.metrics.map(({ values: _values, failingCases, ...m }) => ({ ...m, failingCount: failingCases.length })),
+    metrics: set.metrics.map(({ values: _values, failingCases, ...m }) => {
+      const t = trials.get(m.key)
+      return { ...m, failingCount: failingCases.length, ...(t !== undefined ? { trials: t } : {}) }
+    }),
     columns,
     cases: set.cases.map((c) => ({
       ...c,
@@ -117,8 +146,25 @@ export class UiResources {
   private snapshot: Snapshot | undefined
   /** Recent comparisons by `base/next` id: the paired bootstrap over 200 metrics × 1,000 cases takes seconds. */
   private readonly comparisons = new Map<string, Promise<UiCompare>>()
+  /** The store handle that writes ratings (rate mode only). */
+  private writer: Promise<HistoryStore> | undefined
+  /** The rate view's server side; undefined unless rating is on. */
+  readonly desk: RatingDesk | undefined
 
-  constructor(private readonly options: ResourceOptions) {}
+  constructor(private readonly options: ResourceOptions) {
+    if (options.rubric !== undefined && options.mode === 'server') {
+      this.desk = new RatingDesk({ rubric: options.rubric, writer: () => this.openWriter() })
+    }
+  }
+
+  /** The writing handle of rate mode, opened once. */
+  private openWriter(): Promise<HistoryStore> {
+    if (!this.writer) {
+      this.writer = HistoryStore.open(this.options.target, { root: this.options.root, write: true })
+      this.writer.catch(() => (this.writer = undefined))
+    }
+    return this.writer
+  }
 
   /**
    * The store for messages: in the server its path, or its PostgreSQL URL with the password hidden; in an
@@ -162,6 +208,9 @@ export class UiResources {
   async close(): Promise<void> {
     await this.store?.close()
     this.store = undefined
+    const writer = this.writer
+    this.writer = undefined
+    await (await writer?.catch(() => undefined))?.close()
   }
 
   /** The resource `name` (see RESOURCE_PATTERN); throws NotFound for a name or an id that names nothing. */
@@ -170,6 +219,12 @@ export class UiResources {
     const [kind, a = '', b = ''] = name.split('/')
     if (kind === 'index') return this.index()
     if (kind === 'latest') return this.latest()
+    if (kind === 'rate' || kind === 'ratings') {
+      if (!this.desk) throw new NotFound('rating is off: start the UI with `rag-matchers ui --rate` (a static export has no rating)')
+      if (!(await this.open())) throw new NotFound('no run has been recorded yet')
+      const c = name.split('/')[3]
+      return kind === 'rate' ? this.desk.rate(a, b) : this.desk.ratings(a, b, c)
+    }
     const store = await this.open()
     // the first runs page of no runs is an empty list (the app asks for it while it learns the store is empty)
     if (!store && kind === 'runs' && a === '0') return { page: 0, pages: 1, total: 0, runs: [] } satisfies UiRunsPage
@@ -199,7 +254,7 @@ export class UiResources {
   }
 
   async index(): Promise<UiIndex> {
-    const base = { store: this.storeLabel, mode: this.options.mode, pageSize: PAGE_SIZE, tolerance: TOLERANCE }
+    const base = { store: this.storeLabel, mode: this.options.mode, pageSize: PAGE_SIZE, tolerance: TOLERANCE, rating: this.desk !== undefined }
     const empty = { ...base, runs: 0, latest: null, pages: 0, sets: [], branches: [] }
     let store: HistoryStore | undefined
     try {
@@ -412,7 +467,7 @@ export class UiResources {
       summary,
       ...(previous !== undefined ? { previous } : {}),
       ...(compareWith !== undefined ? { compareWith } : {}),
-      sets: report.evalSets.map(compactSet),
+      sets: report.evalSets.map((set) => compactSet(report, set)),
       singles: report.singles,
     }
   }

@@ -2,6 +2,11 @@
  * The history UI's HTTP server (Node's http module, no framework): GET/HEAD only, the app's own files
  * from a fixed list, and the read-only JSON resources at `/api/<name>`. Every answer carries the
  * security headers of security.ts; anything else is a 404 page (or 405 for another method).
+ *
+ * With `--rate` (a RatingDesk in the resources) there is exactly one write: POST `/api/rate`, one
+ * rating as JSON, checked by rate-request.ts (same origin, custom header, JSON, size) and then by the
+ * desk (fields, run, case, rubric scale); and one more read, the ratings export
+ * `/ratings/<runId>/<setKey>[/<otherId>].jsonl`.
  */
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
@@ -10,6 +15,8 @@ import { extname } from 'node:path'
 import { HistoryError } from '../history/public.js'
 import { appFiles, CONTENT_TYPES } from './app-files.js'
 import { NotFound, type UiResources } from './resources.js'
+import { RatingInputError, RatingNotFound } from './rating.js'
+import { readRateRequest, RATE_PATH, RateRequestError } from './rate-request.js'
 import { hostAllowed, SECURITY_HEADERS } from './security.js'
 
 export interface UiServerOptions {
@@ -49,22 +56,66 @@ interface AppFile {
 }
 
 /** Answers one request. Exported for the unit tests. */
+/** `/ratings/<runId>/<setKey>[/<otherId>].jsonl`: a set's ratings as the agreement API reads them. */
+const EXPORT_PATH = /^\/ratings\/([0-9a-f]{1,64})\/([0-9a-f]{16})(?:\/([0-9a-f]{1,64}))?\.jsonl$/
+
+/** The one write of rate mode: a rating. Every refusal is JSON `{ error }` with the status that fits. */
+async function rate(req: IncomingMessage, res: ServerResponse, options: UiServerOptions): Promise<void> {
+  const desk = options.resources.desk
+  try {
+    if (!desk) throw new RateRequestError(405, 'read-only: rating is off (start the UI with --rate)')
+    const body = await readRateRequest(req)
+    const stored = await desk.save(body)
+    sendJson(res, 200, { stored: true, rating: stored })
+  } catch (error) {
+    if (error instanceof RateRequestError) sendJson(res, error.status, { error: error.message })
+    else if (error instanceof RatingInputError) sendJson(res, 400, { error: error.message })
+    else if (error instanceof RatingNotFound) sendJson(res, 404, { error: error.message })
+    else if (error instanceof HistoryError) sendJson(res, 503, { error: error.message })
+    else throw error
+  }
+}
+
 export async function handle(req: IncomingMessage, res: ServerResponse, options: UiServerOptions, files: ReadonlyMap<string, AppFile>): Promise<void> {
+  // The path is matched as sent (percent-escapes included): `/%2e%2e/` or `/..%2f` never equals a listed file.
+  const path = (req.url ?? '/').split(/[?#]/, 1)[0] as string
+  if (req.method === 'POST' && path === RATE_PATH && options.resources.desk) {
+    if (!hostAllowed(req.headers.host, options.host)) {
+      sendJson(res, 403, { error: 'this server answers requests for its own address only' })
+      return
+    }
+    await rate(req, res, options)
+    return
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    send(res, 405, 'text/plain; charset=utf-8', 'read-only: GET and HEAD only\n', { Allow: 'GET, HEAD' })
+    const allow = options.resources.desk ? `GET and HEAD, and POST ${RATE_PATH} only` : 'GET and HEAD only'
+    send(res, 405, 'text/plain; charset=utf-8', `read-only: ${allow}\n`, { Allow: 'GET, HEAD' })
     return
   }
   if (!hostAllowed(req.headers.host, options.host)) {
     send(res, 403, 'text/plain; charset=utf-8', 'this server answers requests for its own address only\n')
     return
   }
-  // The path is matched as sent (percent-escapes included): `/%2e%2e/` or `/..%2f` never equals a listed file.
-  const path = (req.url ?? '/').split(/[?#]/, 1)[0] as string
+  const exported = EXPORT_PATH.exec(path)
+  if (exported && options.resources.desk) {
+    try {
+      const [, run = '', setKey = '', other] = exported
+      const body = await options.resources.desk.exportJsonl(run, setKey, other)
+      send(res, 200, 'application/x-ndjson; charset=utf-8', body, {
+        'Cache-Control': 'no-store',
+        'Content-Disposition': `attachment; filename="ratings-${run}-${setKey}${other !== undefined ? `-vs-${other}` : ''}.jsonl"`,
+      })
+    } catch (error) {
+      if (error instanceof RatingNotFound) sendJson(res, 404, { error: error.message })
+      else throw error
+    }
+    return
+  }
   if (path.startsWith('/api/')) {
     try {
       sendJson(res, 200, await options.resources.get(path.slice('/api/'.length)))
     } catch (error) {
-      if (error instanceof NotFound) sendJson(res, 404, { error: error.message })
+      if (error instanceof NotFound || error instanceof RatingNotFound) sendJson(res, 404, { error: error.message })
       else if (error instanceof HistoryError) sendJson(res, 503, { error: error.message })
       else sendJson(res, 500, { error: `internal error: ${error instanceof Error ? error.message : String(error)}` })
     }

@@ -36,6 +36,18 @@ export function link(route: string, text: Child, attrs: Attrs = {}): HTMLAnchorE
   return a
 }
 
+/** The ratings export's path (`ratings/<runId>/<setKey>[/<otherId>].jsonl`): the one link that is not an app route. */
+const DOWNLOAD = /^ratings\/[0-9a-f]{1,64}\/[0-9a-f]{16}(?:\/[0-9a-f]{1,64})?\.jsonl$/
+
+/** A download link to the ratings export; any other path is refused. */
+export function downloadLink(path: string, text: Child, attrs: Attrs = {}): HTMLAnchorElement {
+  if (!DOWNLOAD.test(path)) throw new Error(`not a ratings export: ${path}`)
+  const a = h('a', attrs, text)
+  a.setAttribute('href', path)
+  a.setAttribute('download', '')
+  return a
+}
+
 /** `#/run/<id>` from raw parts: each part is percent-encoded, so any text is one path segment. */
 export function route(...parts: string[]): string {
   return `#/${parts.map(encodeURIComponent).join('/')}`

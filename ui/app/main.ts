@@ -8,6 +8,7 @@
  *   #/run/ID               one run
  *   #/compare/BASE/NEW     two runs (#/compare: the newest run and its default base)
  *   #/case/SET/ID          one case over time
+ *   #/rate/RUN/SET?rater=R[&vs=OTHER]   rate a run's answers (server started with --rate); vs: pairwise
  */
 import type { UiIndex } from '../../src/ui/api-types.js'
 import { clearCache, latest, load, mode, NotFoundError } from './data.js'
@@ -18,6 +19,8 @@ import { renderCompare } from './pages/compare.js'
 import { renderRun } from './pages/run.js'
 import { renderRuns } from './pages/runs.js'
 import { renderSet } from './pages/set.js'
+import { renderRate } from './pages/rate.js'
+import { clearTick, tick } from './tick.js'
 
 const POLL_MS = 2000
 
@@ -52,7 +55,7 @@ let known: string | null | undefined
 
 function drawNav(index: UiIndex | undefined): void {
   clear(nav)
-  const list = h('ul', {}, h('li', {}, link('#/', 'Runs')), h('li', {}, link('#/compare', 'Compare')))
+  const list = h('ul', {}, h('li', {}, link('#/', 'Runs')), h('li', {}, link('#/compare', 'Compare')), h('li', {}, link('#/rate', 'Rate')))
   if (index && index.sets.length > 0) {
     list.appendChild(h('li', { className: 'sets-label' }, 'Eval sets:'))
     for (const s of index.sets) list.appendChild(h('li', {}, link(route('set', s.name), s.name)))
@@ -81,6 +84,8 @@ async function renderPage(r: Route, index: UiIndex): Promise<string> {
     case 'case':
       if (r.parts[0] === undefined || r.parts[1] === undefined) break
       return renderCase(main, r.parts[0], r.parts[1])
+    case 'rate':
+      return renderRate(main, index, r.parts[0], r.parts[1], r.query)
   }
   throw new NotFoundError(`there is no page at ${location.hash}`)
 }
@@ -122,6 +127,7 @@ async function render(moveFocus: boolean): Promise<void> {
   drawNav(index)
   footer.textContent = `History: ${index.store} · ${index.runs} runs${mode === 'static' ? ' · static export' : ' · updates live'}`
   const scrollY = window.scrollY
+  clearTick()
   const target = main
   clear(target)
   target.setAttribute('aria-busy', 'true')
@@ -163,6 +169,7 @@ async function poll(): Promise<void> {
       if (LIVE_PAGES.has(page) || main.querySelector('h1')?.textContent === 'No runs yet') await render(false)
       else await load<UiIndex>('index').then(drawNav)
     } else if (known === undefined) known = now.latest
+    await tick()
   } catch {
     // the server stopped: keep the page as it is, try again later
   }

@@ -1,16 +1,33 @@
 /** One run: where it ran, its verdict, and per eval set the metric table and every case. */
-import type { UiRun, UiRunMetric, UiRunSet } from '../../../src/ui/api-types.js'
+import type { UiRun, UiRunMetric, UiRunSet, UiTrials } from '../../../src/ui/api-types.js'
 import { load } from '../data.js'
 import { h, link, longText, route, scrollBox } from '../dom.js'
 import { duration, num, shortCommit, signed, when } from '../format.js'
 import { caseTable } from '../case-table.js'
 import { decimalsOf, thresholdOf } from '../metric-text.js'
 
+/** A judge row run with trials: `5 × 8 · pass 0.88 · flip 0.00 · 0.75–1.00` (the run page keeps it to one cell). */
+function trialsCell(t: UiTrials): HTMLElement {
+  return h(
+    'td',
+    { className: 'trials', title: `${t.n} trials of ${t.cases} cases: pass rate, flip rate (cases whose verdict changed between trials), lowest and highest trial mean` },
+    `${t.n} × ${t.cases} · pass ${t.passRate.toFixed(2)} · flip ${t.flipRate.toFixed(2)} · ${t.min.toFixed(2)}–${t.max.toFixed(2)}`,
+  )
+}
+
 function metricTable(set: UiRunSet): HTMLElement {
+  // the trials column only where some row of the set ran with trials
+  const withTrials = set.metrics.some((m) => m.trials !== undefined)
   const head = h(
     'thead',
     {},
-    h('tr', {}, ...['metric', 'value', 'threshold', 'result', 'cases', 'failing cases', 'vs baseline', 'why it failed'].map((t) => h('th', { scope: 'col' }, t))),
+    h(
+      'tr',
+      {},
+      ...['metric', 'value', 'threshold', 'result', 'cases', 'failing cases', 'vs baseline', ...(withTrials ? ['trials'] : []), 'why it failed'].map((t) =>
+        h('th', { scope: 'col' }, t),
+      ),
+    ),
   )
   const row = (m: UiRunMetric) =>
     h(
@@ -23,6 +40,7 @@ function metricTable(set: UiRunSet): HTMLElement {
       h('td', { className: 'num' }, m.n),
       h('td', { className: 'num' }, m.failingCount),
       h('td', { className: 'num' }, m.baseline ? `${signed(m.baseline.delta, decimalsOf(m))} (from ${num(m.baseline.mean, decimalsOf(m))})` : ''),
+      withTrials ? (m.trials !== undefined ? trialsCell(m.trials) : h('td', {}, '')) : null,
       h('td', {}, ...(m.causes ?? []).map((c) => h('div', { className: 'error' }, longText(c)))),
     )
   return scrollBox(`metrics of ${set.name}`, h('table', { className: 'metrics' }, head, h('tbody', {}, ...set.metrics.map(row))))

@@ -4,14 +4,16 @@
  *
  *   rag-matchers testset generate --chunks chunks.jsonl | --corpus DIR [--chunk-size N] --out eval/qa.jsonl --judge ollama:MODEL|openai:MODEL
  *       [--host URL] [--base-url URL] [-n 50] [--seed 1] [--kinds factual=3,numeric=1] [--cache DIR]
- *       [--cache-mode readwrite|read|replay|off] [--timeout-ms MS] [--max-keyword-share S] [--max-question-overlap O]
+ *       [--cache-mode readwrite|read|replay|off] [--timeout-ms MS] [--concurrency C] [--max-keyword-share S] [--max-question-overlap O]
  *
  * Writes OUT (JSON Lines that loadDataset reads) and OUT's name with `.summary.json` (the summary and every
  * rejected question with its reason), each through a temporary file renamed into place, so an interrupted or
  * failed run leaves no partial file under either name. Prints the summary. Exit codes: 0 written (a set
  * smaller than asked, when the corpus ran out, is written and said so), 1 usage, 2 input (a chunks file
  * that cannot be read or is malformed, an empty corpus, duplicate ids, -n larger than the corpus supports,
- * a model that cannot be reached or used, a replay cache with nothing recorded).
+ * a model that cannot be reached or used, a replay cache with nothing recorded). On a terminal (stderr a TTY,
+ * `CI` unset, or `RAG_PROGRESS=on`) a progress bar is drawn on stderr and cleared line by line; nothing
+ * otherwise.
  */
 import { randomBytes } from 'node:crypto'
 import { rename, rm, writeFile } from 'node:fs/promises'
@@ -32,7 +34,9 @@ import {
   type GeneratedEvalSet,
   type TestsetKind,
 } from '../src/testset/public.js'
+import { shouldShowProgress } from '../src/eval-set/progress.js'
 import { cannotRead, cliMessage, EXIT, reportFailure, writeOut, type CliIo } from './io.js'
+import { progressBar } from './testset-progress.js'
 
 export const TESTSET_USAGE = `usage: rag-matchers testset generate --chunks FILE | --corpus DIR --out FILE --judge ollama:MODEL|openai:MODEL [options]
   --chunks FILE            your chunks { id, text }: .jsonl, .ndjson or .json, ids as your retriever returns them
@@ -48,6 +52,7 @@ export const TESTSET_USAGE = `usage: rag-matchers testset generate --chunks FILE
   --cache DIR              recorded replies (default ${DEFAULT_JUDGE_CACHE_DIR}); commit it to regenerate the set with no model
   --cache-mode MODE        readwrite (default), read, replay (no model: a miss rejects the question), off
   --timeout-ms MS          per model call (default 120000)
+  --concurrency C          most model calls in flight at once (default 2)
   --max-keyword-share S    reject a keyword found in more than this share of the chunks (default 0.2)
   --max-question-overlap O reject a question whose word-bigram overlap with a kept one is >= O (default 0.6)
   exit 0: written; 2: bad input or a model that cannot be used; 1: usage`
@@ -66,6 +71,7 @@ interface Parsed {
   readonly cache: string
   readonly cacheMode: JudgeCacheMode
   readonly timeoutMs?: number
+  readonly concurrency?: number
   readonly maxKeywordShare?: number
   readonly maxQuestionOverlap?: number
 }
@@ -134,10 +140,12 @@ function parseArgs(argv: readonly string[]): Parsed | string {
         out.chunkSize = n
         break
       }
-      case '--timeout-ms': {
+      case '--timeout-ms':
+      case '--concurrency': {
         const n = integer(flag, value(), 1)
         if (typeof n === 'string') return n
-        out.timeoutMs = n
+        if (flag === '--timeout-ms') out.timeoutMs = n
+        else out.concurrency = n
         break
       }
       case '--max-keyword-share':
@@ -192,6 +200,7 @@ function makeJudge(p: Parsed): Judge {
     model: p.judge.model,
     cache: judgeCache({ dir: p.cache, mode: p.cacheMode }),
     ...(p.timeoutMs === undefined ? {} : { timeoutMs: p.timeoutMs }),
+    ...(p.concurrency === undefined ? {} : { concurrency: p.concurrency }),
   }
   if (p.judge.kind === 'ollama') return ollamaJudge({ ...common, ...(p.host === undefined ? {} : { host: p.host }) })
   return openaiJudge({ ...common, ...(p.baseURL === undefined ? {} : { baseURL: p.baseURL }) })
@@ -255,6 +264,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw error
   }
   let set: GeneratedEvalSet
+  const bar = shouldShowProgress(undefined, io.stderr) ? progressBar(io.stderr) : undefined
   try {
     set = await generateEvalSet({
       chunks,
@@ -264,12 +274,15 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       ...(parsed.kinds === undefined ? {} : { kinds: parsed.kinds }),
       ...(parsed.maxKeywordShare === undefined ? {} : { maxKeywordShare: parsed.maxKeywordShare }),
       ...(parsed.maxQuestionOverlap === undefined ? {} : { maxQuestionOverlap: parsed.maxQuestionOverlap }),
+      ...(bar === undefined ? {} : { onProgress: bar.draw }),
     })
   } catch (error) {
     const e = error as Error
     if (e.name === 'MetricInputError') return reportFailure(io, 'testset', EXIT.input, `${cliMessage(e)} (${parsed.chunks !== undefined ? 'chunks' : 'corpus'} ${input})`)
     if (error instanceof JudgeError) return reportFailure(io, 'testset', EXIT.input, `the model cannot be used (${error.kind}): ${error.message}`)
     throw error
+  } finally {
+    bar?.end()
   }
   const summaryFile = summaryPath(parsed.out)
   try {

@@ -84,6 +84,43 @@ describe('rag-matchers testset generate', () => {
   })
 })
 
+describe('rag-matchers testset generate: a set that cannot be written', () => {
+  let fake: FakeOllama
+  serverPerTest(startFakeOllama, (server) => {
+    fake = server
+  })
+
+  it('exit 2, and no temporary or partial file is left under the name', async () => {
+    fake.on('/api/chat', () => true, ollamaWriter())
+    const chunks = await writeChunks(CORPUS.filter((c) => c.expect === 'kept').map(({ id, text }) => ({ id, text })))
+    // The set's name is taken by a folder: its temporary file is written, then cannot be renamed into place.
+    const { mkdir } = await import('node:fs/promises')
+    await mkdir(join(dir, 'qa.jsonl'))
+    const result = await runCli([
+      'testset',
+      'generate',
+      '--chunks',
+      chunks,
+      '--out',
+      join(dir, 'qa.jsonl'),
+      '--judge',
+      'ollama:m',
+      '--host',
+      fake.host,
+      '--cache',
+      join(dir, 'cache'),
+      '-n',
+      '1',
+      '--kinds',
+      'factual',
+    ])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`cannot write '${join(dir, 'qa.jsonl')}'`)
+    expect(await readdir(join(dir, 'qa.jsonl'))).toEqual([])
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([])
+  })
+})
+
 describe('rag-matchers testset generate: bad input and usage', () => {
   it.each([
     ['an empty corpus', [], '1', 'Expected `chunks` to be a non-empty array'],
@@ -141,6 +178,8 @@ describe('rag-matchers testset generate: bad input and usage', () => {
     [['generate', '--chunks', 'c.jsonl', '--out', 'x.jsonl', '--judge', 'gpt'], '--judge needs ollama:MODEL or openai:MODEL'],
     [['generate', '--chunks', 'c.jsonl', '--out', 'x.jsonl', '--judge', 'ollama:m', '-n', '0'], '-n needs an integer ≥ 1'],
     [['generate', '--chunks', 'c.jsonl', '--out', 'x.jsonl', '--judge', 'ollama:m', '--kinds', 'opinion'], 'unknown kind "opinion"'],
+    [['generate', '--chunks', 'c.jsonl', '--out', 'x.jsonl', '--judge', 'ollama:m', '--kinds', 'unanswerable=x'], 'the weight of unanswerable must be a number'],
+    [['generate', '--chunks', 'c.jsonl', '--out', 'x.jsonl', '--judge', 'ollama:m', '--concurrency', 'two'], '--concurrency needs an integer ≥ 1'],
     [['generate', '--chunks', 'c.jsonl', '--out', 'x.jsonl', '--judge', 'ollama:m', '--frobnicate'], 'unknown option --frobnicate'],
     [['make'], 'unknown subcommand "make"'],
     [[], 'usage: rag-matchers testset generate'],

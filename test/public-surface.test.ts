@@ -12,6 +12,7 @@ const entries: ReadonlyArray<readonly [entry: string, load: () => Promise<Record
   ['rag-matchers/eval-set', () => import('../src/eval-set/public.js')],
   ['rag-matchers/report', () => import('../src/report/public.js')],
   ['rag-matchers/adapters', () => import('../src/adapters/public.js')],
+  ['rag-matchers/testset', () => import('../src/testset/public.js')],
   ['rag-matchers/matchers', () => import('../runners/matchers.js')],
 ]
 

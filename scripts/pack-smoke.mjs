@@ -53,9 +53,10 @@ import { groundedness as judgeEntry } from 'rag-matchers/judge'
 import { cohenKappa as agreementEntry } from 'rag-matchers/agreement'
 import { runEvalSet as evalSetEntry } from 'rag-matchers/eval-set'
 import { buildReport as reportEntry } from 'rag-matchers/report'
+import { generateEvalSet as testsetEntry } from 'rag-matchers/testset'
 ${retrievalCases}
 test('family subpath entries resolve (ESM)', () => {
-  for (const fn of [retrievalEntry, generationEntry, judgeEntry, agreementEntry, evalSetEntry, reportEntry]) expect(typeof fn).toBe('function')
+  for (const fn of [retrievalEntry, generationEntry, judgeEntry, agreementEntry, evalSetEntry, reportEntry, testsetEntry]) expect(typeof fn).toBe('function')
   expect(retrievalEntry).toBe(ndcgAtK)
 })
 test('matchers registered from rag-matchers/vitest', () => {
@@ -99,9 +100,10 @@ const { groundedness: judgeEntry } = require('rag-matchers/judge')
 const { cohenKappa: agreementEntry } = require('rag-matchers/agreement')
 const { runEvalSet: evalSetEntry } = require('rag-matchers/eval-set')
 const { buildReport: reportEntry } = require('rag-matchers/report')
+const { generateEvalSet: testsetEntry } = require('rag-matchers/testset')
 ${retrievalCases}
 test('family subpath entries resolve (CJS)', () => {
-  for (const fn of [retrievalEntry, generationEntry, judgeEntry, agreementEntry, evalSetEntry, reportEntry]) expect(typeof fn).toBe('function')
+  for (const fn of [retrievalEntry, generationEntry, judgeEntry, agreementEntry, evalSetEntry, reportEntry, testsetEntry]) expect(typeof fn).toBe('function')
   expect(retrievalEntry).toBe(ndcgAtK)
 })
 test('matchers registered from rag-matchers/jest', () => {

@@ -24,6 +24,7 @@ const ENTRY_MODULES: Readonly<Record<string, () => Promise<Record<string, unknow
   'rag-matchers/report': () => import('../../src/report/public.js'),
   'rag-matchers/adapters': () => import('../../src/adapters/public.js'),
   'rag-matchers/history': () => import('../../src/history/public.js'),
+  'rag-matchers/testset': () => import('../../src/testset/public.js'),
   'rag-matchers/matchers': () => import('../../runners/matchers.js'),
   // registers the matchers on Vitest's expect as a side effect, which is harmless here
   'rag-matchers/vitest': () => import('../../runners/vitest.js'),
@@ -48,6 +49,8 @@ const FILE_ENTRIES: Readonly<Record<string, string>> = {
   // "The record schema, report model, renderers and merge live in src/report/ (… 'rag-matchers/report')"
   'docs/reporter.md': 'rag-matchers/report',
   'docs/baselines.md': 'rag-matchers/eval-set',
+  // "generateEvalSet … (rag-matchers/testset)": the generator's page names its own entry's functions
+  'docs/testset.md': 'rag-matchers/testset',
 }
 const ROOT = 'rag-matchers'
 

@@ -262,6 +262,23 @@ describe('judge matchers (a random, schema-valid judge)', () => {
     ),
   )
   asyncProperty('toBePreferredOver', withReceived(answer, fc.oneof(text, junk), judgeOptions({ question: text, criteria: text })))
+  // issue #31: conversations, whole (the conversation judges read user and assistant only) and turn by turn (a per-turn judge)
+  const chat = (extra: Record<string, fc.Arbitrary<unknown>>) => {
+    const turn = fc.record(
+      { user: fc.oneof({ weight: 6, arbitrary: text }, { weight: 1, arbitrary: junk }), assistant: answer, ...extra },
+      { requiredKeys: ['user', 'assistant'] },
+    )
+    return fc.record(
+      {
+        id: fc.constantFrom('c1', 'c2'),
+        turns: fc.oneof({ weight: 6, arbitrary: fc.array(turn, { maxLength: 3 }) }, { weight: 1, arbitrary: holey(turn, { maxLength: 3 }) }, { weight: 1, arbitrary: junk }),
+      },
+      { requiredKeys: ['turns'] },
+    )
+  }
+  asyncProperty('toRetainKnowledge', withReceived(received(chat({})), threshold(), judgeOptions(empty)))
+  asyncProperty('toCompleteConversation', withReceived(received(chat({})), threshold(), judgeOptions(empty)))
+  asyncProperty('toBeGroundedIn', withReceived(received(chat({ contexts })), threshold(), judgeOptions(empty)))
 })
 
 describe('agent matchers (issue #31)', () => {
@@ -344,6 +361,23 @@ describe('agent matchers (issue #31)', () => {
   const stepsOptions = options({ ...RETRIEVAL_OPTIONS, steps: fc.constantFrom('union', 'each', 'last', 'all') })
   syncProperty('toHaveRecallAtK', withReceived(received(fc.oneof(stepCase, retrievalCase)), k, threshold(), stepsOptions))
   syncProperty('toHaveMrrAbove', withReceived(received(stepCase), threshold(), stepsOptions))
+  // issue #31: a conversation is scored turn by turn
+  const retrievalTurn = fc.record(
+    { user: fc.oneof(text, junk), assistant: fc.oneof(text, junk), retrieved: fc.oneof(fc.array(id, { maxLength: 4 }), holey(id, { maxLength: 3 }), junk), relevant },
+    { requiredKeys: ['user', 'assistant'] },
+  )
+  const conversation = fc.record(
+    {
+      id: fc.constantFrom('c1', 'c2'),
+      turns: fc.oneof(
+        { weight: 6, arbitrary: fc.array(retrievalTurn, { maxLength: 3 }) },
+        { weight: 1, arbitrary: holey(retrievalTurn, { maxLength: 3 }) },
+        { weight: 1, arbitrary: junk },
+      ),
+    },
+    { requiredKeys: ['turns'] },
+  )
+  syncProperty('toHaveRecallAtK', withReceived(received(fc.oneof(conversation, retrievalCase)), k, threshold(), options(RETRIEVAL_OPTIONS)))
   const limit = fc.oneof({ weight: 4, arbitrary: fc.double({ min: 0, max: 10000, noNaN: true }) }, { weight: 1, arbitrary: junk })
   syncProperty(
     'toStayWithinBudget',

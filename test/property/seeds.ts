@@ -82,6 +82,19 @@ const SINGLE: Readonly<Record<string, SeedFactory>> = {
   toBeRelevantTo: (t) => ({ received: 'Paris.', args: ['What is the capital of France?', 0.9, { judge: judge(t) }] }),
   toSatisfyRubric: (t) => ({ received: 'Paris.', args: [{ id: 'r1', criteria: 'Names the capital' }, 0.9, { judge: judge(t), question: 'What is the capital?' }] }),
   toBePreferredOver: (t) => ({ received: 'Paris.', args: ['Lyon.', { judge: judge(t), question: 'What is the capital?', criteria: 'correctness' }] }),
+  toRetainKnowledge: (t) => ({ received: conversation(t), args: [0.9, { judge: judge(t) }] }),
+  toCompleteConversation: (t) => ({ received: conversation(t), args: [0.9, { judge: judge(t) }] }),
+}
+
+/** A two-turn conversation for the conversation judges (issue #31). */
+function conversation(t: (s: string) => string): { id: string; turns: Array<{ user: string; assistant: string }> } {
+  return {
+    id: 'c1',
+    turns: [
+      { user: t('I live in Paris.'), assistant: 'Noted.' },
+      { user: 'Where do I live?', assistant: t('In Paris.') },
+    ],
+  }
 }
 
 /** A failed case (its pipeline threw), which every set form names with its error. */
@@ -110,6 +123,10 @@ function setSeed(decl: MatcherDeclaration, single: SeedFactory): SeedFactory | u
     case 'judge':
       return (t) => {
         const s = single(t)
+        // the conversation judges: a set of conversations, with a failed case
+        if (decl.name === 'toRetainKnowledge' || decl.name === 'toCompleteConversation') {
+          return { received: { name: 'chats', cases: [s.received, { id: 'c2', turns: [{ user: 'Hi.', assistant: t('Hello.') }] }, failedCase()] }, args: s.args }
+        }
         const cases = [
           {
             id: 'q1',

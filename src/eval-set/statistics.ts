@@ -6,6 +6,7 @@
  * observed statistic and a resample that draws the same cases add up identically.
  */
 import { MetricInputError } from '../errors.js'
+import { abs, floor, imul } from '../math-bindings.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
 
@@ -27,8 +28,8 @@ export function mulberry32(seed: number): () => number {
   let state = seed >>> 0
   return () => {
     state = (state + 0x6d2b79f5) >>> 0
-    let t = Math.imul(state ^ (state >>> 15), state | 1)
-    t = (t + Math.imul(t ^ (t >>> 7), t | 61)) ^ t
+    let t = imul(state ^ (state >>> 15), state | 1)
+    t = (t + imul(t ^ (t >>> 7), t | 61)) ^ t
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
@@ -106,7 +107,7 @@ function sum(values: readonly number[]): number {
 
 function absSum(values: readonly number[]): number {
   let s = 0
-  for (const v of values) s += Math.abs(v)
+  for (const v of values) s += abs(v)
   return s
 }
 
@@ -120,7 +121,7 @@ function bootstrapSums(diffs: readonly number[], resamples: number, seed: number
   const sums = new Float64Array(resamples)
   for (let b = 0; b < resamples; b++) {
     let s = 0
-    for (let j = 0; j < n; j++) s += diffs[Math.floor(next() * n)] as number
+    for (let j = 0; j < n; j++) s += diffs[floor(next() * n)] as number
     sums[b] = s
   }
   return sums

@@ -12,6 +12,7 @@
  */
 
 import { spanHash, type TokenSpans } from './tokenizers/spans.js'
+import { imul } from '../math-bindings.js'
 
 /** Maps tokens (strings, code points…) to dense ids `0, 1, 2…` in order of first appearance. */
 export class Interner<T> {
@@ -146,7 +147,7 @@ export class SpanInterner {
     const len = end - start
     const mask = (1 << this.bits) - 1
     const stamps = this.stamps
-    let k = Math.imul(h, 0x9e3779b1) >>> (32 - this.bits)
+    let k = imul(h, 0x9e3779b1) >>> (32 - this.bits)
     while (stamps[k] === this.stamp) {
       if (this.hashes[k] === h && this.lens[k] === len && sameUnits(this.sources[k]!, this.starts[k]!, source, start, len)) return this.ids[k]!
       k = (k + 1) & mask
@@ -422,7 +423,7 @@ export class DenseNgrams {
       for (let i = from; i < to; i++) {
         const a = keys[i]!
         const b = tokens[i + last]!
-        let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 1, 0x85ebca77)) >>> shift
+        let h = (imul(a, 0x9e3779b1) ^ imul(b + 1, 0x85ebca77)) >>> shift
         while (hashStamps[h] === stamp && (hashA[h] !== a || hashB[h] !== b)) h = (h + 1) & mask
         if (hashStamps[h] !== stamp) {
           hashStamps[h] = stamp

@@ -6,11 +6,12 @@
  * word's code units sit in one shared array, so a lookup touches two places in memory, not a chain
  * of string objects. Open addressing with linear probing, at most half full.
  */
+import { imul } from '../math-bindings.js'
 
 /** FNV-1a over UTF-16 code units: start value and one step. */
 export const HASH_SEED = 0x811c9dc5 | 0
 export function hashStep(h: number, unit: number): number {
-  return Math.imul(h ^ unit, 0x01000193)
+  return imul(h ^ unit, 0x01000193)
 }
 
 /** The {@link hashStep} hash of a whole string. */

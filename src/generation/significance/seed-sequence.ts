@@ -7,6 +7,7 @@
  * `default_rng(seed)`; parity with its confidence intervals and p-values needs numpy's exact
  * stream, starting here. All arithmetic is uint32 (`Math.imul` + `>>> 0`), which is exact.
  */
+import { imul } from '../../math-bindings.js'
 
 const POOL_SIZE = 4
 const INIT_A = 0x43b0d7e5
@@ -40,12 +41,12 @@ export function seedSequencePool(entropy: readonly number[]): Uint32Array {
   // numpy's hashmix: the hash constant advances on every call, so the call order matters
   const hashmix = (value: number): number => {
     value = (value ^ hashConst) >>> 0
-    hashConst = Math.imul(hashConst, MULT_A) >>> 0
-    value = Math.imul(value, hashConst) >>> 0
+    hashConst = imul(hashConst, MULT_A) >>> 0
+    value = imul(value, hashConst) >>> 0
     return (value ^ (value >>> XSHIFT)) >>> 0
   }
   const mix = (x: number, y: number): number => {
-    const result = (Math.imul(MIX_MULT_L, x) - Math.imul(MIX_MULT_R, y)) >>> 0
+    const result = (imul(MIX_MULT_L, x) - imul(MIX_MULT_R, y)) >>> 0
     return (result ^ (result >>> XSHIFT)) >>> 0
   }
   for (let i = 0; i < POOL_SIZE; i++) pool[i] = hashmix(i < entropy.length ? entropy[i]! : 0)
@@ -65,8 +66,8 @@ export function generateState32(pool: Uint32Array, nWords: number): Uint32Array 
   let hashConst = INIT_B
   for (let i = 0; i < nWords; i++) {
     let value = (pool[i % pool.length]! ^ hashConst) >>> 0
-    hashConst = Math.imul(hashConst, MULT_B) >>> 0
-    value = Math.imul(value, hashConst) >>> 0
+    hashConst = imul(hashConst, MULT_B) >>> 0
+    value = imul(value, hashConst) >>> 0
     out[i] = (value ^ (value >>> XSHIFT)) >>> 0
   }
   return out

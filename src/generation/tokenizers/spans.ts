@@ -1,4 +1,5 @@
 import { pyIsSpaceCode } from '../../text/python-string.js'
+import { imul } from '../../math-bindings.js'
 
 /**
  * Tokens as `[start, end)` spans of one source string, so that BLEU can intern tokens without first
@@ -28,7 +29,7 @@ export const FNV_PRIME = 16777619
 /** FNV-1a of the UTF-16 units `source[start, end)`, as a signed 32-bit integer. */
 export function spanHash(source: string, start: number, end: number): number {
   let h = FNV_OFFSET
-  for (let i = start; i < end; i++) h = Math.imul(h ^ source.charCodeAt(i), FNV_PRIME)
+  for (let i = start; i < end; i++) h = imul(h ^ source.charCodeAt(i), FNV_PRIME)
   return h
 }
 
@@ -81,7 +82,7 @@ export function whitespaceSpans(text: string, into: SpanBuffer = new SpanBuffer(
     if (i >= len) break
     const start = i
     let h = FNV_OFFSET
-    for (let c = text.charCodeAt(i); i < len && !isPyWhitespaceUnit(c); c = text.charCodeAt(++i)) h = Math.imul(h ^ c, FNV_PRIME)
+    for (let c = text.charCodeAt(i); i < len && !isPyWhitespaceUnit(c); c = text.charCodeAt(++i)) h = imul(h ^ c, FNV_PRIME)
     out.push(start, i, h)
   }
   return out

@@ -1,5 +1,6 @@
 import { pySplit } from '../../text/python-string.js'
 import { FNV_OFFSET, FNV_PRIME, isPyWhitespaceUnit, SpanBuffer, spanTokens, type TokenSpans } from './spans.js'
+import { imul } from '../../math-bindings.js'
 
 // mteval-v13a's language-independent symbols: { | } ~ [ \ ] ^ _ ` ! " # $ % & ( ) * + / : ; < = > ? @.
 // sacrebleu's class also contains the space; padding a space only adds whitespace that the final
@@ -87,12 +88,12 @@ export function spans13a(text: string, into: SpanBuffer = new SpanBuffer()): Tok
       // A token that starts after whitespace (or at the start) and holds only class-0 units up to
       // the next whitespace breaks nowhere (every rule needs a symbol, P, digit or hyphen): take it
       // whole and go on at that whitespace with the state the single steps would have left.
-      let h = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
+      let h = imul(FNV_OFFSET ^ code, FNV_PRIME)
       let j = i + 1
       let c = 0
       let stop = 0
       while (j < n && (stop = classOf((c = line.charCodeAt(j)))) === 0) {
-        h = Math.imul(h ^ c, FNV_PRIME)
+        h = imul(h ^ c, FNV_PRIME)
         j++
       }
       if (j === n || stop === WHITESPACE) {
@@ -117,7 +118,7 @@ export function spans13a(text: string, into: SpanBuffer = new SpanBuffer()): Tok
       let j = i + 1
       let c = 0
       while (j < n && classOf((c = line.charCodeAt(j))) === 0) {
-        hash = Math.imul(hash ^ code, FNV_PRIME)
+        hash = imul(hash ^ code, FNV_PRIME)
         code = c
         j++
       }
@@ -139,13 +140,13 @@ export function spans13a(text: string, into: SpanBuffer = new SpanBuffer()): Tok
       }
     } else if (open < 0) {
       open = i
-      hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
+      hash = imul(FNV_OFFSET ^ code, FNV_PRIME)
     } else if (((cur | before) & SYMBOL) !== 0 || m2Cur || m2Prev || m3 || m3Prev || (cur === HYPHEN && before === DIGIT) || (before === HYPHEN && before2 === DIGIT)) {
       out.push(open, i, hash)
       open = i
-      hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
+      hash = imul(FNV_OFFSET ^ code, FNV_PRIME)
     } else {
-      hash = Math.imul(hash ^ code, FNV_PRIME)
+      hash = imul(hash ^ code, FNV_PRIME)
     }
     before2 = before
     before = cur

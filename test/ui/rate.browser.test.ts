@@ -7,9 +7,10 @@
 // agreement with them is humanAlignment's. Also: the run page's trials cell, hostile texts shown as text, no
 // rater / fewer than two raters / a set the run lacks as messages (never NaN), no console error, and axe-core
 // finds no serious violation. Screenshots go to a temp folder (printed).
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { compareReports } from '../../cli/compare.js'
 import { agreementReport } from '../../src/agreement/report.js'
@@ -21,6 +22,7 @@ import { HistoryStore } from '../../src/history/store.js'
 import { UiResources } from '../../src/ui/resources.js'
 import { loadRubric, parseRubric } from '../../src/ui/rubric.js'
 import { startUiServer, type RunningUi } from '../../src/ui/server.js'
+import { exportUi } from '../../src/ui/export.js'
 import { route } from '../../ui/app/dom.js'
 import { builtApp } from './app-build.js'
 import { makeHistory, REGRESSING, SCRIPT, type FixtureHistory } from './history-fixture.js'
@@ -322,6 +324,24 @@ describe('the rate view with hostile texts, and without --rate', () => {
     await page.screenshot({ path: join(SHOTS, 'rate-pairwise.png'), fullPage: false })
     await page.close()
   }, 90_000)
+
+  it('a static export says it has no rating', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'rag-ui-rate-site-')), 'site')
+    const exporting = new UiResources({
+      target: hostile.target,
+      root: hostile.dir,
+      mode: 'static',
+      compareReports,
+      rubric: parseRubric({ dimensions: [{ name: 'a', scale: '1-5', text: 't' }] }),
+    })
+    await exportUi(exporting, await builtApp(), dir)
+    await exporting.close()
+    const page = await open('#/rate', pathToFileURL(join(dir, 'index.html')).href)
+    expect(await page.locator('main p.notice').innerText()).toContain('This is a static export: it has no rating')
+    expect(await page.locator('.rate-group').count()).toBe(0)
+    await page.screenshot({ path: join(SHOTS, 'export-rate.png'), fullPage: false })
+    await page.close()
+  }, 60_000)
 
   it('a server without --rate says how to turn rating on', async () => {
     const page = await open('#/rate', plainServer.url)

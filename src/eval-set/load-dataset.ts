@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { parse as parseCsv } from 'csv-parse/sync'
+import type { ConversationTurn } from '../conversation/turns.js'
 import { describeValue, MetricInputError } from '../errors.js'
 import { keysOf } from '../option-keys.js'
 import { checkOptionKeys } from '../options.js'
@@ -28,6 +29,11 @@ export interface EvalItem {
    * refuses an item that has them (like `answer` and `retrieved`): a case's contexts come from its pipeline.
    */
   readonly contexts?: readonly string[]
+  /**
+   * A conversation (JSON and JSONL only): its turns `{ user, assistant?, retrieved?, relevant?, contexts?,
+   * reference? }` in order. Such an item needs no `question`: it gets the first turn's `user` message.
+   */
+  readonly turns?: readonly ConversationTurn[]
   readonly [extra: string]: unknown
 }
 
@@ -310,6 +316,12 @@ function checkItem(raw: unknown, loc: Location, source: string, fromCsv: boolean
   const id = item.id
   if (typeof id === 'number' && Number.isFinite(id)) item.id = String(id)
   else if (typeof id !== 'string' || pyStrip(id).length === 0) fail(loc, source, 'id', 'a non-empty string or a number', id)
+  if (item.turns !== undefined) {
+    if (fromCsv) fail(loc, source, 'turns', 'absent: a conversation is a JSON or JSONL item, not a CSV row', item.turns)
+    checkTurns(item.turns, loc, source)
+    // the conversation's opening message is its question, so the item is a valid EvalItem for runEvalSet
+    if (item.question === undefined) item.question = (item.turns as Array<{ user: string }>)[0]?.user
+  }
   if (typeof item.question !== 'string' || pyStrip(item.question).length === 0) fail(loc, source, 'question', 'a non-empty string', item.question)
   for (const key of RESERVED_STRINGS) {
     if (item[key] !== undefined && typeof item[key] !== 'string') fail(loc, source, key, 'a string', item[key])
@@ -329,21 +341,50 @@ function checkItem(raw: unknown, loc: Location, source: string, fromCsv: boolean
   return item as unknown as EvalItem
 }
 
-function checkRelevant(value: unknown, loc: Location, source: string): EvalItem['relevant'] {
+function checkRelevant(value: unknown, loc: Location, source: string, field = 'relevant'): EvalItem['relevant'] {
   if (Array.isArray(value)) {
     value.forEach((v, i) => {
       if (!((typeof v === 'string' && v.length > 0) || (typeof v === 'number' && Number.isFinite(v))))
-        fail(loc, source, `relevant[${i}]`, 'a non-empty string or a number (an id)', v)
+        fail(loc, source, `${field}[${i}]`, 'a non-empty string or a number (an id)', v)
     })
     return value as Id[]
   }
   if (value !== null && typeof value === 'object') {
     for (const [id, grade] of Object.entries(value)) {
-      if (typeof grade !== 'number' || !Number.isFinite(grade)) fail(loc, source, `relevant.${id}`, 'a finite number (a grade)', grade)
+      if (typeof grade !== 'number' || !Number.isFinite(grade)) fail(loc, source, `${field}.${id}`, 'a finite number (a grade)', grade)
     }
     return value as Record<string, number>
   }
-  return fail(loc, source, 'relevant', 'an array of ids or an object of id → grade', value)
+  return fail(loc, source, field, 'an array of ids or an object of id → grade', value)
+}
+
+/**
+ * A conversation's turns: a non-empty array of objects, each with a non-blank `user` message, and
+ * `assistant` and `reference` strings, `contexts`/`references` arrays of strings, `retrieved` an array
+ * and `relevant` ids or grades when given. The field in the message names the turn: `turns[2].user`.
+ */
+function checkTurns(turns: unknown, loc: Location, source: string): void {
+  if (!Array.isArray(turns) || turns.length === 0) fail(loc, source, 'turns', 'a non-empty array of turns `{ user, assistant }`', turns)
+  for (let i = 0; i < turns.length; i++) {
+    const at = `turns[${i}]`
+    const turn: unknown = turns[i]
+    if (turn === null || typeof turn !== 'object' || Array.isArray(turn)) fail(loc, source, at, 'a turn `{ user, assistant }`', turn)
+    const t = turn as Record<string, unknown>
+    if (typeof t.user !== 'string' || pyStrip(t.user).length === 0) fail(loc, source, `${at}.user`, "a non-empty string (the user's message)", t.user)
+    for (const key of ['assistant', 'reference'] as const) {
+      if (t[key] !== undefined && typeof t[key] !== 'string') fail(loc, source, `${at}.${key}`, 'a string', t[key])
+    }
+    for (const key of ['references', 'contexts'] as const) {
+      const list = t[key]
+      if (list === undefined) continue
+      if (!Array.isArray(list)) fail(loc, source, `${at}.${key}`, 'an array of strings', list)
+      list.forEach((v: unknown, j) => {
+        if (typeof v !== 'string') fail(loc, source, `${at}.${key}[${j}]`, 'a string', v)
+      })
+    }
+    if (t.retrieved !== undefined && !Array.isArray(t.retrieved)) fail(loc, source, `${at}.retrieved`, 'an array of ids or `{ id }` objects', t.retrieved)
+    if (t.relevant !== undefined) checkRelevant(t.relevant, loc, source, `${at}.relevant`)
+  }
 }
 
 /** A CSV list cell: a JSON array when it starts with `[`, else a `|`-separated list (items stripped, empties dropped). */

@@ -110,6 +110,11 @@ describe('generateEvalSet over a fake Ollama server', () => {
       // The three questions that failed at the model were not recorded: replayed, they are rejected again, as not recorded.
       const r = recorded.summary.rejected
       expect(replayed.summary.rejected).toEqual({ ...r, malformed: 0, refusal: 0, timeout: 0, 'not-recorded': r.malformed + r.refusal + r.timeout })
+      // The summary is committed: a miss names the cache key, not the cache folder of this machine.
+      const misses = replayed.rejected.filter((q) => q.reason === 'not-recorded')
+      expect(misses).toHaveLength(3)
+      for (const q of misses)
+        expect([q.detail.includes(dir), q.detail]).toEqual([false, expect.stringMatching(/^no reply recorded in the replay cache for this question \(key [0-9a-f]{64}\)$/)])
       expect(replayed.summary.cached).toBe(10)
       // A replay from a folder with nothing in it is the wrong folder, not thirteen failed questions.
       const empty = await mkdtemp(join(tmpdir(), 'rag-testset-empty-'))

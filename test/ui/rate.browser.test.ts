@@ -143,6 +143,7 @@ describe('the rate view in headless Chromium, over a real run of the human-eval 
     await ana.locator('.rated-count', { hasText: '16 ratings by 2 raters' }).waitFor({ timeout: 15_000 })
     expect(await ana.evaluate(() => (window as { __same?: boolean }).__same)).toBe(true)
     const pageKappa = await statistic(ana, 'correctness', 'cohen')
+    await ana.locator('.agreement-panel').scrollIntoViewIfNeeded()
     await ana.screenshot({ path: join(SHOTS, 'rate-two-raters.png'), fullPage: false })
 
     // stored: 8 ratings each
@@ -258,6 +259,10 @@ describe('the rate view in headless Chromium, over a real run of the human-eval 
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
     const pickers = await open('#/rate')
     expect(await pickers.locator('#rate-run').inputValue()).toBe(runId)
+    // the other run's picker is for the pairwise mode only
+    expect(await pickers.locator('#rate-vs').isVisible()).toBe(false)
+    await pickers.locator('#rate-mode').selectOption('pairwise')
+    expect(await pickers.locator('#rate-vs').isVisible()).toBe(true)
     expect(await axe(pickers).then((v) => v.filter((x) => x.impact === 'serious' || x.impact === 'critical'))).toEqual([])
     await pickers.screenshot({ path: join(SHOTS, 'rate-pickers.png'), fullPage: false })
     await page.close()

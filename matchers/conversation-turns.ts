@@ -60,6 +60,11 @@ const NEED_TEXT: Record<TurnNeed, string> = {
   source: '`reference` or `contexts`',
 }
 
+/** What every turn needs for `matcher`, as the docs say it (`` `retrieved` and `relevant` ``); undefined when it does not score turns. */
+export function turnNeedsText(matcher: string): string | undefined {
+  return TURN_NEEDS[matcher]?.map((n) => NEED_TEXT[n]).join(' and ')
+}
+
 function has(turn: Record<string, unknown>, need: TurnNeed): boolean {
   switch (need) {
     case 'contexts':

@@ -146,6 +146,14 @@ export async function toCompleteConversation(this: MatcherContext, received: unk
 
 const MIN: ArgSpec = { name: 'min', type: 'number', doc: 'Threshold on 0–1; passes when the score is ≥ min.' }
 const CONVERSATION = 'one conversation `{ turns: [{ user, assistant }, …] }`'
+const RETENTION_EMPTY = {
+  ...EMPTY,
+  doc: "A one-turn conversation (no earlier turn to retain): `'fail'` fails the assertion, with or without `.not`; `'pass'` accepts it as vacuously retained (score 1).",
+}
+const COMPLETION_EMPTY = {
+  ...EMPTY,
+  doc: "A conversation in which the judge finds no request: `'fail'` fails the assertion, with or without `.not`; `'pass'` accepts it as vacuously complete (score 1).",
+}
 const CONVERSATION_SET = 'an eval set: an array of conversations or { cases }, each with `turns`; asserts on the mean over conversations'
 
 export const conversationDeclarations = [
@@ -156,11 +164,20 @@ export const conversationDeclarations = [
     summary:
       "Knowledge retention ≥ `min`: the share of the assistant's replies after the first that keep what earlier turns established (no contradiction, no asking again); lists the replies that forgot.",
     forms: [
-      { received: CONVERSATION_SET, when: isEvalSet, args: [MIN], options: { ...SET_JUDGE_OPTIONS, empty: EMPTY } },
-      { received: CONVERSATION, args: [MIN], options: { ...JUDGE_OPTIONS, empty: EMPTY } },
+      { received: CONVERSATION_SET, when: isEvalSet, args: [MIN], options: { ...SET_JUDGE_OPTIONS, empty: RETENTION_EMPTY } },
+      { received: CONVERSATION, args: [MIN], options: { ...JUDGE_OPTIONS, empty: RETENTION_EMPTY } },
     ],
     metric: atLeast('knowledge retention', { scale: 1 }),
     example: 'await expect({ turns }).toRetainKnowledge(1)',
+    failing: {
+      received: {
+        turns: [
+          { user: 'I am vegetarian.', assistant: 'Noted.' },
+          { user: 'A side dish?', assistant: 'Bacon.' },
+        ],
+      },
+      args: [0.8],
+    },
     compute: toRetainKnowledge,
   }),
   declareMatcher({
@@ -169,11 +186,12 @@ export const conversationDeclarations = [
     family: 'judge',
     summary: "Conversation completeness ≥ `min`: the share of the user's requests, across all turns, that the replies addressed; lists the unaddressed requests.",
     forms: [
-      { received: CONVERSATION_SET, when: isEvalSet, args: [MIN], options: { ...SET_JUDGE_OPTIONS, empty: EMPTY } },
-      { received: CONVERSATION, args: [MIN], options: { ...JUDGE_OPTIONS, empty: EMPTY } },
+      { received: CONVERSATION_SET, when: isEvalSet, args: [MIN], options: { ...SET_JUDGE_OPTIONS, empty: COMPLETION_EMPTY } },
+      { received: CONVERSATION, args: [MIN], options: { ...JUDGE_OPTIONS, empty: COMPLETION_EMPTY } },
     ],
     metric: atLeast('conversation completeness', { scale: 1 }),
     example: 'await expect({ turns }).toCompleteConversation(1)',
+    failing: { received: { turns: [{ user: 'What is the refund window?', assistant: 'Thirty days.' }] }, args: [0.8] },
     compute: toCompleteConversation,
   }),
 ] as const

@@ -8,6 +8,7 @@ import { matcherHint, printExpected, printReceived } from 'jest-matcher-utils'
 import { matcherDeclarations } from '../matchers/all.js'
 import { resetConfig } from '../matchers/config.js'
 import type { MatcherContext, MatcherResult } from '../matchers/context.js'
+import { turnNeedsText } from '../matchers/conversation-turns.js'
 import { argsHint, declaredScale, formFor, matcherOf, type FormSpec, type MatcherDeclaration } from '../matchers/declare.js'
 
 // eslint-disable-next-line no-control-regex
@@ -107,6 +108,13 @@ export async function renderApiDocs(): Promise<string> {
         shown.add(shape(form))
         const received = decl.forms.filter((f) => shape(f) === shape(form)).map((f) => f.received)
         out.push(formSection(decl, form, received.join('; or ')))
+      }
+      const turns = turnNeedsText(decl.name)
+      if (turns !== undefined) {
+        out.push(
+          `**Conversations:** a conversation \`{ turns }\` (received alone or as a case of an eval set) is scored turn by turn, each turn a case named \`<id> turn <n>\` with the eval-set form's arguments; every turn needs ${turns}, else a Matcher error names the turn (docs/conversations.md).`,
+          '',
+        )
       }
       out.push('**Example**', '', '```ts', decl.example, '```', '')
       const message = await failureMessage(decl)

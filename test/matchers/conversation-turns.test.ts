@@ -3,7 +3,10 @@
 // a set's mean is over turns, and a turn without the field a matcher needs is a Matcher error naming it.
 import { judgeCache } from '../../src/judge/cache.js'
 import { functionJudge } from '../../src/judge/function-judge.js'
+import { allMatchers } from '../../matchers/all.js'
+import { TASK_META_KEY } from '../../matchers/record.js'
 import { failureOf, asyncFailureOf } from '../helpers/failure.js'
+import { matcherContext } from '../helpers/matcher-context.js'
 
 const CONVERSATION = {
   id: 'c1',
@@ -46,6 +49,25 @@ describe('retrieval matchers on a conversation', () => {
   it('name a conversation without an id by its turns alone', () => {
     const { id: _id, ...anonymous } = CONVERSATION
     expect(failureOf(() => expect(anonymous).toHitWithin(2))).toMatch(/^\s*turn 3\s+0/m)
+  })
+})
+
+describe('recording', () => {
+  it('records one per-case row per turn, as for any case of a set', () => {
+    // a Vitest-like task: the recorder appends each direct assertion's record to task.meta
+    const task = { type: 'test', name: 'turns', meta: {} as Record<string, unknown> }
+    const ctx = { ...matcherContext(false), task }
+    const result = allMatchers.toHaveRecallAtK.call(ctx, CONVERSATION, 2, 0.5) as { pass: boolean }
+    expect(result.pass).toBe(true)
+    const records = task.meta[TASK_META_KEY] as Array<{ matcher: string; value: number; perCase: Array<{ id: string; value: number }> }>
+    expect(records).toHaveLength(1)
+    expect(records[0]?.matcher).toBe('toHaveRecallAtK')
+    expect(records[0]?.value).toBeCloseTo(2 / 3, 10)
+    expect(records[0]?.perCase.map((c) => [c.id, c.value])).toEqual([
+      ['c1 turn 1', 1],
+      ['c1 turn 2', 1],
+      ['c1 turn 3', 0],
+    ])
   })
 })
 

@@ -11,7 +11,6 @@ import { renderMarkdown } from './markdown.js'
 import type { RagReport } from './model.js'
 import { hasContent, renderTable } from './table.js'
 import { terminalSafe } from '../text/terminal-safe.js'
-import { writeJsonFile } from './json-file.js'
 
 export const REPORT_JSON = 'rag-report.json'
 export const REPORT_HTML = 'rag-report.html'
@@ -68,7 +67,7 @@ export function writeReport(report: RagReport, outputDir: string): { json: strin
   const json = join(outputDir, REPORT_JSON)
   const html = join(outputDir, REPORT_HTML)
   const md = join(outputDir, REPORT_MD)
-  writeJsonFile(json, report)
+  writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`)
   writeFileSync(html, renderHtml(report))
   writeFileSync(md, renderMarkdown(report))
   return { json, html, md }

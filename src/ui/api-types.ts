@@ -5,6 +5,7 @@
  */
 import type { CaseRow, EvalSetSection, MetricRow, RagReport } from '../report/model.js'
 import type { RunSummary } from '../history/store.js'
+import type { Rubric } from './rubric.js'
 
 export type { RunSummary } from '../history/store.js'
 export type { CaseRow, EvalSetSection, MetricRow, RagReport } from '../report/model.js'
@@ -269,7 +270,7 @@ export interface UiRate {
   readonly set: string
   readonly setKey: string
   readonly cases: readonly UiRateCase[]
-  readonly rubric: import('./rubric.js').Rubric
+  readonly rubric: Rubric
   /** The eval sets of the run (for the set picker). */
   readonly sets: readonly string[]
 }

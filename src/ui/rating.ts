@@ -172,7 +172,7 @@ export class RatingDesk {
     }
     if (labels.length === 0) return { metric, message: 'no ratings yet' }
     try {
-      const a = humanAlignment(judged, labels as never, { dimension: d.name }).details
+      const a = humanAlignment(judged, labels, { dimension: d.name }).details
       return { metric, n: a.n, kappa: stat(a.kappa), ...(a.spearman !== undefined ? { spearman: stat(a.spearman) } : {}) }
     } catch (error) {
       if (error instanceof HumanAlignmentInputError) return { metric, message: error.problem }

@@ -238,6 +238,39 @@ for (const kind of BACKENDS) {
       expect(back.comparisons).toEqual([{ item: 'q5', rater: 'ana', a: r1, b: r0, winner: 'b' }])
     })
 
+    test('the judge against the raters: a metric the run lacks, and a judge on another scale, are messages; a 0–1 judge is mapped to 1–5', async () => {
+      const rubric = parseRubric({
+        dimensions: [
+          { name: 'missing', scale: '1-5', text: 't', judge: 'no such metric' },
+          { name: 'recall', scale: '1-5', text: 't', judge: 'mean R@2' },
+          { name: 'passes', scale: 'pass-fail', text: 't', judge: 'mean R@2' },
+        ],
+      })
+      const own = new UiResources({ target: history.target, root: history.dir, mode: 'server', compareReports, rubric })
+      try {
+        const target = history.runs[2]!.id
+        for (const [rater, s] of [
+          ['ana', 5],
+          ['ben', 4],
+        ] as const) {
+          for (const c of ['q1', REGRESSING, 'q5']) {
+            await own.desk!.save({ kind: 'score', run: target, set: 'qa', case: c, rater, dimension: 'recall', score: c === REGRESSING ? 1 : s })
+            await own.desk!.save({ kind: 'score', run: target, set: 'qa', case: c, rater, dimension: 'passes', score: c === REGRESSING ? 'fail' : 'pass' })
+          }
+        }
+        const r = (await own.get(`ratings/${target}/${keyOf('qa')}`)) as UiRatings
+        const by = new Map(r.agreement.map((d) => [d.dimension, d]))
+        expect(by.get('missing')?.judge).toEqual({ metric: 'no such metric', message: 'this run recorded no metric "no such metric" for eval set "qa"' })
+        // recall@2 per case is 0, 0.5 or 1: mapped to 1, 3, 5 and compared as humanAlignment does
+        expect(by.get('recall')?.judge).toEqual({ metric: 'mean R@2', n: 3, kappa: expect.anything(), spearman: expect.anything() })
+        expect(by.get('passes')?.judge?.n).toBe(3)
+        expect(by.get('passes')?.judge?.kappa?.value).toBe(1)
+        expect(JSON.stringify(r)).not.toContain('NaN')
+      } finally {
+        await own.close()
+      }
+    })
+
     test('a static export has no rating: no rate resources are written and its index says rating is off', async () => {
       const dir = join(mkdtempSync(join(tmpdir(), 'rag-ui-rate-export-')), 'site')
       const exporting = new UiResources({ target: history.target, root: history.dir, mode: 'static', compareReports, rubric: RUBRIC })

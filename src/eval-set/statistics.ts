@@ -117,11 +117,20 @@ function absSum(values: readonly number[]): number {
  */
 function bootstrapSums(diffs: readonly number[], resamples: number, seed: number): Float64Array {
   const n = diffs.length
-  const next = mulberry32(seed)
+  const values = Float64Array.from(diffs)
   const sums = new Float64Array(resamples)
+  // mulberry32(seed) written out in the loop: the same draws, without a closure call per draw. This loop is
+  // most of a large baseline gate's time (10,000 resamples of 10,000 cases per metric); inlined it runs
+  // about 1.6x faster (bench/large-eval-set.mjs, and the tests pin the p-values and intervals).
+  let state = seed >>> 0
   for (let b = 0; b < resamples; b++) {
     let s = 0
-    for (let j = 0; j < n; j++) s += diffs[floor(next() * n)] as number
+    for (let j = 0; j < n; j++) {
+      state = (state + 0x6d2b79f5) >>> 0
+      let t = imul(state ^ (state >>> 15), state | 1)
+      t = (t + imul(t ^ (t >>> 7), t | 61)) ^ t
+      s += values[floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)] as number
+    }
     sums[b] = s
   }
   return sums

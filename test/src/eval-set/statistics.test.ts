@@ -119,3 +119,23 @@ describe('smallestAttainableP / fewestCasesToReach', () => {
     expect(fewestCasesToReach('bootstrap', 0.05, 10)).toBeUndefined()
   })
 })
+
+describe('the bootstrap draws mulberry32(seed) index by index', () => {
+  it('gives the p-value and interval of resampling written out with mulberry32 itself', () => {
+    const diffs = Array.from({ length: 137 }, (_, i) => Math.sin(i * 1.7) * 0.05 - 0.004)
+    for (const seed of [42, 7, -3]) {
+      const next = mulberry32(seed)
+      const sums = Array.from({ length: 501 }, () => {
+        let s = 0
+        for (let j = 0; j < diffs.length; j++) s += diffs[Math.floor(next() * diffs.length)]!
+        return s
+      })
+      const observed = diffs.reduce((a, b) => a + b, 0)
+      const bound = 2 * observed + 1e-12 * diffs.reduce((a, b) => a + Math.abs(b), 0)
+      const means = Float64Array.from(sums, (s) => s / diffs.length).sort()
+      const r = pairedBootstrap(diffs, { resamples: 501, seed })
+      expect(r.pValue).toBe((1 + sums.filter((s) => s <= bound).length) / 502)
+      expect(r.ci).toEqual([quantileSorted(means, (1 - 0.95) / 2), quantileSorted(means, (1 + 0.95) / 2)])
+    }
+  })
+})

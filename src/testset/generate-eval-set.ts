@@ -353,11 +353,11 @@ async function ask(judge: Judge, kind: TestsetKind, sources: readonly Normalized
     return { ok: true, question: v['question'] as string, answer: (v['answer'] as string | undefined) ?? '', keywords, cached: reply.cached }
   } catch (error) {
     if (!(error instanceof JudgeError)) throw error
-    const fault = (reason: 'malformed' | 'refusal' | 'timeout' | 'not-recorded'): Reply => ({ ok: false, reason, detail: error.message, cached: false, error })
+    const fault = (reason: 'malformed' | 'refusal' | 'timeout' | 'not-recorded', detail = error.message): Reply => ({ ok: false, reason, detail, cached: false, error })
     if (error.kind === 'timeout') return fault('timeout')
     if (error.kind === 'refusal') return fault('refusal')
     // Not the judge's message, which names the cache file by its full path: the summary is meant to be committed.
-    if (error.kind === 'cache-miss') return { ...fault('not-recorded'), detail: `no reply recorded in the replay cache for this question (key ${String(error.info['key'])})` }
+    if (error.kind === 'cache-miss') return fault('not-recorded', `no reply recorded in the replay cache for this question (key ${String(error.info['key'])})`)
     if (error.kind === 'invalid-reply' || error.kind === 'truncated') {
       const raw = error.info['raw']
       return fault(typeof raw === 'string' && REFUSAL_OPENING.test(raw) ? 'refusal' : 'malformed')

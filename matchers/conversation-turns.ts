@@ -127,7 +127,7 @@ export function expandConversations(ctx: MatcherContext, decl: MatcherDeclaratio
     const label = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined
     return turnCases(ctx, decl.name, hint, received, label === undefined ? 'the conversation' : `conversation ${label}`, label, needs)
   }
-  const all = Array.isArray(received) ? received : isPlainObject(received) && Array.isArray(received.cases) ? (received.cases as unknown[]) : undefined
+  const all = casesOf(received)
   // a sparse set is left to the matcher's reader, which names the hole
   if (all === undefined || !all.some((c, i) => i in all && isConversation(c))) return received
   const out: unknown[] = []
@@ -141,7 +141,24 @@ export function expandConversations(ctx: MatcherContext, decl: MatcherDeclaratio
     const label = caseLabel(c, i)
     out.push(...turnCases(ctx, decl.name, hint, c, `conversation ${label} (received[${i}])`, label, needs))
   }
-  return Array.isArray(received) ? out : { ...(received as Record<string, unknown>), cases: out }
+  if (Array.isArray(received)) return out
+  if (isPlainObject(received)) return { ...received, cases: out }
+  // a describeEvalSet run (a class with getters): keep what the matchers read from it besides the cases
+  const { trials, name } = received as { trials?: unknown; name?: unknown }
+  return { cases: out, ...(trials === undefined ? {} : { trials }), ...(name === undefined ? {} : { name }) }
+}
+
+/** The cases of an eval set (an array, `{ cases }`, a describeEvalSet run), or undefined; a run that cannot be read is left to the matcher. */
+function casesOf(received: unknown): readonly unknown[] | undefined {
+  if (Array.isArray(received)) return received
+  if (received === null || typeof received !== 'object') return undefined
+  try {
+    const cases = (received as { cases?: unknown }).cases
+    return Array.isArray(cases) ? cases : undefined
+  } catch {
+    // a describeEvalSet run that failed throws on `.cases`; the matcher reads it again and reports why
+    return undefined
+  }
 }
 
 /**

@@ -46,6 +46,22 @@ describe('retrieval matchers on a conversation', () => {
     expect(message).toMatch(/c1 turn 3/)
   })
 
+  it('expand the conversations of a describeEvalSet-like run (a class with getters), and leave a run that throws to the matcher', () => {
+    class Run {
+      get cases(): unknown[] {
+        return [CONVERSATION]
+      }
+    }
+    expect(new Run()).toHaveRecallAtK(2, 0.6)
+    expect(failureOf(() => expect(new Run()).toHaveRecallAtK(2, 0.9))).toMatch(/c1 turn 3/)
+    class Failed {
+      get cases(): unknown[] {
+        throw new Error('the eval set could not be run: boom')
+      }
+    }
+    expect(() => expect(new Failed()).toHaveRecallAtK(2, 0.5)).toThrow('the eval set could not be run: boom')
+  })
+
   it('name a conversation without an id by its turns alone', () => {
     const { id: _id, ...anonymous } = CONVERSATION
     expect(failureOf(() => expect(anonymous).toHitWithin(2))).toMatch(/^\s*turn 3\s+0/m)

@@ -105,6 +105,8 @@ export function toStayWithinBudget(this: MatcherContext, received: unknown, limi
       pass: failing ? isNot : within,
       signature,
       ...perCaseRatios(score, core),
+      // the report's cost_total row (src/report/performance.ts): the run priced by the table the test passed
+      ...(score.details.totalCost !== undefined ? { extra: { totalCost: score.details.totalCost } } : {}),
     },
   }
 }
@@ -157,7 +159,7 @@ export const agentBudgetDeclarations = [
           ...Object.fromEntries(BUDGET_LIMIT_KEYS.map((k) => [k, { ...LIMIT, doc: DOCS[k] }])),
           prices: {
             type: '{ [model]: { inputPerMillion, outputPerMillion } }',
-            doc: "Price per million input and output tokens of each model a case used (`usage.model`, else the case's `model`).",
+            doc: "Price per million input and output tokens of each model a case used (`usage.model`, else the case's `model`). Given prices price the run with or without a cost limit (recorded as `extra.totalCost`, the report's `cost_total` row), so a model missing from them is refused either way.",
             check: isPlainObject,
           },
           failedCases: {

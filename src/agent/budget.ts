@@ -83,6 +83,8 @@ export interface BudgetCheck {
 export interface BudgetDetails {
   readonly checks: readonly BudgetCheck[]
   readonly cases: readonly BudgetCaseMeasure[]
+  /** Cost of the whole run, whenever `prices` was given (with or without a cost limit): the report shows it. */
+  readonly totalCost?: number
 }
 
 export type BudgetScore = Score<BudgetDetails>
@@ -161,11 +163,12 @@ function readPrices(prices: unknown): Readonly<Record<string, ModelPrice>> | und
  * - Tokens: `usage.totalTokens`, else `inputTokens + outputTokens`; `usage` may be an array (one entry
  *   per model call), summed.
  * - Cost: Σ (inputTokens · inputPerMillion + outputTokens · outputPerMillion) / 10⁶ per usage entry,
- *   priced by its `model` or the case's `model`.
+ *   priced by its `model` or the case's `model`. Whenever `prices` is given the run is priced
+ *   (`details.totalCost`), with or without a cost limit.
  *
  * @throws MetricInputError for no limit, a limit that is not a positive finite number, a case without
- *   `timing.ms` when a latency limit is set or without usage when a token or cost limit is set, a model
- *   missing from `prices` (naming the case), or a cost limit without `prices`
+ *   `timing.ms` when a latency limit is set or without usage when a token or cost limit (or `prices`) is
+ *   set, a model missing from `prices` (naming the case), or a cost limit without `prices`
  * @example measureBudget([{ name: 'case a', id: 'a', ms: 120, usage: { inputTokens: 900, outputTokens: 100 }, model: 'm' }], { maxMs: 200, totalCost: 0.01, prices: { m: { inputPerMillion: 2, outputPerMillion: 8 } } }).value // 0.6 (120 / 200; cost 0.0026)
  */
 export function measureBudget(cases: readonly BudgetCase[], limits: BudgetLimits): BudgetScore {
@@ -180,8 +183,11 @@ export function measureBudget(cases: readonly BudgetCase[], limits: BudgetLimits
   const prices = readPrices(read.prices)
   const needLatency = given.some((k) => k.endsWith('Ms'))
   const needTokens = given.includes('totalTokens') || given.includes('tokensPerCase')
-  const needCost = given.includes('totalCost') || given.includes('costPerCase')
-  if (needCost && prices === undefined)
+  const costLimit = given.includes('totalCost') || given.includes('costPerCase')
+  // A given price table prices the run even without a cost limit (the report shows the cost), so a model
+  // missing from it is refused either way.
+  const needCost = costLimit || prices !== undefined
+  if (costLimit && prices === undefined)
     throw new MetricInputError(FN, 'limits.prices', 'a price table `{ [model]: { inputPerMillion, outputPerMillion } }` (a cost limit is set)', undefined)
   const measures: BudgetCaseMeasure[] = cases.map((c) => {
     let ms: number | undefined
@@ -204,7 +210,8 @@ export function measureBudget(cases: readonly BudgetCase[], limits: BudgetLimits
     ['limits', given.join(',')],
     ['pct', needLatency ? 'type7' : undefined],
   ])
-  return makeScore('budget ratio', value, signature, { checks, cases: measures })
+  const totalCost = needCost ? measures.reduce((sum, c) => sum + (c.cost as number), 0) : undefined
+  return makeScore('budget ratio', value, signature, { checks, cases: measures, ...(totalCost !== undefined && Number.isFinite(totalCost) ? { totalCost } : {}) })
 }
 
 function measure(limit: BudgetLimitKey, cases: readonly BudgetCaseMeasure[]): { measured: number; worst?: string } {

@@ -78,7 +78,8 @@ export function reportRows(report: RagReport, packed: PackedReport, runId: strin
   report.evalSets.forEach((set, s) => {
     sets.push([runId, s, set.key, set.name, set.source, bool(set.pass), set.metrics.length, set.cases.length])
     set.metrics.forEach((row, m) => {
-      const direction = lower.has(`${row.matcher}\u0000${row.signature}`) ? 'lower' : 'higher'
+      // a measured row (latency, tokens, cost: no assertion behind it) is lower-is-better, as its comparator says
+      const direction = lower.has(`${row.matcher}\u0000${row.signature}`) || (row.assertions === 0 && row.comparator === '<=') ? 'lower' : 'higher'
       const p = packedRows.get(`${s} ${m}`)
       metrics.push([
         runId,

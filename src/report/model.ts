@@ -8,6 +8,7 @@
  * docs/reporter.md; `schemaVersion` changes whenever a field changes meaning or is removed.
  */
 import { VERSION } from '../version.js'
+import { performanceRows } from './performance.js'
 import type { RecordedAssertion, RecordedCaseText, RecordedComparator } from './record.js'
 
 /** The `schemaVersion` of rag-report.json written by this version. */
@@ -89,6 +90,7 @@ export interface MetricRow {
   readonly value: number | null
   /** Cases behind the value. */
   readonly n: number
+  /** Assertions behind the row; 0 for a measured row (latency, tokens, cost: src/report/performance.ts). */
   readonly assertions: number
   /** Assertions that did not pass, errored ones included. */
   readonly failedAssertions: number
@@ -496,6 +498,13 @@ function buildEvalSet(key: string, name: string, source: 'set' | 'describe', par
   }))
   const regressed = parts.flatMap(regressedCasesOf).slice(0, 50)
   const baselines = parts.flatMap(baselineComparisons)
+  // Latency, tokens and cost (measured rows, issue #31) after the asserted metrics, from each case once.
+  metrics.push(
+    ...performanceRows(
+      [...caseRows.values()].flatMap((c) => (c.text === undefined ? [] : [c.text])),
+      parts,
+    ),
+  )
   return {
     key,
     name,

@@ -53,6 +53,10 @@ export interface RecordedCaseText {
   /** The expected relevant ids (ground truth), first 10: an array/Set of ids, or the keys of a record/Map of grades. */
   readonly relevant?: readonly string[]
   readonly error?: string
+  /** The case's latency in ms (`timing.ms`, which runEvalSet records), when it has one. */
+  readonly ms?: number
+  /** The case's tokens (`usage`, one entry or one per model call: totalTokens, else inputTokens + outputTokens), when every entry reports them. */
+  readonly tokens?: number
   /** The id is a positional label (`#3`): the case had neither `id` nor `question`. */
   readonly positional?: boolean
 }
@@ -200,8 +204,31 @@ function caseText(c: unknown, i: number): RecordedCaseText {
   if (retrieved !== undefined) out.retrieved = retrieved
   if (relevant !== undefined) out.relevant = relevant
   if (error !== undefined) out.error = error
+  const ms = finite((o as { timing?: { ms?: unknown } }).timing?.ms)
+  if (ms !== null && ms >= 0) out.ms = ms
+  const tokens = usageTokens((o as { usage?: unknown }).usage)
+  if (tokens !== undefined) out.tokens = tokens
   if (!hasExplicitId(c)) out.positional = true
   return out
+}
+
+/**
+ * Tokens of a case's `usage` (one entry or an array, one per model call): Σ totalTokens, else inputTokens +
+ * outputTokens. Undefined when an entry reports neither: a partial sum would understate the case. Never
+ * throws (a record is made of whatever the case holds; toStayWithinBudget is the check that refuses).
+ */
+function usageTokens(usage: unknown): number | undefined {
+  if (usage === undefined || usage === null) return undefined
+  const entries: unknown[] = Array.isArray(usage) ? usage : [usage]
+  let sum = 0
+  for (let i = 0; i < entries.length; i++) {
+    const u = entries[i] as { totalTokens?: unknown; inputTokens?: unknown; outputTokens?: unknown } | null | undefined
+    if (u === null || typeof u !== 'object') return undefined
+    const total = finite(u.totalTokens) ?? (finite(u.inputTokens) !== null && finite(u.outputTokens) !== null ? (u.inputTokens as number) + (u.outputTokens as number) : null)
+    if (total === null || total < 0) return undefined
+    sum += total
+  }
+  return Number.isFinite(sum) ? sum : undefined
 }
 
 /** The first ids of a case's ground truth: an array or Set of ids (or `{ id }` objects), or the keys of a record/Map of grades. */

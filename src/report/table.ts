@@ -14,6 +14,8 @@ import { trialLines } from './trials.js'
 
 /** 2 decimals on a 0–100 scale (BLEU, chrF), 4 on 0–1. The recorded scale decides; older records are guessed from names. */
 export function decimalsFor(row: { metric: string; matcher: string; threshold?: number; value: number | null; scale?: number }): number {
+  // measured rows (src/report/performance.ts): ms to 0.1, whole tokens, a cost of fractions of a cent
+  if (row.matcher === 'measured') return row.metric.startsWith('latency') ? 1 : row.metric.startsWith('tokens') ? 0 : 6
   if (row.scale !== undefined) return row.scale >= 100 ? 2 : 4
   if (/bleu|chrf/i.test(row.matcher) || /BLEU|chrF/.test(row.metric)) return 2
   const value = row.value !== null && Number.isFinite(row.value) ? row.value : 0
@@ -54,6 +56,8 @@ export function formatDelta(baseline: MetricRow['baseline'], decimals: number): 
 
 export function rowResult(row: Pick<MetricRow, 'pass' | 'assertions' | 'failedAssertions'> & { readonly errored?: number }): string {
   const errored = row.errored ?? 0
+  // latency, tokens and cost are measured, not asserted (toStayWithinBudget is the gate)
+  if (row.assertions === 0) return 'measured'
   if (row.assertions === 1) return row.pass ? 'pass' : errored > 0 ? 'ERROR' : 'FAIL'
   if (row.pass) return `pass (${row.assertions} assertions)`
   return `FAIL (${row.failedAssertions} of ${row.assertions} assertions${errored > 0 ? `, ${errored} errored` : ''})`

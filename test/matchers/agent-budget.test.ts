@@ -67,6 +67,14 @@ describe('.toStayWithinBudget', () => {
   it('a price table without the model a case used is a Matcher error naming the case and the model', () => {
     refusedBothWays(run, { totalCost: 1, prices: { small: prices.small } }, 'the price of model "large", which case q3 used (prices given for: small)')
   })
+  it('prices the run whenever prices is given, with or without a cost limit (the report shows it), and refuses a model missing from them either way', () => {
+    const result = allMatchers.toStayWithinBudget.call(plain, run, { maxMs: 3000, prices }) as MatcherResult
+    expect(result.meta?.extra?.totalCost).toBeCloseTo(0.0073, 12)
+    expect((allMatchers.toStayWithinBudget.call(plain, run, { maxMs: 3000 }) as MatcherResult).meta?.extra).toBeUndefined()
+    expect(run).toStayWithinBudget({ maxMs: 3000, prices })
+    expect(run).not.toStayWithinBudget({ maxMs: 2000, prices })
+    refusedBothWays(run, { maxMs: 3000, prices: { small: prices.small } }, 'the price of model "large", which case q3 used (prices given for: small)')
+  })
   it('other bad input names the case or the limit', () => {
     refusedBothWays(run, { totalCost: 1 }, 'limits.prices')
     refusedBothWays(run, { maxMs: 0 }, 'options.maxMs must be a positive finite number')

@@ -14,14 +14,34 @@
  */
 import { quantileSorted } from '../eval-set/statistics.js'
 import { buildSignature } from '../signature.js'
-import type { MetricRow, ReportAssertion } from './model.js'
 import type { RecordedCaseText } from './record.js'
+
+/** A measured row: the MetricRow fields it sets (model.ts imports this module, so the type is written out here). */
+export interface MeasuredRow {
+  readonly key: string
+  readonly metric: PerformanceMetric
+  readonly matcher: 'measured'
+  readonly signature: string
+  readonly comparator: '<='
+  readonly isNot: false
+  readonly aggregate: 'set-level'
+  readonly value: number
+  readonly n: number
+  readonly assertions: 0
+  readonly failedAssertions: 0
+  readonly errored: 0
+  readonly pass: true
+  readonly failingCases: readonly string[]
+}
+
+/** What is read of the set's assertions: the budget matcher's priced cost. */
+type PricedPart = { readonly matcher: string; readonly extra?: Record<string, unknown>; readonly perCaseTotal?: number; readonly setSize?: number }
 
 /** The metric names of the measured rows, in the order they are listed. */
 export const PERFORMANCE_METRICS = ['latency_p50_ms', 'latency_p95_ms', 'latency_max_ms', 'tokens_total', 'cost_total'] as const
 export type PerformanceMetric = (typeof PERFORMANCE_METRICS)[number]
 
-function measuredRow(metric: PerformanceMetric, value: number, n: number, signature: string): MetricRow {
+function measuredRow(metric: PerformanceMetric, value: number, n: number, signature: string): MeasuredRow {
   return {
     key: `measured|${metric}`,
     metric,
@@ -41,7 +61,7 @@ function measuredRow(metric: PerformanceMetric, value: number, n: number, signat
 }
 
 /** The budget matcher's priced cost of the run (`extra.totalCost`), first in canonical order. */
-function pricedCost(parts: readonly ReportAssertion[]): { cost: number; n: number } | undefined {
+function pricedCost(parts: readonly PricedPart[]): { cost: number; n: number } | undefined {
   for (const p of parts) {
     const cost = p.extra?.totalCost
     if (p.matcher === 'toStayWithinBudget' && typeof cost === 'number' && Number.isFinite(cost) && cost >= 0) {
@@ -57,8 +77,8 @@ function pricedCost(parts: readonly ReportAssertion[]): { cost: number; n: numbe
  *
  * @example performanceRows([{ id: 'a', ms: 120 }, { id: 'b', ms: 80 }], []).map((r) => [r.metric, r.value]) // [['latency_p50_ms', 100], ['latency_p95_ms', 118], ['latency_max_ms', 120]]
  */
-export function performanceRows(cases: ReadonlyArray<Pick<RecordedCaseText, 'ms' | 'tokens'>>, parts: readonly ReportAssertion[]): MetricRow[] {
-  const rows: MetricRow[] = []
+export function performanceRows(cases: ReadonlyArray<Pick<RecordedCaseText, 'ms' | 'tokens'>>, parts: readonly PricedPart[]): MeasuredRow[] {
+  const rows: MeasuredRow[] = []
   const ms = cases.flatMap((c) => (typeof c.ms === 'number' && Number.isFinite(c.ms) ? [c.ms] : []))
   if (ms.length > 0) {
     const sorted = Float64Array.from(ms).sort()

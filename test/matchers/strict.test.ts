@@ -23,7 +23,13 @@ const CASE = { id: 'q1', retrieved: ['a', 'b'], relevant: ['a'], answer: 'Paris 
 const TOOL_CALLS = [{ name: 'search', args: { query: 'heads' } }]
 const AGENT_CASE = { id: 'q1', toolCalls: TOOL_CALLS, expectedToolCalls: ['search'] }
 /** A conversation for the conversation judges. */
-const CONVERSATION = { id: 'c1', turns: [{ user: 'I live in Paris.', assistant: 'Noted.' }, { user: 'Where do I live?', assistant: 'In Paris.' }] }
+const CONVERSATION = {
+  id: 'c1',
+  turns: [
+    { user: 'I live in Paris.', assistant: 'Noted.' },
+    { user: 'Where do I live?', assistant: 'In Paris.' },
+  ],
+}
 const JUDGE_CASE = { id: 'q1', answer: 'Paris is big.', question: 'How big is Paris?', contexts: ['Paris is large.'], reference: 'Paris is large.' }
 
 /** A valid call per matcher and received form: the received value, the positional arguments and the options object. */

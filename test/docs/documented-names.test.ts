@@ -61,6 +61,7 @@ const NOT_OURS: ReadonlyMap<string, string> = new Map([
   ['it', 'Vitest / Jest'],
   ['test', 'Vitest / Jest'],
   ['generateText', 'the Vercel AI SDK'],
+  ['stepCountIs', 'the Vercel AI SDK (a stop condition of generateText), in docs/agents.md'],
   ['RougeScorer', "Python rouge-score's class, in docs/cli.md"],
   ['TER', "Python sacrebleu's class (`TER().corpus_score`), in docs/cli.md"],
   ['rstrip', "Python's str method (`rstrip()`ped lines), in docs/cli.md"],

@@ -20,6 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { generatePairs, mulberry32 } from './gen-generation.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -48,27 +49,10 @@ for (const f of ['runners/vitest.js', 'runners/reporter.js', 'runners/jest.cjs',
 const jsonOut = option('--json')
 const keep = argv.includes('--keep')
 
-/** A small deterministic PRNG (mulberry32): the same cases on every run and machine. */
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const WORDS =
-  'the a model attention layer encoder decoder token query key value head heads training data loss rate batch step learning position embedding output input sequence translation score beam search paper result table set test word vocabulary dropout residual norm'.split(
-    ' ',
-  )
-
-/** N cases: 10 retrieved ids from a pool of 2,000 documents, 1–3 relevant, an answer that is its reference with some words changed. */
+/** N cases: 10 retrieved ids from a pool of 2,000 documents, 1–3 relevant; answer and reference are the bench's generation pairs. */
 function makeCases(n) {
-  const rand = rng(20261205)
-  const pick = (xs) => xs[Math.floor(rand() * xs.length)]
+  const rand = mulberry32(20261205)
+  const pairs = generatePairs(n)
   const cases = []
   for (let i = 0; i < n; i++) {
     const relevant = new Set()
@@ -78,10 +62,8 @@ function makeCases(n) {
     for (const r of relevant) if (rand() < 0.7) retrieved.add(r)
     while (retrieved.size < 10) retrieved.add(`d${Math.floor(rand() * 2000)}`)
     const order = [...retrieved].sort(() => rand() - 0.5)
-    const length = 8 + Math.floor(rand() * 16)
-    const reference = Array.from({ length }, () => pick(WORDS))
-    const answer = reference.map((w) => (rand() < 0.25 ? pick(WORDS) : w))
-    cases.push({ id: `q${i}`, question: `question ${i}`, retrieved: order, relevant: [...relevant], answer: answer.join(' '), reference: reference.join(' ') })
+    const { hypothesis, reference } = pairs[i]
+    cases.push({ id: `q${i}`, question: `question ${i}`, retrieved: order, relevant: [...relevant], answer: hypothesis, reference })
   }
   return cases
 }

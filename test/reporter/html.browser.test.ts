@@ -1,10 +1,11 @@
 // rag-report.html in a real headless Chromium (Debian's, installed by .ci/install-chromium): it renders,
 // has one bar per case in each chart, makes no request, and no answer text can run a script: the
 // text is escaped, and the page's Content-Security-Policy blocks scripts even if an escape were missed.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium, type Browser } from 'playwright-core'
+import { launchChromium } from '../helpers/chromium.js'
+import type { Browser } from 'playwright-core'
 import type { MatcherContext, MatcherResult } from '../../matchers/context.js'
 import * as generation from '../../matchers/generation.js'
 import { toRecord } from '../../matchers/record.js'
@@ -13,17 +14,6 @@ import { buildReport, fromRecord, type RagReport, type ReportAssertion } from '.
 import * as retrieval from '../../matchers/retrieval.js'
 import { repo } from './fixture-runs.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const OUT = join(repo, 'artifacts', 'rag-report-browser')
 
 const SCRIPT = '<script>window.__pwned=1</script>'
@@ -85,10 +75,7 @@ let browser: Browser | undefined
 
 /** Launched by the first test; each test FAILS (never skips) when Chromium is not installed. */
 async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: run .ci/install-chromium (as root; it runs apt-get install chromium) and re-run this test.`)
-  }
-  browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  browser ??= await launchChromium()
   return browser
 }
 

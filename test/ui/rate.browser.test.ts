@@ -7,11 +7,12 @@
 // agreement with them is humanAlignment's. Also: the run page's trials cell, hostile texts shown as text, no
 // rater / fewer than two raters / a set the run lacks as messages (never NaN), no console error, and axe-core
 // finds no serious violation. Screenshots go to a temp folder (printed).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { launchChromium } from '../helpers/chromium.js'
+import type { Browser, Page } from 'playwright-core'
 import { compareReports } from '../../cli/compare.js'
 import { agreementReport } from '../../src/agreement/report.js'
 import { humanAlignment } from '../../src/agreement/human-alignment.js'
@@ -28,17 +29,6 @@ import { builtApp } from './app-build.js'
 import { makeHistory, REGRESSING, SCRIPT, type FixtureHistory } from './history-fixture.js'
 import { recordHumanEvalRun, type ExampleHistory } from './human-eval-history.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const repo = join(import.meta.dirname, '..', '..')
 const SHOTS = join(tmpdir(), 'rag-matchers-ui-rate-shots')
 const AXE = join(repo, 'node_modules', 'axe-core', 'axe.min.js')
@@ -54,7 +44,6 @@ let committed: ScoreRating[]
 const errors: string[] = []
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run .ci/install-chromium (apt-get install chromium) and re-run this test.`)
   example = recordHumanEvalRun()
   resources = new UiResources({
     target: { kind: 'sqlite', path: example.store },
@@ -68,7 +57,7 @@ beforeAll(async () => {
   runId = (await store.listRuns())[0]!.id
   await store.close()
   committed = (await loadRatings(join(repo, 'examples', 'human-eval', 'ratings.jsonl'))).scores.filter((s) => s.dimension === 'correctness')
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  browser = await launchChromium()
   mkdirSync(SHOTS, { recursive: true })
   console.log(`rate view screenshots: ${SHOTS}`)
 }, 240_000)

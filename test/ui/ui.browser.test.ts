@@ -4,11 +4,12 @@
 // page lists the case made to regress, a run appended while the page is open appears without a reload,
 // Tab reaches every control, axe-core finds no serious or critical violation, and no text from a run
 // can run a script. Screenshots go to artifacts/ui/ (gitignored).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { launchChromium } from '../helpers/chromium.js'
+import type { Browser, Page } from 'playwright-core'
 import { compareReports } from '../../cli/compare.js'
 import { UiResources } from '../../src/ui/resources.js'
 import { startUiServer, type RunningUi } from '../../src/ui/server.js'
@@ -18,17 +19,6 @@ import { backendTitle, skipBackend, storeFixture } from '../helpers/history-back
 import { builtApp } from './app-build.js'
 import { appendRun, HOSTILE_SET, JS_URL, makeHistory, REGRESSING, SCRIPT, type FixtureHistory, type FixtureRun } from './history-fixture.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const repo = join(import.meta.dirname, '..', '..')
 const SHOTS = join(repo, 'artifacts', 'ui')
 const AXE = join(repo, 'node_modules', 'axe-core', 'axe.min.js')
@@ -39,11 +29,10 @@ let resources: UiResources
 let history: FixtureHistory
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run .ci/install-chromium (apt-get install chromium) and re-run this test.`)
   history = await makeHistory()
   resources = new UiResources({ target: history.target, root: history.dir, mode: 'server', compareReports })
   ui = await startUiServer({ resources, appDir: await builtApp(), host: '127.0.0.1', port: 0 })
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  browser = await launchChromium()
   mkdirSync(SHOTS, { recursive: true })
 }, 120_000)
 

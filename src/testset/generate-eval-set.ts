@@ -243,58 +243,34 @@ export async function generateEvalSet(options: GenerateEvalSetOptions): Promise<
           rejected.push({ kind, source: sourceIds, reason: reply.reason, detail: reply.detail })
           return
         }
+        const question = reply.question
+        const reject = (reason: RejectionReason, detail: string, keyword: string): void => {
+          counts[reason]++
+          rejected.push({ kind, source: sourceIds, reason, detail, question, keyword })
+        }
+        // Field order is the JSONL's: id, question, keyword, [keywords], relevant, reference, kind, source.
+        const keep = (fields: Pick<GeneratedEvalItem, 'keyword' | 'keywords' | 'relevant' | 'reference'>): void => {
+          keptByKind[kind]++
+          kept.push({ position: sources[0] as number, item: { id: `${kind}-${sourceIds.join('+')}`, question: question.trim(), ...fields, kind, source: sourceIds } })
+        }
+        const others = kept.map((k) => k.item.question)
         if (kind === 'unanswerable') {
           const keyword = reply.keywords[0] as string
-          const outcome = checkUnanswerable(
-            { question: reply.question, keyword },
-            kept.map((k) => k.item.question),
-            settings,
-          )
-          if (!outcome.ok) {
-            counts[outcome.reason]++
-            rejected.push({ kind, source: sourceIds, reason: outcome.reason, detail: outcome.detail, question: reply.question, keyword })
-            return
-          }
-          keptByKind[kind]++
-          kept.push({
-            position: sources[0] as number,
-            item: {
-              id: `${kind}-${sourceIds.join('+')}`,
-              question: reply.question.trim(),
-              keyword: outcome.keyword,
-              relevant: [],
-              reference: UNANSWERABLE_REFERENCE,
-              kind,
-              source: sourceIds,
-            },
-          })
+          const outcome = checkUnanswerable({ question, keyword }, others, settings)
+          if (!outcome.ok) reject(outcome.reason, outcome.detail, keyword)
+          else keep({ keyword: outcome.keyword, relevant: [], reference: UNANSWERABLE_REFERENCE })
           return
         }
         const claims: KeywordClaim[] = reply.keywords.map((keyword, k) => ({ keyword, chunk: normalized[sources[k] as number] as NormalizedChunk }))
-        const outcome = checkCandidate(
-          { question: reply.question, reference: reply.answer, claims, numeric: kind === 'numeric' },
-          kept.map((k) => k.item.question),
-          settings,
-        )
-        if (!outcome.ok) {
-          counts[outcome.reason]++
-          rejected.push({ kind, source: sourceIds, reason: outcome.reason, detail: outcome.detail, question: reply.question, keyword: reply.keywords.join(' | ') })
-          return
-        }
-        keptByKind[kind]++
-        kept.push({
-          position: sources[0] as number,
-          item: {
-            id: `${kind}-${sourceIds.join('+')}`,
-            question: reply.question.trim(),
+        const outcome = checkCandidate({ question, reference: reply.answer, claims, numeric: kind === 'numeric' }, others, settings)
+        if (!outcome.ok) reject(outcome.reason, outcome.detail, reply.keywords.join(' | '))
+        else
+          keep({
             keyword: outcome.keywords[0] as string,
             ...(kind === 'multi-chunk' ? { keywords: outcome.keywords } : {}),
             relevant: outcome.relevant,
             reference: reply.answer.trim(),
-            kind,
-            source: sourceIds,
-          },
-        })
+          })
       })
       progress()
     }

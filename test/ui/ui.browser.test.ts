@@ -177,19 +177,20 @@ describe('rag-matchers ui in headless Chromium', () => {
       ])
       const recall = page.locator('figure.chart[data-metric="mean R@2"]')
       await recall.locator('summary').click()
-      expect(await recall.locator('table.values tbody tr').count()).toBe(history.runs.length)
+      // the table is built on the details' toggle event, which fires after the click resolves
+      await expect.poll(() => recall.locator('table.values tbody tr').count()).toBe(history.runs.length)
       // hover the second run: the tooltip names it; click: its run opens
       const over = recall.locator('.u-over')
       const box = (await over.boundingBox())!
       const x = box.x + box.width * (1 / (history.runs.length - 1))
       await page.mouse.move(x, box.y + box.height / 2)
-      expect(await recall.locator('.tip').innerText()).toContain(`run ${history.runs[1]!.id}`)
-      expect(await recall.locator('.tip').innerText()).toContain(`commit ${history.runs[1]!.commit.slice(0, 8)}`)
+      await expect.poll(() => recall.locator('.tip').innerText()).toContain(`run ${history.runs[1]!.id}`)
+      await expect.poll(() => recall.locator('.tip').innerText()).toContain(`commit ${history.runs[1]!.commit.slice(0, 8)}`)
       // run 1 equals the baseline in recall: the interval of its change is [0, 0] around the baseline mean 1
-      expect(await recall.locator('.tip').innerText()).toContain('interval 1.0000 to 1.0000')
+      await expect.poll(() => recall.locator('.tip').innerText()).toContain('interval 1.0000 to 1.0000')
       // the feature-branch run, where recall dropped: an interval below the baseline mean 1
       await page.mouse.move(box.x + box.width * 0.99, box.y + box.height / 2)
-      expect(await recall.locator('.tip').innerText()).toMatch(/interval 0\.\d{4} to 1\.0000/)
+      await expect.poll(() => recall.locator('.tip').innerText()).toMatch(/interval 0\.\d{4} to 1\.0000/)
       await page.mouse.click(x, box.y + box.height / 2)
       await page.waitForFunction((id) => location.hash === `#/run/${id}` && document.querySelector('main h1')?.textContent?.includes(id), history.runs[1]!.id)
       // the branch filter keeps main's runs only, and its URL reloads to the same filter

@@ -192,6 +192,7 @@ export async function run(argv: readonly string[], io: CliIo, context: UiRunCont
     const prepared = resources.prepare()
     if (args.open) openBrowser(running.url, io)
     await (context.stop ?? stopSignal())
+    resources.stopPreparing()
     await prepared
     await running.close()
     return EXIT.ok

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the history UI's browser app (ui/app, vanilla TypeScript + uPlot) into dist/ui/app: one
-// minified app.js bundled by esbuild (tsup's own dependency), app.css (uPlot's stylesheet + ours) and
+// minified app.js (and the tiny boot.js) bundled by esbuild (tsup's own dependency), app.css (uPlot's stylesheet + ours) and
 // index.html. No CDN and no request at run time: everything the page loads is in that folder.
 //
 //   node scripts/build-ui.mjs [OUTDIR]      (scripts/finish-dist.mjs calls buildUi() after tsup)
@@ -11,18 +11,19 @@ import { build } from 'esbuild'
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)))
 
-/** Writes index.html, app.js and app.css into `outDir` (default dist/ui/app); returns their sizes in bytes. */
+/** Writes index.html, app.js, boot.js and app.css into `outDir` (default dist/ui/app); returns their sizes in bytes. */
 export async function buildUi(outDir = join(root, 'dist/ui/app')) {
   mkdirSync(outDir, { recursive: true })
   const result = await build({
-    entryPoints: [join(root, 'ui/app/main.ts')],
+    // boot.js: the early requests of the index and the page's data (ui/app/boot.ts), run before app.js is parsed
+    entryPoints: { app: join(root, 'ui/app/main.ts'), boot: join(root, 'ui/app/boot.ts') },
     bundle: true,
     format: 'iife',
     platform: 'browser',
     target: ['chrome110', 'firefox110', 'safari16'],
     minify: true,
     legalComments: 'none',
-    outfile: join(outDir, 'app.js'),
+    outdir: outDir,
     logLevel: 'error',
     metafile: true,
   })

@@ -97,8 +97,13 @@ interface Snapshot {
   sets?: Map<string, string[]>
   /** Set series already computed, by key: the charts of a set are asked for again on every visit. */
   readonly series: Map<string, UiSetSeries>
+  /** Runs pages already computed, by page: the runs page is the first page of every visit. */
+  readonly pages: Map<number, Promise<UiRunsPage>>
   readonly cases: Map<string, Map<string, string>>
 }
+
+/** Sets whose charts prepare() reads ahead: enough for every set of a usual store, a bound on memory for a huge one. */
+const PREPARED_SETS = 20
 
 const branchOf = (r: RunSummary): string => r.git?.branch ?? r.ci?.ref ?? ''
 
@@ -148,6 +153,8 @@ export class UiResources {
   private readonly comparisons = new Map<string, Promise<UiCompare>>()
   /** The store handle that writes ratings (rate mode only). */
   private writer: Promise<HistoryStore> | undefined
+  /** Set by stopPreparing() and close(): prepare() stops reading ahead. */
+  private closing = false
   /** The rate view's server side; undefined unless rating is on. */
   readonly desk: RatingDesk | undefined
 
@@ -193,19 +200,31 @@ export class UiResources {
   }
 
   /**
-   * Reads what the first page needs (the index and the newest runs page) before anyone asks, so the page
-   * opened right after `rag-matchers ui` starts finds them ready. A failure is left to that page to show.
+   * Reads what the first pages need (the index, the newest runs page, then each set's charts) before anyone
+   * asks, so the page opened right after `rag-matchers ui` starts finds them ready. A failure is left to
+   * the page that asks to show.
    */
   async prepare(): Promise<void> {
     try {
       const index = await this.index()
-      if (index.state === 'ok') await this.get('runs/0')
+      if (index.state !== 'ok') return
+      await this.get('runs/0')
+      for (const set of index.sets.slice(0, PREPARED_SETS)) {
+        if (this.closing) return
+        await this.get(`set/${set.key}`)
+      }
     } catch {
       // the page that asks shows why
     }
   }
 
+  /** prepare() stops reading ahead after the read under way (the server is stopping). */
+  stopPreparing(): void {
+    this.closing = true
+  }
+
   async close(): Promise<void> {
+    this.closing = true
     await this.store?.close()
     this.store = undefined
     const writer = this.writer
@@ -231,8 +250,16 @@ export class UiResources {
     if (!store) throw new NotFound('no run has been recorded yet')
     const snap = await this.current(store)
     switch (kind) {
-      case 'runs':
-        return this.runsPage(store, snap, Number(a))
+      case 'runs': {
+        const page = Number(a)
+        let cached = snap.pages.get(page)
+        if (!cached) {
+          cached = this.runsPage(store, snap, page)
+          snap.pages.set(page, cached)
+          cached.catch(() => snap.pages.delete(page))
+        }
+        return cached
+      }
       case 'runlist':
         return this.runList(snap)
       case 'run':
@@ -300,6 +327,7 @@ export class UiResources {
       runCells: new Map(),
       cases: new Map(),
       series: new Map(),
+      pages: new Map(),
     }
     return this.snapshot
   }

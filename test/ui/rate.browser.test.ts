@@ -299,7 +299,7 @@ describe('the rate view with hostile texts, and without --rate', () => {
     expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined()
     expect(await page.locator('main img, main b').count()).toBe(0)
     expect(await page.locator('a[href^="javascript:"]').count()).toBe(0)
-    expect(await page.locator('script').count()).toBe(1)
+    expect(await page.locator('script').count()).toBe(2) // boot.js and app.js
     await page.screenshot({ path: join(SHOTS, 'rate-hostile.png'), fullPage: false })
 
     await page.goto(`${server.url}${route('rate', r2, 'qa')}?rater=ana&vs=${r1}`)

@@ -29,10 +29,11 @@ interface Answer {
 }
 
 /** A raw request: the path is sent exactly as given (no URL normalisation of `..` or `%2e`). */
-function get(ui: RunningUi, path: string, options: { method?: string; host?: string } = {}): Promise<Answer> {
+function get(ui: RunningUi, path: string, options: { method?: string; host?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
   const url = new URL(ui.url)
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: { Host: options.host ?? url.host } }, (res) => {
+    const headers = { Host: options.host ?? url.host, ...options.headers }
+    const req = request({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers }, (res) => {
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (c: string) => (body += c))
@@ -92,6 +93,32 @@ for (const kind of BACKENDS) {
       expect(csp).toContain("frame-ancestors 'none'")
       expect(csp).not.toContain('unsafe-inline')
       expect(csp).not.toContain('unsafe-eval')
+    })
+
+    it('asks for the page data from boot.js before app.js loads; app files revalidate by ETag (304, no body), data is never cached', async () => {
+      const page = await get(ui, '/')
+      // boot.js first in the head, before the stylesheet (so it waits for nothing) and not async (so it runs before app.js)
+      expect(page.body.indexOf('<script src="boot.js"></script>')).toBeGreaterThan(0)
+      expect(page.body.indexOf('<script src="boot.js"></script>')).toBeLessThan(page.body.indexOf('app.css'))
+      for (const path of ['/', '/app.js', '/boot.js', '/app.css']) {
+        const first = await get(ui, path)
+        const etag = String(first.headers.etag)
+        expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/)
+        expect(first.headers['cache-control']).toBe('no-cache')
+        const again = await get(ui, path, { headers: { 'If-None-Match': etag } })
+        expect(again.status).toBe(304)
+        expect(again.body).toBe('')
+        expect(again.headers.etag).toBe(etag)
+        expect(again.headers['content-security-policy']).toContain("script-src 'self'")
+        // another version of the file: the whole file
+        const other = await get(ui, path, { headers: { 'If-None-Match': '"something-else"' } })
+        expect(other.status).toBe(200)
+        expect(other.body).toBe(first.body)
+      }
+      expect(new Set(await Promise.all(['/app.js', '/boot.js', '/app.css'].map(async (p) => (await get(ui, p)).headers.etag))).size).toBe(3)
+      const data = await get(ui, '/api/index', { headers: { 'If-None-Match': '*' } })
+      expect(data.status).toBe(200)
+      expect(data.headers.etag).toBeUndefined()
     })
 
     it('puts the security headers on every answer: page, script, resource, 404, 405', async () => {

@@ -124,8 +124,13 @@ describe('rag-matchers ui in headless Chromium', () => {
         expect(requests.every((u) => u.startsWith(ui.url) || u.startsWith('data:'))).toBe(true)
         expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined()
         expect(await page.locator('img').count()).toBe(0)
-        expect(await page.locator('script').count()).toBe(1)
+        // the app and boot.js (the early requests), nothing from the data
+        expect(await page.locator('script').evaluateAll((els) => els.map((e) => e.getAttribute('src')))).toEqual(['boot.js', 'app.js'])
         expect(await page.locator('a[href^="javascript:"]').count()).toBe(0)
+        // boot.js asked for the index and the page's data once: the app took its answers instead of asking again
+        const api = requests.filter((u) => u.startsWith(`${ui.url}api/`) && !u.endsWith('/api/latest'))
+        expect({ page: p.name, twice: api.filter((u, i) => api.indexOf(u) !== i) }).toEqual({ page: p.name, twice: [] })
+        expect(api).toContain(`${ui.url}api/index`)
         await page.screenshot({ path: join(SHOTS, `${p.name}.png`), fullPage: true })
         // the first screen of the set's charts (the README's picture: docs/img/ui-set.png is a copy)
         if (p.name === 'set') await page.screenshot({ path: join(SHOTS, 'set-first-screen.png') })

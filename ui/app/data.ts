@@ -4,6 +4,8 @@
  * opened from disk may load scripts next to it, but may not fetch files).
  */
 
+import { requestResource } from './route.js'
+
 /** The resource does not exist: an unknown run, set or case, or a comparison the export did not write. */
 export class NotFoundError extends Error {}
 
@@ -43,8 +45,20 @@ function fromScript(name: string): Promise<unknown> {
   })
 }
 
+/** The requests boot.ts made before the app loaded: taken once, each answer used once, forgotten by clearCache(). */
+const early = window.ragUiEarly ?? new Map<string, Promise<Response>>()
+delete window.ragUiEarly
+
+/** boot.ts's answer for `name` when it has one, else a new request. */
+function request(name: string): Promise<Response> {
+  const answer = early.get(name)
+  if (answer === undefined) return requestResource(name)
+  early.delete(name)
+  return answer.catch(() => requestResource(name))
+}
+
 async function fromServer(name: string): Promise<unknown> {
-  const res = await fetch(`api/${name}`, { headers: { Accept: 'application/json' }, cache: 'no-store' })
+  const res = await request(name)
   const body = (await res.json().catch(() => ({}))) as { error?: string }
   if (res.status === 404) throw new NotFoundError(body.error ?? `${name} not found`)
   if (!res.ok) throw new Error(body.error ?? `the server answered ${res.status}`)
@@ -57,7 +71,10 @@ export function load<T>(name: string): Promise<T> {
   if (!p) {
     p = mode === 'static' ? fromScript(name) : fromServer(name)
     cache.set(name, p)
-    p.catch(() => cache.delete(name))
+    // a failure is asked again next time; a 404 stands until a new run lands (clearCache)
+    p.catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) cache.delete(name)
+    })
   }
   return p as Promise<T>
 }
@@ -70,4 +87,5 @@ export async function latest(): Promise<{ latest: string | null; runs: number }>
 /** Forget what was loaded (a new run landed: every list and series changed). */
 export function clearCache(): void {
   cache.clear()
+  early.clear()
 }

@@ -13,7 +13,6 @@
 import type { UiIndex } from '../../src/ui/api-types.js'
 import { clearCache, latest, load, mode, NotFoundError } from './data.js'
 import { clear, h, link, route } from './dom.js'
-import { keyOf } from '../../src/ui/keys.js'
 import { renderCase } from './pages/case.js'
 import { renderCompare } from './pages/compare.js'
 import { renderRun } from './pages/run.js'
@@ -21,30 +20,9 @@ import { renderRuns } from './pages/runs.js'
 import { renderSet } from './pages/set.js'
 import { renderRate } from './pages/rate.js'
 import { clearTick, tick } from './tick.js'
+import { pageResource, parseRoute, type Route } from './route.js'
 
 const POLL_MS = 2000
-
-interface Route {
-  readonly page: string
-  readonly parts: readonly string[]
-  readonly query: URLSearchParams
-}
-
-function parseRoute(hash: string): Route {
-  const text = hash.replace(/^#\/?/, '')
-  const [path = '', search = ''] = text.split('?', 2)
-  const parts =
-    path === ''
-      ? []
-      : path.split('/').map((p) => {
-          try {
-            return decodeURIComponent(p)
-          } catch {
-            return p
-          }
-        })
-  return { page: parts[0] ?? 'runs', parts: parts.slice(1), query: new URLSearchParams(search) }
-}
 
 const main = document.getElementById('main') as HTMLElement
 const nav = document.getElementById('nav') as HTMLElement
@@ -96,16 +74,7 @@ async function renderPage(r: Route, index: UiIndex): Promise<string> {
  * the promise, and forgets it when it fails).
  */
 function prefetch(r: Route): void {
-  const name =
-    r.page === 'runs'
-      ? `runs/${Math.max(0, Number.parseInt(r.parts[0] ?? '0', 10) || 0)}`
-      : r.page === 'set' && r.parts[0] !== undefined
-        ? `set/${keyOf(r.parts[0])}`
-        : r.page === 'run' && r.parts[0] !== undefined && /^[0-9a-f]{1,64}$/.test(r.parts[0])
-          ? `run/${r.parts[0]}`
-          : r.page === 'compare'
-            ? 'runlist'
-            : undefined
+  const name = pageResource(r)
   if (name !== undefined) load(name).catch(() => undefined)
 }
 

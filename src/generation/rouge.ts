@@ -147,6 +147,32 @@ const METRIC_NAMES: Readonly<Record<RougeType, string>> = {
  * r.rougeL?.value // 0.8421052631578947 (16 of 19 tokens in the LCS)
  */
 export function rougeScore(candidate: string, references: string | readonly string[], options: RougeOptions = {}): RougeResult {
+  const call = readRougeCall(candidate, references, options)
+  resetVocabularyIfLarge()
+  startIdArena()
+  const [cand, prepared] = prepareTexts(call, candidate)
+  const v = vocabulary.tokens.length
+  const result: { [K in RougeType]?: RougeScore } = {}
+  for (const type of call.types) result[type] = scoreType(type, cand, prepared, v, call.stemmer)
+  lastPath = null
+  return result
+}
+
+/** What one {@link rougeScore} call asked for, checked. Kept out of rougeScore so that its hot path stays small. */
+interface RougeCall {
+  readonly refs: readonly string[]
+  /** the references were given as one string (error messages then name `references`) */
+  readonly single: boolean
+  readonly types: readonly RougeType[]
+  readonly stemmer: boolean
+  readonly lcsType: RougeType | undefined
+  readonly maxTokens: number
+  readonly maxLines: number
+  readonly wantLines: boolean
+  readonly maxTokensGiven: boolean
+}
+
+function readRougeCall(candidate: unknown, references: unknown, options: RougeOptions): RougeCall {
   const fn = 'rougeScore'
   if (typeof candidate !== 'string') throw new MetricInputError(fn, 'candidate', 'a string', candidate)
   const refs = normalizeReferences(fn, references)
@@ -155,76 +181,86 @@ export function rougeScore(candidate: string, references: string | readonly stri
   const types = normalizeTypes(fn, options.types)
   const stemmer = options.stemmer ?? false
   if (typeof stemmer !== 'boolean') throw new MetricInputError(fn, 'options.stemmer', 'a boolean', stemmer)
-
   const lcsType = types.find((t) => t === 'rougeL' || t === 'rougeLsum')
   const maxTokens = resolveMaxTokens(fn, options.maxTokens, lcsType === undefined ? DEFAULT_MAX_TOKENS : DEFAULT_MAX_LCS_TOKENS)
   const maxLines = resolveLimit(fn, 'maxLines', options.maxLines, DEFAULT_MAX_LSUM_LINES)
+  return {
+    refs,
+    single: typeof references === 'string',
+    types,
+    stemmer,
+    lcsType,
+    maxTokens,
+    maxLines,
+    wantLines: types.includes('rougeLsum'),
+    maxTokensGiven: options.maxTokens !== undefined,
+  }
+}
 
-  const wantLines = types.includes('rougeLsum')
-  resetVocabularyIfLarge()
-  startIdArena()
+/** The candidate and references as token ids, each checked against the limits before any LCS work. */
+function prepareTexts(call: RougeCall, candidate: string): [Prepared, Prepared[]] {
+  const fn = 'rougeScore'
+  const { stemmer, wantLines, maxTokens, maxLines } = call
+  const argument = (k: number) => (call.single ? 'references' : `references[${k}]`)
   // tokenizing is linear; the limit is checked before any LCS work
   const cand = prepare(candidate, stemmer, wantLines)
-  const what = lcsType === undefined ? '' : `for ${METRIC_NAMES[lcsType]}`
+  const what = call.lcsType === undefined ? '' : `for ${METRIC_NAMES[call.lcsType]}`
   checkTokenCount(fn, 'candidate', cand.ids.length, maxTokens, what)
   if (wantLines) checkLineCount(fn, 'candidate', cand, maxLines)
-  const prepared = refs.map((r, k) => {
-    const ref = prepare(r, stemmer, wantLines)
-    const argument = typeof references === 'string' ? 'references' : `references[${k}]`
-    checkTokenCount(fn, argument, ref.ids.length, maxTokens, what)
-    if (wantLines) checkLineCount(fn, argument, ref, maxLines)
-    return ref
-  })
-  if (wantLines && options.maxTokens === undefined && (isMultiLine(cand) || prepared.some(isMultiLine))) {
+  const prepared: Prepared[] = []
+  for (let k = 0; k < call.refs.length; k++) {
+    const ref = prepare(call.refs[k] as string, stemmer, wantLines)
+    checkTokenCount(fn, argument(k), ref.ids.length, maxTokens, what)
+    if (wantLines) checkLineCount(fn, argument(k), ref, maxLines)
+    prepared.push(ref)
+  }
+  if (wantLines && !call.maxTokensGiven && (isMultiLine(cand) || prepared.some(isMultiLine))) {
     // several lines: one LCS per line pair, each a plain table, so the default is lower (see DEFAULT_MAX_LSUM_TOKENS)
     const several = 'for ROUGE-Lsum on a text of several lines'
     checkTokenCount(fn, 'candidate', cand.ids.length, DEFAULT_MAX_LSUM_TOKENS, several)
-    prepared.forEach((ref, k) => checkTokenCount(fn, typeof references === 'string' ? 'references' : `references[${k}]`, ref.ids.length, DEFAULT_MAX_LSUM_TOKENS, several))
+    prepared.forEach((ref, k) => checkTokenCount(fn, argument(k), ref.ids.length, DEFAULT_MAX_LSUM_TOKENS, several))
   }
-  const v = vocabulary.tokens.length
+  return [cand, prepared]
+}
 
-  const result: { [K in RougeType]?: RougeScore } = {}
-  for (const type of types) {
-    const missed: number[] = []
-    let perReference: Counts[]
-    let best = 0
-    let counts: Counts
-    if (prepared.length === 1) {
-      // one reference: a single pass that also collects the misses
-      counts = computeType(type, cand, prepared[0] as Prepared, v, missed)
-      perReference = [counts]
-    } else {
-      perReference = prepared.map((ref) => computeType(type, cand, ref, v, null))
-      for (let i = 1; i < perReference.length; i++) {
-        // strictly greater: the first reference wins ties, as numpy.argmax in score_multi
-        if ((perReference[i] as Counts).fmeasure > (perReference[best] as Counts).fmeasure) best = i
-      }
-      counts = computeType(type, cand, prepared[best] as Prepared, v, missed)
+/** One type's score: the best reference by F-measure (the first wins ties, as numpy.argmax in score_multi). */
+function scoreType(type: RougeType, cand: Prepared, prepared: readonly Prepared[], v: number, stemmer: boolean): RougeScore {
+  const missed: number[] = []
+  let perReference: Counts[]
+  let best = 0
+  let counts: Counts
+  if (prepared.length === 1) {
+    // one reference: a single pass that also collects the misses
+    counts = computeType(type, cand, prepared[0] as Prepared, v, missed)
+    perReference = [counts]
+  } else {
+    perReference = prepared.map((ref) => computeType(type, cand, ref, v, null))
+    for (let i = 1; i < perReference.length; i++) {
+      if ((perReference[i] as Counts).fmeasure > (perReference[best] as Counts).fmeasure) best = i
     }
-    const bestRef = prepared[best] as Prepared
-    const missedText =
-      type === 'rougeL' || type === 'rougeLsum'
-        ? missed.slice(0, MISSED_TOKENS_LIMIT).map((pos) => vocabularyText(bestRef.ids[pos] as number))
-        : missed.slice(0, MISSED_TOKENS_LIMIT).map((pos) => ngramText(bestRef.ids, pos, ngramOrder(type)))
-    const chosen = perReference[best] as RougePrf
-    const details: RougeDetails = {
-      precision: chosen.precision,
-      recall: chosen.recall,
-      fmeasure: chosen.fmeasure,
-      type,
-      stemmer,
-      bestReferenceIndex: best,
-      perReference: perReference.map(({ precision, recall, fmeasure }) => ({ precision, recall, fmeasure })),
-      candidateCount: counts.candidateCount,
-      referenceCount: counts.referenceCount,
-      matchCount: counts.matchCount,
-      missedReferenceTokens: missedText,
-      missedReferenceTokenCount: missed.length,
-    }
-    result[type] = makeScore(METRIC_NAMES[type], chosen.fmeasure, cachedSignature(type, stemmer), details)
+    counts = computeType(type, cand, prepared[best] as Prepared, v, missed)
   }
-  lastPath = null
-  return result
+  const chosen = perReference[best] as Counts
+  const details: RougeDetails = {
+    precision: chosen.precision,
+    recall: chosen.recall,
+    fmeasure: chosen.fmeasure,
+    type,
+    stemmer,
+    bestReferenceIndex: best,
+    perReference: perReference.map(({ precision, recall, fmeasure }) => ({ precision, recall, fmeasure })),
+    candidateCount: counts.candidateCount,
+    referenceCount: counts.referenceCount,
+    matchCount: counts.matchCount,
+    missedReferenceTokens: missedText(type, (prepared[best] as Prepared).ids, missed),
+    missedReferenceTokenCount: missed.length,
+  }
+  return makeScore(METRIC_NAMES[type], chosen.fmeasure, cachedSignature(type, stemmer), details)
+}
+
+function missedText(type: RougeType, ids: Int32Array, missed: readonly number[]): string[] {
+  const shown = missed.slice(0, MISSED_TOKENS_LIMIT)
+  return type === 'rougeL' || type === 'rougeLsum' ? shown.map((pos) => vocabularyText(ids[pos] as number)) : shown.map((pos) => ngramText(ids, pos, ngramOrder(type)))
 }
 
 function isMultiLine(text: Prepared): boolean {

@@ -105,6 +105,17 @@ interface Snapshot {
 /** Sets whose charts prepare() reads ahead: enough for every set of a usual store, a bound on memory for a huge one. */
 const PREPARED_SETS = 20
 
+/** The promise kept in `cache` for `key`, made by `make` when there is none; a failure is forgotten so the next ask tries again. */
+function remembered<K, V>(cache: Map<K, Promise<V>>, key: K, make: () => Promise<V>): Promise<V> {
+  let cached = cache.get(key)
+  if (!cached) {
+    cached = make()
+    cache.set(key, cached)
+    cached.catch(() => cache.delete(key))
+  }
+  return cached
+}
+
 const branchOf = (r: RunSummary): string => r.git?.branch ?? r.ci?.ref ?? ''
 
 /**
@@ -252,13 +263,7 @@ export class UiResources {
     switch (kind) {
       case 'runs': {
         const page = Number(a)
-        let cached = snap.pages.get(page)
-        if (!cached) {
-          cached = this.runsPage(store, snap, page)
-          snap.pages.set(page, cached)
-          cached.catch(() => snap.pages.delete(page))
-        }
-        return cached
+        return remembered(snap.pages, page, () => this.runsPage(store, snap, page))
       }
       case 'runlist':
         return this.runList(snap)
@@ -574,13 +579,9 @@ export class UiResources {
     const baseId = await this.resolve(store, baseRef)
     const nextId = await this.resolve(store, nextRef)
     const key = `${baseId}/${nextId}`
-    let cached = this.comparisons.get(key)
-    if (!cached) {
-      cached = this.compareRuns(store, snap, baseId, nextId)
-      this.comparisons.set(key, cached)
-      cached.catch(() => this.comparisons.delete(key))
-      for (const old of this.comparisons.keys()) if (this.comparisons.size > COMPARE_CACHE) this.comparisons.delete(old)
-    }
+    const known = this.comparisons.has(key)
+    const cached = remembered(this.comparisons, key, () => this.compareRuns(store, snap, baseId, nextId))
+    if (!known) for (const old of this.comparisons.keys()) if (this.comparisons.size > COMPARE_CACHE) this.comparisons.delete(old)
     return cached
   }
 

@@ -206,23 +206,20 @@ export function corpusBleu(candidates: readonly string[], referenceStreams: Read
   const perSegment: number[][] = []
   const unmatched = new UnmatchedNgrams(r.maxOrder)
   const sums = new Array<number>(2 + 2 * r.maxOrder).fill(0)
-  const refCounts = new Set<number>()
   for (let i = 0; i < candidates.length; i++) {
-    const refs = segments[i]!.refs
-    refCounts.add(refs.length)
+    const refs = segments.refs(i)
     const hyp = preprocess(candidates[i]!, r, pooledSpans(0))
     const stats = segmentStats(hyp, preprocessRefs(refs, r), r.maxOrder, unmatched.allFull() ? undefined : unmatched)
     unmatched.flush(hyp)
     if (resampling !== undefined) perSegment.push(stats.slice())
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
   }
-  const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
-  const score = scoreFromStats(sums, r, nrefs, () => unmatched.flush(EMPTY_SPANS))
+  const score = scoreFromStats(sums, r, segments.nrefs, () => unmatched.flush(EMPTY_SPANS))
   if (resampling === undefined) return score
   const { nBootstrap, seed } = resampling
   const run = bootstrapCorpus(perSegment, (s, f32) => computeBleuOf(s, r, f32), nBootstrap, seed)
   ;(score.details as LazyBleuDetails).bootstrap = { mean: run.mean, ci: run.ci, nBootstrap, seed }
-  return { ...score, signature: buildBleuSignature(r, nrefs, bootstrapEntries(nBootstrap, seed)) }
+  return { ...score, signature: buildBleuSignature(r, segments.nrefs, bootstrapEntries(nBootstrap, seed)) }
 }
 
 /** BLEU of summed statistics under resolved options (the significance kernel's scorer). */
@@ -241,7 +238,7 @@ export function bleuSignificanceKernel(fn: string, options: BleuOptions | undefi
   return {
     name: 'BLEU',
     segmentStats: (candidates, segments) =>
-      candidates.map((candidate, i) => segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(segments[i]!.refs, r), r.maxOrder)),
+      candidates.map((candidate, i) => segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(segments.refs(i), r), r.maxOrder)),
     score: (sums, float32) => computeBleuOf(sums, r, float32),
     signature: (nrefs, extra) => buildBleuSignature(r, nrefs, extra),
   }

@@ -176,16 +176,13 @@ export function corpusChrf(candidates: readonly string[], referenceStreams: Read
   const perSegment: number[][] = []
   const sums = new Array<number>(3 * (r.charOrder + r.wordOrder)).fill(0)
   const bestReferences: number[] = []
-  const refCounts = new Set<number>()
   for (let i = 0; i < candidates.length; i++) {
-    const seg = segments[i]!
-    refCounts.add(seg.refs.length)
-    const { stats, best } = segmentStats(candidates[i]!, seg.refs, r)
-    bestReferences.push(seg.streams[best]!)
+    const { stats, best } = segmentStats(candidates[i]!, segments.refs(i), r)
+    bestReferences.push(segments.stream(i, best))
     if (resampling !== undefined) perSegment.push(stats)
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
   }
-  const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
+  const nrefs = segments.nrefs
   if (resampling === undefined) return scoreFromStats(sums, r, nrefs, { bestReferences })
   const { nBootstrap, seed } = resampling
   const run = bootstrapCorpus(perSegment, (s, f32) => fScore(s, r, f32).score, nBootstrap, seed)
@@ -203,7 +200,7 @@ export function chrfSignificanceKernel(fn: string, options: ChrfOptions | undefi
   const r = resolveChrfOptions(fn, options, CHRF_OPTION_KEYS)
   return {
     name: chrfName(r),
-    segmentStats: (candidates, segments) => candidates.map((candidate, i) => segmentStats(candidate, segments[i]!.refs, r).stats),
+    segmentStats: (candidates, segments) => candidates.map((candidate, i) => segmentStats(candidate, segments.refs(i), r).stats),
     score: (sums, float32) => fScore(sums, r, float32).score,
     signature: (nrefs, extra) => chrfSignature(r, nrefs, extra),
   }

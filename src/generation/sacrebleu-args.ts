@@ -19,17 +19,61 @@ export function checkSentenceArgs(fn: string, candidate: unknown, references: un
   return references as readonly string[]
 }
 
-/** One corpus segment: its references and the stream index of each. */
-export interface CorpusSegmentRefs {
-  readonly refs: string[]
-  readonly streams: number[]
+/**
+ * The references of a corpus, per segment, as {@link checkCorpusArgs} validated them. Without `null`
+ * entries (the usual corpus) nothing is regrouped: segment i's references are read from the streams
+ * on request, so a 20,000-segment corpus no longer builds 20,000 objects that live through the whole
+ * call (building and then collecting them cost a tenth of corpus BLEU).
+ */
+export class CorpusReferences {
+  private constructor(
+    private readonly streams: ReadonlyArray<ReadonlyArray<string | null>>,
+    /** per segment, its references and their stream indices; only when some entry is `null` */
+    private readonly grouped: ReadonlyArray<{ readonly refs: string[]; readonly streams: number[] }> | undefined,
+    /** the number of segments */
+    readonly length: number,
+    /** the reference count of every segment, or `var` when they differ (sacrebleu's `nrefs`) */
+    readonly nrefs: number | 'var',
+  ) {}
+
+  /** @internal validated streams of `length` entries each */
+  static of(streams: ReadonlyArray<ReadonlyArray<string | null>>, length: number, hasNull: boolean): CorpusReferences {
+    if (!hasNull) return new CorpusReferences(streams, undefined, length, streams.length)
+    const grouped = Array.from({ length }, () => ({ refs: [] as string[], streams: [] as number[] }))
+    for (let k = 0; k < streams.length; k++) {
+      const stream = streams[k]!
+      for (let i = 0; i < length; i++) {
+        const ref = stream[i] as string | null
+        if (ref === null) continue
+        grouped[i]!.refs.push(ref)
+        grouped[i]!.streams.push(k)
+      }
+    }
+    const counts = new Set(grouped.map((g) => g.refs.length))
+    return new CorpusReferences(streams, grouped, length, counts.size === 1 ? [...counts][0]! : 'var')
+  }
+
+  /** The references of segment i (a fresh array: callers may keep it). */
+  refs(i: number): readonly string[] {
+    if (this.grouped !== undefined) return this.grouped[i]!.refs
+    const streams = this.streams
+    if (streams.length === 1) return [streams[0]![i] as string]
+    const out = new Array<string>(streams.length)
+    for (let k = 0; k < streams.length; k++) out[k] = streams[k]![i] as string
+    return out
+  }
+
+  /** The stream index of the j-th reference of segment i. */
+  stream(i: number, j: number): number {
+    return this.grouped === undefined ? j : this.grouped[i]!.streams[j]!
+  }
 }
 
 /**
- * Validates `(candidates, referenceStreams)` of the corpus-level functions and regroups the streams
- * per segment, dropping `null` entries (sacrebleu drops `None`).
+ * Validates `(candidates, referenceStreams)` of the corpus-level functions; `null` entries are
+ * dropped from their segment (sacrebleu drops `None`), which must keep at least one reference.
  */
-export function checkCorpusArgs(fn: string, candidates: unknown, referenceStreams: unknown): CorpusSegmentRefs[] {
+export function checkCorpusArgs(fn: string, candidates: unknown, referenceStreams: unknown): CorpusReferences {
   if (!Array.isArray(candidates) || candidates.length === 0) throw new MetricInputError(fn, 'candidates', 'a non-empty array of strings', candidates)
   for (let i = 0; i < candidates.length; i++) {
     if (typeof candidates[i] !== 'string') throw new MetricInputError(fn, `candidates[${i}]`, 'a string', candidates[i])
@@ -38,7 +82,7 @@ export function checkCorpusArgs(fn: string, candidates: unknown, referenceStream
     throw new MetricInputError(fn, 'referenceStreams', 'a non-empty array of reference streams (arrays of string | null)', referenceStreams)
   }
   const n = candidates.length
-  const segments: CorpusSegmentRefs[] = Array.from({ length: n }, () => ({ refs: [], streams: [] }))
+  let hasNull = false
   for (let k = 0; k < referenceStreams.length; k++) {
     const stream: unknown = referenceStreams[k]
     if (!Array.isArray(stream) || stream.length !== n) {
@@ -46,18 +90,19 @@ export function checkCorpusArgs(fn: string, candidates: unknown, referenceStream
     }
     for (let i = 0; i < n; i++) {
       const ref: unknown = stream[i]
-      if (ref === null) continue
-      if (typeof ref !== 'string') throw new MetricInputError(fn, `referenceStreams[${k}][${i}]`, 'a string or null', ref)
-      segments[i]!.refs.push(ref)
-      segments[i]!.streams.push(k)
+      if (typeof ref === 'string') continue
+      if (ref !== null) throw new MetricInputError(fn, `referenceStreams[${k}][${i}]`, 'a string or null', ref)
+      hasNull = true
     }
   }
-  for (let i = 0; i < n; i++) {
-    if (segments[i]!.refs.length === 0) {
-      throw new MetricInputError(fn, `referenceStreams[*][${i}]`, 'at least one non-null reference for each candidate', null)
+  if (hasNull) {
+    for (let i = 0; i < n; i++) {
+      if (!referenceStreams.some((stream: unknown[]) => stream[i] !== null)) {
+        throw new MetricInputError(fn, `referenceStreams[*][${i}]`, 'at least one non-null reference for each candidate', null)
+      }
     }
   }
-  return segments
+  return CorpusReferences.of(referenceStreams as ReadonlyArray<ReadonlyArray<string | null>>, n, hasNull)
 }
 
 /** The per-case arguments of `bleuSegments` / `chrfSegments`: candidates and, per candidate, a non-empty array of references. */

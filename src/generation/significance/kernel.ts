@@ -3,14 +3,14 @@
  * options: per-segment statistics, a score from summed statistics, and its signature.
  */
 import type { SignatureValue } from '../../signature.js'
-import type { CorpusSegmentRefs } from '../sacrebleu-args.js'
+import type { CorpusReferences } from '../sacrebleu-args.js'
 import type { StatsScorer } from './bootstrap.js'
 
 export interface SignificanceKernel {
   /** The metric's name as sacrebleu prints it (`BLEU`, `chrF2`, `chrF2++`). */
   readonly name: string
   /** Segment i's statistics (its best reference's, for chrF), one vector per candidate. */
-  segmentStats(candidates: readonly string[], segments: readonly CorpusSegmentRefs[]): number[][]
+  segmentStats(candidates: readonly string[], segments: CorpusReferences): number[][]
   /** Score from summed statistics (see {@link StatsScorer}). */
   readonly score: StatsScorer
   /** The signature with `extra` entries (`bs`, `ar`, `seed`) right after `nrefs`, as sacrebleu orders them. */

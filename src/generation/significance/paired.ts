@@ -11,7 +11,7 @@ import { checkOptionKeys } from '../../options.js'
 import type { SignatureValue } from '../../signature.js'
 import { bleuSignificanceKernel, type BleuOptions } from '../bleu.js'
 import { chrfSignificanceKernel, type ChrfOptions } from '../chrf.js'
-import { checkCorpusArgs, type CorpusSegmentRefs } from '../sacrebleu-args.js'
+import { checkCorpusArgs, type CorpusReferences } from '../sacrebleu-args.js'
 import { terSignificanceKernel, type TerOptions } from '../ter/ter.js'
 import { checkResamples, estimateCiNumpy, resampleScores, resolveSeed } from './bootstrap.js'
 import type { SignificanceKernel } from './kernel.js'
@@ -157,7 +157,7 @@ export function pairedTest(input: PairedTestInput): PairedTestResult {
 
 interface Checked {
   readonly kernel: SignificanceKernel
-  readonly segments: CorpusSegmentRefs[]
+  readonly segments: CorpusReferences
   readonly nrefs: number | 'var'
   readonly systems: readonly PairedSystem[]
   readonly nSamples: number
@@ -310,7 +310,7 @@ function checkInput(fn: string, input: PairedApproxRandomizationInput, test: 'bs
     if (names.has(s.name)) throw new MetricInputError(fn, 'input.systems', `systems with distinct names (${JSON.stringify(s.name)} repeats)`, s.name)
     names.add(s.name)
   }
-  let segments: CorpusSegmentRefs[]
+  let segments: CorpusReferences
   try {
     segments = checkCorpusArgs(fn, baseline.hypotheses, input.references)
   } catch (error) {
@@ -318,8 +318,7 @@ function checkInput(fn: string, input: PairedApproxRandomizationInput, test: 'bs
     if (error instanceof MetricInputError) throw new MetricInputError(fn, error.argument.replace(/^referenceStreams/, 'input.references'), error.expected, error.received)
     throw error
   }
-  const refCounts = new Set(segments.map((s) => s.refs.length))
-  const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
+  const nrefs = segments.nrefs
   const metric = input.metric as unknown
   if (metric !== 'bleu' && metric !== 'chrf' && metric !== 'ter') throw new MetricInputError(fn, 'input.metric', "'bleu', 'chrf' or 'ter'", metric)
   let kernel: SignificanceKernel

@@ -3,7 +3,7 @@ import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
 import { buildSignature, type SignatureValue } from '../../signature.js'
 import { pyIsSpaceCode, pyRstrip } from '../../text/python-string.js'
-import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, type CorpusSegmentRefs } from '../sacrebleu-args.js'
+import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, type CorpusReferences } from '../sacrebleu-args.js'
 import { bootstrapCorpus, bootstrapEntries, bootstrapOptions, type BootstrapEstimate } from '../significance/bootstrap.js'
 import type { SignificanceKernel } from '../significance/kernel.js'
 import { checkTokenCount, resolveMaxTokens } from '../input-limits.js'
@@ -390,17 +390,14 @@ export function corpusTer(candidates: readonly string[], referenceStreams: Reado
   let refLength = 0
   const bestReference: number[] = []
   const perSegment: number[][] = []
-  const refCounts = new Set<number>()
   for (let i = 0; i < candidates.length; i++) {
-    const seg = segments[i]!
-    refCounts.add(seg.refs.length)
-    const stats = segmentStats(candidates[i]!, seg.refs, s)
+    const stats = segmentStats(candidates[i]!, segments.refs(i), s)
     numEdits += stats.numEdits
     refLength += stats.refLength
-    bestReference.push(seg.streams[stats.bestReference]!)
+    bestReference.push(segments.stream(i, stats.bestReference))
     if (resampling !== undefined) perSegment.push([stats.numEdits, stats.refLength])
   }
-  const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
+  const nrefs = segments.nrefs
   const score = scoreOf(numEdits, refLength)
   if (resampling === undefined) return { score, numEdits, refLength, bestReference, signature: terSignature(s, nrefs) }
   const { nBootstrap, seed } = resampling
@@ -423,9 +420,9 @@ export function terSignificanceKernel(fn: string, options: TerOptions | undefine
   const s = resolveTerOptions(fn, options)
   return {
     name: 'TER',
-    segmentStats: (candidates: readonly string[], segments: readonly CorpusSegmentRefs[]) =>
+    segmentStats: (candidates: readonly string[], segments: CorpusReferences) =>
       candidates.map((candidate, i) => {
-        const stats = segmentStats(candidate, segments[i]!.refs, s)
+        const stats = segmentStats(candidate, segments.refs(i), s)
         return [stats.numEdits, stats.refLength]
       }),
     score: statsScore,

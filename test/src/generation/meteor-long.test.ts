@@ -89,6 +89,18 @@ describe('meteorScore alignment on long texts equals NLTK’s quadratic procedur
     expect(got.score).toBeCloseTo(expected, 12)
   })
 
+  // short texts (every eval set's case) take the same list-based stages: checked against the oracle on many seeds
+  it('equals it on 300 short random pairs, duplicates and all', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const hyp = text(seed, 1 + (seed % 23))
+      const ref = text(seed + 1000, 1 + ((seed * 7) % 29))
+      const want = oracleAlign(hyp, ref)
+      const got = meteorScore(hyp.join(' '), ref.join(' ')).details
+      expect(got.matches.pairs.map((p) => [p.candidate, p.reference])).toEqual(want.pairs)
+      expect([got.matches.exact, got.matches.stem, got.matches.synonym]).toEqual(want.stages)
+    }
+  })
+
   it('aligns two 100,000-token texts (the synonym stage used to scan the reference per word)', () => {
     // (speed is measured in bench/long-inputs.mjs; here: it finishes and is consistent)
     const hyp = text(11, 100_000)

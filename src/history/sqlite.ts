@@ -11,6 +11,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { HistoryBackend, SqlValue } from './backend.js'
 import { HistoryError } from './errors.js'
+import { retryWhileBusy } from './sqlite-busy.js'
 import { makeFolderSync } from '../make-folder.js'
 
 /** How long a writer waits for another one's lock before giving up (ms). */
@@ -117,7 +118,8 @@ export class SqliteBackend implements HistoryBackend {
     try {
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
       // A read-only open keeps whatever mode the file has; a writer switches it to WAL once (persistent).
-      if (options.create) db.exec('PRAGMA journal_mode = WAL')
+      // The switch can be refused without waiting while another writer holds the lock (sqlite-busy.ts).
+      if (options.create) retryWhileBusy(() => db.exec('PRAGMA journal_mode = WAL'), BUSY_TIMEOUT_MS)
       db.exec('PRAGMA synchronous = NORMAL')
       // Foreign keys are declared but not enforced on insert: a run is written whole in one transaction, and
       // per-row checks on 200,000 case values would cost seconds; prune deletes child rows itself.

@@ -4,6 +4,7 @@ import { checkOptionKeys } from '../../options.js'
 import { atofBytes, decodeUtf8, encodeUtf8, plainDecimal, scanPlainDecimal } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { countNewlines, LineFeeder, type BlockHandler } from './lines.js'
+import { KERNEL_WINDOW, RunKernel } from './run-kernel.js'
 
 export interface TrecParseOptions {
   /** Name used in error messages (a file name); defaults to `run` / `qrels`. */
@@ -12,6 +13,14 @@ export interface TrecParseOptions {
 
 /** The keys of {@link TrecParseOptions}: what parseRun, parseQrels, parseRunStream and parseQrelsStream accept. */
 export const TREC_PARSE_OPTION_KEYS = keysOf<TrecParseOptions>()('source')
+
+/**
+ * How a {@link RunBuilder} reads lines: `auto` uses the WebAssembly kernel ({@link RunKernel}) for blocks of at
+ * least {@link KERNEL_MIN_BLOCK} bytes where it compiles, `wasm` for every block (tests), `js` never.
+ */
+export type RunReaderMode = 'auto' | 'wasm' | 'js'
+/** Smaller blocks (a short parseRun text, a stream's last line) are not worth a kernel instance. */
+const KERNEL_MIN_BLOCK = 16 * 1024
 
 const RUN_LINE = 'a run line `qid iter docno rank sim run_id` (whitespace-separated, extra fields ignored)'
 
@@ -110,12 +119,17 @@ export class RunBuilder implements BlockHandler {
   private runId = ''
   /** A topic's lines resumed after another topic's: the run is not one contiguous stretch per topic. */
   private resumed = false
+  /** Bumped whenever prevQid changes, so the kernel copies it only then. */
+  private qidVersion = 0
+  /** undefined: not created yet; null: not available (or mode `js`). */
+  private kernel: RunKernel | null | undefined
 
   constructor(
     private readonly fn: string,
     private readonly source: string,
     /** Expected input size in bytes, to size the columns once (they still grow when it is too small). */
     expectedBytes = 0,
+    private readonly mode: RunReaderMode = 'auto',
   ) {
     // Over-reserving is cheap: large typed arrays are zero pages until written, so only used space is resident.
     const cap = Math.max(1024, Math.ceil(expectedBytes / 20))
@@ -129,6 +143,76 @@ export class RunBuilder implements BlockHandler {
     this.feeder.push(chunk)
   }
 
+  block(buf: Uint8Array, start: number, end: number, lineNo: number): number {
+    const kernel = this.kernelFor(end - start)
+    return kernel === null ? this.scanLines(buf, start, end, lineNo) : this.kernelLines(kernel, buf, start, end, lineNo)
+  }
+
+  private kernelFor(blockBytes: number): RunKernel | null {
+    if (this.kernel !== undefined) return this.kernel
+    if (this.mode === 'js' || (this.mode === 'auto' && blockBytes < KERNEL_MIN_BLOCK)) return null
+    this.kernel = RunKernel.create()
+    return this.kernel
+  }
+
+  /**
+   * The kernel reads the block window by window; each line it declines (a new qid, or anything off its fast
+   * path) is read alone by {@link scanLines}, and the kernel goes on after it. Rows are copied into the columns
+   * after every kernel call, so the columns, batches and errors are those of the JS path.
+   */
+  private kernelLines(kernel: RunKernel, buf: Uint8Array, start: number, end: number, lineNo: number): number {
+    let line = lineNo
+    let pos = start
+    while (pos < end) {
+      let stop = end
+      if (end - pos > KERNEL_WINDOW) {
+        stop = buf.lastIndexOf(10, pos + KERNEL_WINDOW - 1) + 1
+        if (stop <= pos) {
+          // one line longer than the window
+          const eol = buf.indexOf(10, pos) + 1
+          line += this.scanLines(buf, pos, eol, line)
+          pos = eol
+          continue
+        }
+      }
+      // memory address of buf[pos]: in place when the file was read into the kernel's buffers, else a copy
+      let base = kernel.addressOf(buf, pos)
+      if (base < 0) base = kernel.load(buf, pos, stop)
+      const size = stop - pos
+      this.reserve(Math.ceil(size / 12) + 1, size)
+      let at = 0
+      while (at < size) {
+        kernel.setQid(this.prevQid, this.prevQidLen, this.qidVersion)
+        const status = kernel.parse(base + at, base + size, this.arenaLen)
+        const rows = kernel.rows
+        if (rows > 0) {
+          const n = this.n
+          this.scores.set(kernel.scores.subarray(0, rows), n)
+          this.starts.set(kernel.starts.subarray(0, rows), n)
+          this.hashes.set(kernel.hashes.subarray(0, rows), n)
+          this.arena.set(kernel.arena.subarray(0, kernel.arenaBytes), this.arenaLen)
+          this.n = n + rows
+          this.arenaLen += kernel.arenaBytes
+          line += rows
+          const runId = kernel.runIdRange()
+          if (runId !== null) this.runId = decodeUtf8(buf, pos + runId[0] - base, pos + runId[1] - base)
+        }
+        if (status === 0) break
+        const lineStart = pos + kernel.stoppedAt - base
+        const eol = buf.indexOf(10, lineStart) + 1
+        line += this.scanLines(buf, lineStart, eol, line)
+        at = eol - pos
+      }
+      pos = stop
+    }
+    return line - lineNo
+  }
+
+  /** Buffers in the kernel's memory for a file to be read into (see {@link Sink.readBuffers}); undefined without one. */
+  readBuffers(size: number): readonly [Uint8Array, Uint8Array] | undefined {
+    return this.kernelFor(Number.POSITIVE_INFINITY)?.readBuffers(size)
+  }
+
   /**
    * The hot loop. Each line is first tried on a fast path that only knows the common layout: fields separated by
    * spaces, a plain decimal score, `\n` after the run_id (a `\r` or further fields are fine too). Any other byte
@@ -138,7 +222,7 @@ export class RunBuilder implements BlockHandler {
    * every field boundary cost as much as the rest of the parse on a 7M-line run.
    * The docno is copied into the arena and hashed (FNV-1a) as it is scanned.
    */
-  block(buf: Uint8Array, start: number, end: number, lineNo: number): number {
+  private scanLines(buf: Uint8Array, start: number, end: number, lineNo: number): number {
     // A line of a valid run has at least 12 bytes, and its docno is shorter than the line: reserve once per block.
     this.reserve(Math.ceil((end - start) / 12) + 1, end - start)
     const scores = this.scores
@@ -420,6 +504,7 @@ export class RunBuilder implements BlockHandler {
     if (len > this.prevQid.length) this.prevQid = new Uint8Array(len * 2)
     this.prevQid.set(buf.subarray(qs, qe))
     this.prevQidLen = len
+    this.qidVersion += 1
     const qid = decodeUtf8(buf, qs, qe)
     let t = this.topicIndex.get(qid)
     if (t === undefined) {

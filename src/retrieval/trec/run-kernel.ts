@@ -1,0 +1,173 @@
+/**
+ * The WebAssembly fast path of the run reader (`run-kernel.wat`, assembled into `run-kernel-wasm.ts`). One
+ * kernel owns one memory laid out as below; {@link RunBuilder} copies a window of whole lines in, lets the kernel
+ * read rows out of it, and copies the rows into its own columns. Every line the kernel declines is read by the
+ * builder's exact JS path, so this module only has to be fast, never complete.
+ */
+import { EXACT_POW10 } from './bytes.js'
+import { RUN_KERNEL_WASM } from './run-kernel-wasm.js'
+
+/** Input bytes per kernel window: a 1 MiB read chunk plus the line it finishes fits in one. */
+export const KERNEL_WINDOW = 2 << 20
+
+// The kernel reads up to 64 bytes past a line start and writes docnos 16 bytes at a time.
+const SLACK = 64
+const QID_AT = 256
+/** Longer qids are never matched by the kernel, so every such line takes the JS path (correct, only slower). */
+const QID_CAP = 4096
+const INPUT_AT = QID_AT + QID_CAP + SLACK
+/** Size of each of the two buffers a file is read into ({@link RunKernel.readBuffers}). */
+const READ_BUFFER = 1 << 20
+const READ_AT = INPUT_AT + KERNEL_WINDOW + SLACK
+/** A run line that the kernel accepts has at least 12 bytes (`a b c d 1 f\n`); a block is at most a window. */
+const ROWS = Math.floor(KERNEL_WINDOW / 12) + 1
+
+// The few WebAssembly JS API members used here, typed locally: the project's lib has no DOM types.
+interface WasmGlobal {
+  readonly value: unknown
+}
+interface WasmMemory {
+  readonly buffer: ArrayBuffer
+  grow(pages: number): number
+}
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object
+  readonly Instance: new (module: object) => { readonly exports: unknown }
+}
+
+interface KernelExports {
+  readonly memory: WasmMemory
+  setup(scores: number, starts: number, hashes: number, arena: number, qid: number): void
+  parse(from: number, end: number, apBase: number, qidLen: number): number
+  readonly outP: WasmGlobal
+  readonly outN: WasmGlobal
+  readonly outAp: WasmGlobal
+  readonly runIdStart: WasmGlobal
+  readonly runIdEnd: WasmGlobal
+}
+
+let compiled: object | null | undefined
+
+/** The compiled module, or null where this runtime cannot compile it (no WebAssembly SIMD): then JS reads all. */
+function kernelModule(): object | null {
+  if (compiled === undefined) {
+    const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly
+    try {
+      compiled = api === undefined ? null : new api.Module(Buffer.from(RUN_KERNEL_WASM, 'base64'))
+    } catch {
+      compiled = null
+    }
+  }
+  return compiled
+}
+
+export class RunKernel {
+  /** Rows of the last {@link parse}: score, docno start (already offset by `apBase`), docno hash. */
+  readonly scores: Float64Array
+  readonly starts: Uint32Array
+  readonly hashes: Int32Array
+  /** Docno bytes of the last {@link parse}'s rows, back to back. */
+  readonly arena: Uint8Array
+  private readonly bytes: Uint8Array
+  private readonly exports: KernelExports
+  private qidVersion = -1
+  private qidLen = 0
+
+  private constructor(exports: KernelExports) {
+    this.exports = exports
+    const scoresAt = align8(READ_AT + 2 * (READ_BUFFER + SLACK))
+    const startsAt = scoresAt + ROWS * 8
+    const hashesAt = startsAt + ROWS * 4
+    const arenaAt = hashesAt + ROWS * 4
+    const size = arenaAt + KERNEL_WINDOW + SLACK
+    exports.memory.grow(Math.ceil(size / 65536) - exports.memory.buffer.byteLength / 65536)
+    // the memory never grows again, so these views stay valid
+    const buffer = exports.memory.buffer
+    this.bytes = new Uint8Array(buffer)
+    new Float64Array(buffer, 0, EXACT_POW10.length).set(EXACT_POW10)
+    this.scores = new Float64Array(buffer, scoresAt, ROWS)
+    this.starts = new Uint32Array(buffer, startsAt, ROWS)
+    this.hashes = new Int32Array(buffer, hashesAt, ROWS)
+    this.arena = new Uint8Array(buffer, arenaAt, KERNEL_WINDOW + SLACK)
+    exports.setup(scoresAt, startsAt, hashesAt, arenaAt, QID_AT)
+  }
+
+  /** A kernel with its own memory, or null where WebAssembly SIMD is not available. */
+  static create(): RunKernel | null {
+    const module = kernelModule()
+    const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly
+    if (module === null || api === undefined) return null
+    return new RunKernel(new api.Instance(module).exports as KernelExports)
+  }
+
+  /**
+   * Two buffers inside the kernel's memory, each followed by the slack the kernel reads past a line: a file read
+   * into them is parsed where it lands ({@link addressOf}). Undefined when `size` is larger than they are.
+   */
+  readBuffers(size: number): readonly [Uint8Array, Uint8Array] | undefined {
+    if (size > READ_BUFFER) return undefined
+    const buffer = this.bytes.buffer
+    return [new Uint8Array(buffer, READ_AT, size), new Uint8Array(buffer, READ_AT + READ_BUFFER + SLACK, size)]
+  }
+
+  /**
+   * Where the kernel can read `buf[start, …)` in place: its memory address when `buf` is one of the
+   * {@link readBuffers}, else -1.
+   */
+  addressOf(buf: Uint8Array, start: number): number {
+    if (buf.buffer !== this.bytes.buffer) return -1
+    const at = buf.byteOffset + start
+    return at >= READ_AT && at < READ_AT + 2 * (READ_BUFFER + SLACK) ? at : -1
+  }
+
+  /**
+   * Copies `buf[start, end)` (whole lines, at most {@link KERNEL_WINDOW} bytes) into the window; returns the
+   * window's address.
+   */
+  load(buf: Uint8Array, start: number, end: number): number {
+    this.bytes.set(buf.subarray(start, end), INPUT_AT)
+    return INPUT_AT
+  }
+
+  /**
+   * The qid the kernel compares line starts with; `version` changes whenever the builder's previous qid does,
+   * so the bytes are only copied then.
+   */
+  setQid(qid: Uint8Array, length: number, version: number): void {
+    if (version === this.qidVersion) return
+    this.qidVersion = version
+    this.qidLen = length > 0 && length <= QID_CAP ? length : 0
+    if (this.qidLen > 0) this.bytes.set(qid.subarray(0, length), QID_AT)
+  }
+
+  /**
+   * Reads the lines at memory addresses `from` to `end` into rows until one needs the exact path. Returns 0 when
+   * all were read, else 1 or 2 (see the .wat); {@link stoppedAt} is then that line's address.
+   */
+  parse(from: number, end: number, apBase: number): number {
+    return this.exports.parse(from, end, apBase, this.qidLen)
+  }
+
+  /** Address of the line the last {@link parse} stopped at. */
+  get stoppedAt(): number {
+    return this.exports.outP.value as number
+  }
+
+  get rows(): number {
+    return this.exports.outN.value as number
+  }
+
+  get arenaBytes(): number {
+    return this.exports.outAp.value as number
+  }
+
+  /** Addresses of the last row's run_id, or null when the last parse wrote no row. */
+  runIdRange(): readonly [number, number] | null {
+    const start = this.exports.runIdStart.value as number
+    return start < 0 ? null : [start, this.exports.runIdEnd.value as number]
+  }
+}
+
+function align8(n: number): number {
+  return (n + 7) & ~7
+}

@@ -48,7 +48,13 @@ const qid = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('topic-with-a-long-name-0017', 'é9', 'x'.repeat(20)) },
 )
 const docno = fc.oneof({ weight: 6, arbitrary: field }, { weight: 1, arbitrary: fc.constantFrom('clueweb12-0000tw-00-00017-and-more', 'dé-1', '\u{1F600}', 'd'.repeat(40)) })
+// digit strings around the kernel's limits: up to 8 digits on each side of the '.', 15 in all
+const digits = (max: number) => fc.array(fc.constantFrom(...'0123456789'), { maxLength: max }).map((d) => d.join(''))
+const decimal = fc
+  .tuple(fc.constantFrom('', '', '-', '+'), digits(10), fc.boolean(), digits(10))
+  .map(([sign, int, dot, frac]) => `${sign}${int}${dot ? '.' : ''}${dot ? frac : ''}`)
 const score = fc.oneof(
+  { weight: 4, arbitrary: decimal },
   { weight: 8, arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((x) => String(Math.round(x * 1000) / 1000)) },
   {
     weight: 3,
@@ -79,9 +85,12 @@ const score = fc.oneof(
 )
 const runId = fc.oneof({ weight: 5, arbitrary: fc.constantFrom('bm25', 'run-a') }, { weight: 1, arbitrary: fc.constantFrom('a-very-long-run-identifier-of-many-bytes', 'ü') })
 const lineEnd = fc.constantFrom('\n', '\n', '\n', '\n', '\r\n', ' \n', ' extra fields\n', '\t\n')
-const runLine = fc
+// Most lines in the layout the kernel's SIMD path takes (single spaces, \n), the rest with random separators.
+const plainLine = fc.tuple(qid, field, docno, field, score, runId).map(([q, iter, d, rank, sc, r]) => `${q} ${iter} ${d} ${rank} ${sc} ${r}\n`)
+const oddLine = fc
   .tuple(qid, sep, field, sep, docno, sep, field, sep, score, sep, runId, lineEnd, fc.constantFrom('', '', '', '  ', '\t'))
   .map(([q, s1, iter, s2, d, s3, rank, s4, sc, s5, r, end, lead]) => `${lead}${q}${s1}${iter}${s2}${d}${s3}${rank}${s4}${sc}${s5}${r}${end}`)
+const runLine = fc.oneof({ weight: 3, arbitrary: plainLine }, { weight: 1, arbitrary: oddLine })
 const otherLine = fc.constantFrom('\n', '# a comment line\n', '   \n', '301 Q0 d1 1 2.5\n', '301 Q0\n', '301\n', '\r\n')
 const line = fc.oneof({ weight: 12, arbitrary: runLine }, { weight: 1, arbitrary: otherLine })
 const runText = fc.tuple(fc.array(line, { maxLength: 60 }), fc.boolean()).map(([lines, finalNewline]) => {

@@ -74,7 +74,7 @@ export async function evaluateTrecFile(
   const builder = new RunBuilder(fn, source, BATCH_DOCS * 40)
   try {
     await pump(fn, runPath, {
-      readBuffers: (size) => builder.readBuffers(size),
+      readBuffers: (size, fileBytes) => builder.readBuffers(size, fileBytes),
       push(chunk) {
         builder.push(chunk)
         if (builder.topicsResumed) throw new TopicResumed()

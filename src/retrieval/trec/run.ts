@@ -208,9 +208,12 @@ export class RunBuilder implements BlockHandler {
     return line - lineNo
   }
 
-  /** Buffers in the kernel's memory for a file to be read into (see {@link Sink.readBuffers}); undefined without one. */
-  readBuffers(size: number): readonly [Uint8Array, Uint8Array] | undefined {
-    return this.kernelFor(Number.POSITIVE_INFINITY)?.readBuffers(size)
+  /**
+   * Buffers in the kernel's memory for a file to be read into (`Sink.readBuffers` in stream.ts); undefined without
+   * a kernel, or for a file too small to be worth one.
+   */
+  readBuffers(size: number, fileBytes: number): readonly [Uint8Array, Uint8Array] | undefined {
+    return this.kernelFor(fileBytes)?.readBuffers(size)
   }
 
   /**

@@ -17,10 +17,11 @@ const CHUNK = 1 << 20
 export interface Sink {
   push(chunk: Uint8Array): void
   /**
-   * Optionally, two buffers of at least `size` bytes for a file to be read into (the run reader's own memory, so
-   * that its WebAssembly kernel reads the bytes where they land instead of copying them); undefined: pump's own.
+   * Optionally, two buffers of at least `size` bytes for a file of `fileBytes` bytes to be read into (the run
+   * reader's own memory, so that its WebAssembly kernel reads the bytes where they land instead of copying them);
+   * undefined: pump's own.
    */
-  readBuffers?(size: number): readonly [Uint8Array, Uint8Array] | undefined
+  readBuffers?(size: number, fileBytes: number): readonly [Uint8Array, Uint8Array] | undefined
 }
 
 /** Feeds the bytes of `input` to `sink` chunk by chunk (a chunk is only valid during its `push`). */
@@ -31,7 +32,8 @@ export async function pump(fn: string, input: TrecSource, sink: Sink): Promise<v
     const handle = await open(input, 'r')
     try {
       // Two buffers: the next read runs in the I/O thread pool while the current chunk is parsed.
-      let [current, spare] = sink.readBuffers?.(CHUNK) ?? [new Uint8Array(CHUNK), new Uint8Array(CHUNK)]
+      const offered = sink.readBuffers?.(CHUNK, (await handle.stat()).size)
+      let [current, spare] = offered ?? [new Uint8Array(CHUNK), new Uint8Array(CHUNK)]
       let pending = handle.read(current, 0, CHUNK, null)
       for (;;) {
         const { bytesRead } = await pending

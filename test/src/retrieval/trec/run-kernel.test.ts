@@ -1,11 +1,17 @@
 // The WebAssembly run reader against the JS one: every column, the run id, the topic order and every error must be
 // the same, on random runs built to hit each place where the kernel hands a line back (tabs, CR, repeated spaces,
 // long lines and qids, scores it does not read, comments, blank and short lines, new qids, window boundaries).
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { assembleRunKernel, runKernelSource } from '../../../../scripts/wasm-source.mjs'
 import { RunBuilder, type RunReaderMode, type TrecRun } from '../../../../src/retrieval/trec/run.js'
 import { KERNEL_WINDOW, RunKernel } from '../../../../src/retrieval/trec/run-kernel.js'
+import { evaluateTrec } from '../../../../src/retrieval/trec/evaluate.js'
+import { evaluateTrecFile } from '../../../../src/retrieval/trec/evaluate-file.js'
+import { parseQrels } from '../../../../src/retrieval/trec/qrels.js'
+import { parseRunStream } from '../../../../src/retrieval/trec/stream.js'
 
 const here = new URL('../../../../src/retrieval/trec/', import.meta.url)
 
@@ -162,5 +168,52 @@ describe('run kernel (WebAssembly)', () => {
     const js = snapshot(read(bytes, 'js', [1 << 20, 1 << 20, 3 << 20]))
     expect(snapshot(read(bytes, 'wasm', [1 << 20, 1 << 20, 3 << 20]))).toEqual(js)
     expect(snapshot(read(bytes, 'auto'))).toEqual(js)
+  })
+
+  /** ~3 MB: 3,000 topics, a line off the kernel's layout every 97 lines, a comment every 1,000. */
+  function bigRun(): string {
+    const lines: string[] = []
+    for (let i = 0; i < 60000; i += 1) {
+      const topic = 100 + Math.floor(i / 20)
+      const sep = i % 97 === 0 ? '\t' : ' '
+      lines.push(`${topic} Q0 doc-${(i * 7919) % 50000}${sep}${i % 20} ${((20 - (i % 20)) * 1.25).toFixed(3)} bm25\n`)
+      if (i % 1000 === 999) lines.push('# checkpoint\n')
+    }
+    return lines.join('')
+  }
+
+  it('reads bytes in place from the buffers it lends the file reader', () => {
+    const bytes = new TextEncoder().encode(bigRun())
+    const builder = new RunBuilder('parseRunStream', 'run', bytes.length, 'auto')
+    const lent = builder.readBuffers(1 << 20, bytes.length)
+    expect(lent).toBeDefined()
+    const [a, b] = lent as readonly [Uint8Array, Uint8Array]
+    // what pump does: read a chunk into one of the lent buffers, push it, alternate
+    let buffer = a
+    for (let at = 0; at < bytes.length; at += 1 << 20) {
+      const chunk = bytes.subarray(at, Math.min(bytes.length, at + (1 << 20)))
+      buffer.set(chunk)
+      builder.push(buffer.subarray(0, chunk.length))
+      buffer = buffer === a ? b : a
+    }
+    expect(snapshot(builder.finish())).toEqual(snapshot(read(bytes, 'js')))
+    // a small file gets no kernel
+    expect(new RunBuilder('parseRunStream', 'run', 100, 'auto').readBuffers(1 << 20, 100)).toBeUndefined()
+  })
+
+  it('reads a run file through parseRunStream and evaluateTrecFile as the JS reader reads it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rag-run-kernel-'))
+    try {
+      const text = bigRun()
+      const path = join(dir, 'run.txt')
+      writeFileSync(path, text)
+      const js = read(text, 'js') as TrecRun
+      expect(snapshot(await parseRunStream(path))).toEqual(snapshot(js))
+      const qrels = parseQrels(Array.from({ length: 3000 }, (_, t) => `${100 + t} 0 doc-${(t * 20 * 7919) % 50000} 1\n`).join(''))
+      const measures = ['map', 'P.10', 'ndcg_cut.10', 'num_ret']
+      expect(await evaluateTrecFile(qrels, path, measures)).toEqual(evaluateTrec(qrels, js, measures))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

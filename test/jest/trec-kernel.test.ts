@@ -1,0 +1,23 @@
+// The run reader's WebAssembly kernel inside Jest's vm context (its own globals and realm): it must compile there
+// and read a run exactly as the JS path does.
+import { RunBuilder, type RunReaderMode } from '../../src/retrieval/trec/run.js'
+import { RunKernel } from '../../src/retrieval/trec/run-kernel.js'
+
+function read(bytes: Uint8Array, mode: RunReaderMode) {
+  const builder = new RunBuilder('parseRun', 'run', bytes.length, mode)
+  builder.push(bytes)
+  const run = builder.finish()
+  return { runId: run.runId, topicIds: run.topicIds, scores: Array.from(run.scores), docStart: Array.from(run.docStart), hashes: Array.from(run.hashes) }
+}
+
+describe('trec run kernel under Jest', () => {
+  it('compiles and reads a 100 kB run as the JS reader does', () => {
+    expect(RunKernel.create()).not.toBeNull()
+    const lines: string[] = []
+    for (let i = 0; i < 3000; i += 1) lines.push(`${1 + Math.floor(i / 100)} Q0 d${i % 977}${i % 41 === 0 ? '\t' : ' '}${i % 100} ${(100 - (i % 100)) / 4} r${i % 2}\n`)
+    const bytes = new TextEncoder().encode(lines.join(''))
+    expect(bytes.length).toBeGreaterThan(16 * 1024)
+    expect(read(bytes, 'wasm')).toEqual(read(bytes, 'js'))
+    expect(read(bytes, 'auto')).toEqual(read(bytes, 'js'))
+  })
+})

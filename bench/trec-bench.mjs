@@ -1,7 +1,7 @@
 // Times `rag-matchers trec` as a whole process on the synthetic workloads of bench/gen-trec.mjs and compares with
-// trec_eval 10.0 on the same machine class (stock build, whole process, same measures; shared/golden/README.md):
-//   msmarco  7,000 queries × 1,000 docs (≈250 MB run): trec_eval 7.1 s      target ≥ 8× faster, peak RSS < 1 GB
-//   wide   100,000 queries × 100 docs   (≈350 MB run): trec_eval 78 s
+// trec_eval 10.0 (stock build, whole process, same measures), best run side by side (--trec-eval):
+//   msmarco  7,000 queries × 1,000 docs (≈250 MB run): trec_eval 8.7–12.2 s here   target ≥ 15× faster, peak RSS < 1 GB
+//   wide   100,000 queries × 100 docs   (≈350 MB run): trec_eval 134–186 s here
 // Usage: node bench/trec-bench.mjs [--cli dist/cli/main.js] [--runs 3] [--workloads msmarco,wide] [--json]
 //        [--trec-eval PATH]
 // (--json: the rows for npm run bench as one JSON line on stdout, the log on stderr; --trec-eval, or $TREC_EVAL: a
@@ -18,8 +18,10 @@ import { DATA_DIR, generate, WORKLOADS } from './gen-trec.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const MEASURES = ['-m', 'ndcg_cut.10', '-m', 'recip_rank', '-m', 'P.10', '-m', 'recall.100', '-m', 'map']
-const TREC_EVAL_SECONDS = { msmarco: 7.1, wide: 78 }
-const SPEEDUP_TARGET = 8
+// trec_eval 10.0's fastest times on this machine class (2026-12-06, stock build, same measures): shown when it is not
+// run side by side. The target is issue #33's; with --trec-eval it is judged on the same-session ratio instead.
+const TREC_EVAL_SECONDS = { msmarco: 8.7, wide: 134 }
+const SPEEDUP_TARGET = 15
 const RSS_LIMIT_MB = 1024
 
 function option(name, fallback) {
@@ -74,8 +76,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const json = process.argv.includes('--json')
 const log = json ? (...a) => console.error(...a) : (...a) => console.log(...a)
 log(`rag-matchers trec benchmark: node ${process.version}, ${cli}, ${runs} runs each, timing via ${haveTime ? '/usr/bin/time' : 'process.resourceUsage'}`)
-// Without --trec-eval, trec_eval's times are those recorded in another session (shared/golden/README.md): they are
-// shown next to ours with the time the target ratio would need, and no ratio is computed from them.
+// Without --trec-eval, trec_eval's fastest times recorded on this machine class are shown next to ours with the time
+// the target ratio would need, and no ratio is computed from them; with it, the target is the same-session ratio.
 const rows = []
 let allMet = true
 for (const name of workloads) {
@@ -98,10 +100,10 @@ for (const name of workloads) {
   const rss = Math.max(...results.map((r) => r.rssMb))
   const needed = TREC_EVAL_SECONDS[name] / SPEEDUP_TARGET
   const met = med <= needed && rss < RSS_LIMIT_MB
-  allMet &&= met
+  if (trecEval === undefined) allMet &&= met
   log(
     `${name.padEnd(8)} wall median ${med.toFixed(2)} s (best ${best.toFixed(2)}), cpu ${cpu.toFixed(2)} s, peak RSS ${rss.toFixed(0)} MB; ` +
-      `trec_eval 10.0 recorded in another session: ${TREC_EVAL_SECONDS[name]} s (${SPEEDUP_TARGET}× would be ≤ ${needed.toFixed(2)} s: ${met ? 'below' : 'NOT below'})`,
+      `trec_eval 10.0's fastest recorded here: ${TREC_EVAL_SECONDS[name]} s (${SPEEDUP_TARGET}× would be ≤ ${needed.toFixed(2)} s: ${met ? 'below' : 'NOT below'})`,
   )
   log(results[0].stdout.trimEnd().replace(/^/gm, '    '))
   if (trecEval !== undefined) {
@@ -109,16 +111,17 @@ for (const name of workloads) {
     const same = theirs[0].stdout === results[0].stdout
     log(
       `${name.padEnd(8)} ${trecEval}: wall median ${tMed.toFixed(2)} s, cpu ${median(theirs.map((r) => r.cpu)).toFixed(2)} s, peak RSS ` +
-        `${Math.max(...theirs.map((r) => r.rssMb)).toFixed(0)} MB; same session ratio ${(tMed / med).toFixed(1)}×; output ${same ? 'identical' : 'DIFFERS'}`,
+        `${Math.max(...theirs.map((r) => r.rssMb)).toFixed(0)} MB; same session ratio ${(tMed / med).toFixed(1)}× ` +
+        `(target ${SPEEDUP_TARGET}×: ${tMed / med >= SPEEDUP_TARGET ? 'met' : 'NOT met'}); output ${same ? 'identical' : 'DIFFERS'}`,
     )
-    if (!same) allMet = false
+    if (!same || tMed / med < SPEEDUP_TARGET || rss >= RSS_LIMIT_MB) allMet = false
   }
   const label = `${name} ${name === 'msmarco' ? '7,000 × 1,000' : '100,000 × 100'}`
   rows.push({
     name: `${label}, wall (median of ${runs})`,
     value: med,
     unit: 's',
-    reference: `trec_eval ${TREC_EVAL_SECONDS[name]} s (another session); ${SPEEDUP_TARGET}× = ${needed.toFixed(2)} s`,
+    reference: `trec_eval ${TREC_EVAL_SECONDS[name]} s (fastest recorded here); ${SPEEDUP_TARGET}× = ${needed.toFixed(2)} s`,
   })
   rows.push({ name: `${label}, CPU (user + sys)`, value: cpu, unit: 's' })
   rows.push({ name: `${label}, peak RSS`, value: rss, unit: 'MB', reference: `limit ${RSS_LIMIT_MB} MB` })

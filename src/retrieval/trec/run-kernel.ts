@@ -46,14 +46,14 @@ interface KernelExports {
   readonly runIdEnd: WasmGlobal
 }
 
+const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly
 let compiled: object | null | undefined
 
 /** The compiled module, or null where this runtime cannot compile it (no WebAssembly SIMD): then JS reads all. */
 function kernelModule(): object | null {
   if (compiled === undefined) {
-    const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly
     try {
-      compiled = api === undefined ? null : new api.Module(Buffer.from(RUN_KERNEL_WASM, 'base64'))
+      compiled = wasm === undefined ? null : new wasm.Module(Buffer.from(RUN_KERNEL_WASM, 'base64'))
     } catch {
       compiled = null
     }
@@ -95,9 +95,8 @@ export class RunKernel {
   /** A kernel with its own memory, or null where WebAssembly SIMD is not available. */
   static create(): RunKernel | null {
     const module = kernelModule()
-    const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly
-    if (module === null || api === undefined) return null
-    return new RunKernel(new api.Instance(module).exports as KernelExports)
+    if (module === null || wasm === undefined) return null
+    return new RunKernel(new wasm.Instance(module).exports as KernelExports)
   }
 
   /**

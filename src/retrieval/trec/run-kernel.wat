@@ -66,6 +66,7 @@
         (local.set $c (i32.load8_u (local.get $p)))
         (local.set $status (i32.const 1))
         (br_if $stop (i32.or (i32.le_u (local.get $c) (i32.const 32)) (i32.eq (local.get $c) (i32.const 35))))
+        (block $row
         (block $scalar
           ;; ---- SIMD path: the line's 64 bytes from p, its control bytes and spaces as bit masks
           (local.set $v0 (v128.load (local.get $p)))
@@ -112,7 +113,7 @@
           (br_if $scalar (i32.ne
             (i32.and (i8x16.bitmask (i8x16.eq (local.get $v0) (v128.load (local.get $qidP)))) (local.get $k))
             (local.get $k)))
-          ;; score: [-+]digits[.digits] filling the field, 1 to 15 digits: m / 10^frac, both exact doubles
+          ;; score: [-+]digits[.digits] filling the field, 1 to 15 digits
           (local.set $q (i32.add (local.get $p) (i32.add (local.get $s4) (i32.const 1))))
           (local.set $qe (i32.add (local.get $p) (local.get $s5)))
           (local.set $c (i32.load8_u (local.get $q)))
@@ -139,10 +140,6 @@
               (local.set $q (i32.add (local.get $q) (i32.const 1)))
               (br $num)))
           (br_if $scalar (i32.or (i32.eqz (local.get $digits)) (i32.gt_u (local.get $digits) (i32.const 15))))
-          (local.set $v (f64.convert_i64_u (local.get $m)))
-          (if (i32.gt_s (local.get $frac) (i32.const 0))
-            (then (local.set $v (f64.div (local.get $v) (f64.load (i32.shl (local.get $frac) (i32.const 3)))))))
-          (if (local.get $neg) (then (local.set $v (f64.neg (local.get $v)))))
           ;; docno: copied 16 bytes at a time (the arena has 64 bytes of slack), then hashed
           (local.set $q (i32.add (local.get $p) (i32.add (local.get $s2) (i32.const 1))))
           (local.set $qe (i32.add (local.get $p) (local.get $s3)))
@@ -162,11 +159,7 @@
           (local.set $rs (i32.add (local.get $p) (i32.add (local.get $s5) (i32.const 1))))
           (local.set $re (i32.add (local.get $p) (local.get $s6)))
           (local.set $p (i32.add (local.get $p) (i32.add (local.get $L) (i32.const 1))))
-          (f64.store (i32.add (local.get $scoresP) (i32.shl (local.get $n) (i32.const 3))) (local.get $v))
-          (i32.store (i32.add (local.get $startsP) (i32.shl (local.get $n) (i32.const 2))) (i32.add (local.get $apBase) (local.get $docStart)))
-          (i32.store (i32.add (local.get $hashesP) (i32.shl (local.get $n) (i32.const 2))) (local.get $h))
-          (local.set $n (i32.add (local.get $n) (i32.const 1)))
-          (br $line))
+          (br $row))
 
         ;; ---- scalar path: the same rules byte by byte (long lines, repeated spaces)
         ;; qid: usually the previous line's
@@ -239,10 +232,6 @@
             (br $num2)))
         ;; the scan stops at the first byte it cannot take; only a space may follow a plain decimal here
         (br_if $stop (i32.or (i32.eqz (local.get $digits)) (i32.ne (local.get $c) (i32.const 32))))
-        (local.set $v (f64.convert_i64_u (local.get $m)))
-        (if (i32.gt_s (local.get $frac) (i32.const 0))
-          (then (local.set $v (f64.div (local.get $v) (f64.load (i32.shl (local.get $frac) (i32.const 3)))))))
-        (if (local.get $neg) (then (local.set $v (f64.neg (local.get $v)))))
         (loop $skip5 (local.set $p (i32.add (local.get $p) (i32.const 1))) (local.set $c (i32.load8_u (local.get $p)))
           (br_if $skip5 (i32.eq (local.get $c) (i32.const 32))))
         (br_if $stop (i32.lt_u (local.get $c) (i32.const 32)))
@@ -257,7 +246,13 @@
         (if (i32.ne (local.get $c) (i32.const 10))
           (then (loop $toEol (local.set $p (i32.add (local.get $p) (i32.const 1)))
             (br_if $toEol (i32.ne (i32.load8_u (local.get $p)) (i32.const 10))))))
-        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1))))
+        ;; ---- both paths: the line read, p at the next one; the score m / 10^frac (both exact doubles, so
+        ;; correctly rounded, as scanPlainDecimal computes it) and the row
+        (local.set $v (f64.convert_i64_u (local.get $m)))
+        (if (i32.gt_s (local.get $frac) (i32.const 0))
+          (then (local.set $v (f64.div (local.get $v) (f64.load (i32.shl (local.get $frac) (i32.const 3)))))))
+        (if (local.get $neg) (then (local.set $v (f64.neg (local.get $v)))))
         (f64.store (i32.add (local.get $scoresP) (i32.shl (local.get $n) (i32.const 3))) (local.get $v))
         (i32.store (i32.add (local.get $startsP) (i32.shl (local.get $n) (i32.const 2))) (i32.add (local.get $apBase) (local.get $docStart)))
         (i32.store (i32.add (local.get $hashesP) (i32.shl (local.get $n) (i32.const 2))) (local.get $h))

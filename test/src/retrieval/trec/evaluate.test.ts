@@ -11,6 +11,7 @@ import {
   TrecEvalError,
 } from '../../../../src/retrieval/trec/index.js'
 import { formatFixed, formatLong, padRight } from '../../../../src/retrieval/trec/c-format.js'
+import { encodeUtf8, hashBytes } from '../../../../src/retrieval/trec/bytes.js'
 
 function evalError(fn: () => unknown): TrecEvalError {
   try {
@@ -109,6 +110,26 @@ describe('trecEval topics and refusals (trec_eval 10.0)', () => {
     expect([error.code, error.topic, error.docno]).toEqual(['duplicate-docno', '1', 'y'])
     // like trec_eval, only the evaluated documents are checked: -M 3 cuts both repeats off
     expect(trecEval(qrels, run, ['map'], { maxRetrieved: 3 }).mean.map).toBe(1)
+  })
+
+  it('tells apart docnos whose hashes share a ranking table key, and still finds their duplicates', () => {
+    // the ranking's table keys a docno by its FNV-1a hash with the low bit set: find two docnos that collide there
+    const byKey = new Map<number, string>()
+    let pair: [string, string] | undefined
+    for (let i = 0; pair === undefined; i += 1) {
+      const docno = `d${i}`
+      const key = hashBytes(encodeUtf8(docno), 0, docno.length) | 1
+      const other = byKey.get(key)
+      if (other === undefined) byKey.set(key, docno)
+      else pair = [other, docno]
+    }
+    const [a, b] = pair
+    const qrels = parseQrels(`1 0 ${a} 1\n1 0 ${b} 0\n1 0 x 1\n`)
+    const ranked = (first: string, second: string) => parseRun(`1 Q0 ${first} 1 3 r\n1 Q0 ${second} 2 2 r\n1 Q0 x 3 1 r\n`)
+    expect(trecEval(qrels, ranked(a, b), ['relstring.3']).relstring?.['1']).toBe('101')
+    expect(trecEval(qrels, ranked(b, a), ['relstring.3']).relstring?.['1']).toBe('011')
+    const error = evalError(() => trecEval(qrels, parseRun(`1 Q0 ${a} 1 3 r\n1 Q0 ${b} 2 2 r\n1 Q0 ${b} 3 1 r\n`), ['map']))
+    expect([error.code, error.docno]).toEqual(['duplicate-docno', b])
   })
 
   it('refuses a docno judged twice for an evaluated topic', () => {

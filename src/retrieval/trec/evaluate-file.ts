@@ -1,7 +1,8 @@
 import { evaluateTrec, TrecEvaluation, type TrecEvalOptions, type TrecEvalTable } from './evaluate.js'
 import { TrecEvalError } from './errors.js'
 import type { TrecQrels } from './qrels.js'
-import { parseRun, RunBuilder, type TrecRun } from './run.js'
+import { COLUMN_ROWS } from './run-kernel.js'
+import { parseRun, RunBuilder, type RunReaderMode, type TrecRun } from './run.js'
 import { parseRunStream, pump } from './stream.js'
 
 /**
@@ -20,6 +21,13 @@ export interface EvaluateFileOptions {
   readonly source?: string
   /** documents per batch (tests make it small to cross many batch boundaries) */
   readonly batchDocs?: number
+  /** how lines are read (tests: `wasm` for every block, `js` never) */
+  readonly mode?: RunReaderMode
+  /**
+   * rows a batch may keep in the WebAssembly kernel's memory, where the kernel also ranks them (tests make it
+   * small so that batches outgrow it); 0: none
+   */
+  readonly residentRows?: number
 }
 
 /**
@@ -43,7 +51,7 @@ export async function evaluateTrecFile(
   runPath: string,
   measures: readonly string[],
   options: TrecEvalOptions = {},
-  { fn = 'evaluateTrecFile', source = runPath, batchDocs = BATCH_DOCS }: EvaluateFileOptions = {},
+  { fn = 'evaluateTrecFile', source = runPath, batchDocs = BATCH_DOCS, mode = 'auto', residentRows = COLUMN_ROWS }: EvaluateFileOptions = {},
 ): Promise<TrecEvalTable> {
   const ordinary = async () => evaluateTrec(qrels, await parseRunStream(runPath, { source }), measures, options, fn)
   let evaluation: TrecEvaluation
@@ -71,7 +79,7 @@ export async function evaluateTrecFile(
     }
   }
 
-  const builder = new RunBuilder(fn, source, BATCH_DOCS * 40)
+  const builder = new RunBuilder(fn, source, BATCH_DOCS * 40, mode, residentRows)
   try {
     await pump(fn, runPath, {
       readBuffers: (size, fileBytes) => builder.readBuffers(size, fileBytes),

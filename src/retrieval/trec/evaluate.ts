@@ -6,7 +6,8 @@ import { TrecEvalError } from './errors.js'
 import { trecRankOrder } from '../order.js'
 import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED, relString, resolveMeasures, type MeasureEnv, type MeasureInstance, type ResRels, type TrecValueKind } from './measures.js'
 import { TrecQrels } from './qrels.js'
-import { TrecRun } from './run.js'
+import { TABLE_SLOTS, type RunKernel } from './run-kernel.js'
+import { kernelOf, TrecRun } from './run.js'
 
 export interface TrecEvalOptions {
   /** `-c`: average over every qrels topic; a topic without results scores 0 (trec_eval's bogus one-doc ranking). Default false. */
@@ -457,15 +458,18 @@ function smallestDuplicate(arena: Uint8Array, start: Uint32Array, from: number, 
 /**
  * Builds each topic's ranked relevance list (trec_eval's `form_res_rels`), reusing scratch buffers across topics.
  * The ranked docnos go into a hash table (which also finds duplicates); the topic's few judged docnos are then
- * looked up in it, so no per-document lookup into the qrels is needed.
+ * looked up in it, so no per-document lookup into the qrels is needed. For a batch whose columns live in the run
+ * reader's WebAssembly memory, the kernel orders a ranked topic and builds that table (same rules, same table).
  */
 export class Ranker {
-  private idx = new Uint32Array(1024)
+  private idx: Uint32Array = new Uint32Array(1024)
   private rel = new Float64Array(1024)
-  private keys = new Int32Array(8192)
-  private ranks = new Int32Array(8192)
+  private keys: Int32Array = new Int32Array(8192)
+  private ranks: Int32Array = new Int32Array(8192)
   private mask = 0
   private readonly bogus: Uint8Array = encodeUtf8(BOGUS_DOCNO)
+  /** The kernel holding the run's columns, which orders and indexes each topic (its scratch is idx, keys, ranks). */
+  private readonly kernel: RunKernel | null
 
   constructor(
     private readonly run: TrecRun,
@@ -473,7 +477,15 @@ export class Ranker {
     private readonly maxRetrieved: number,
     private readonly judgedOnly: boolean,
     private readonly level: number,
-  ) {}
+  ) {
+    this.kernel = kernelOf(run)
+    if (this.kernel !== null) {
+      // a topic has at most COLUMN_ROWS rows here, so these never need to grow
+      this.idx = this.kernel.idx
+      this.keys = this.kernel.keys
+      this.ranks = this.kernel.ranks
+    }
+  }
 
   rank(fn: string, q: number, runTopic: number): ResRels {
     const qrels = this.qrels
@@ -577,8 +589,10 @@ export class Ranker {
     const from = run.topicOffset[t] as number
     const n = (run.topicOffset[t + 1] as number) - from
     if (this.idx.length < n) this.idx = new Uint32Array(Math.max(n, this.idx.length * 2))
-    const idx = this.idx
     const order = run.order
+    // the kernel orders a ranked file's topic in place; anything else (out of order, long ties) is ordered here
+    if (order === null && this.kernel !== null && this.kernel.order(from, n) === 0) return Math.min(n, this.maxRetrieved)
+    const idx = this.idx
     if (order === null) for (let k = 0; k < n; k += 1) idx[k] = from + k
     else for (let k = 0; k < n; k += 1) idx[k] = order[from + k] as number
     const scores = run.scores
@@ -620,6 +634,12 @@ export class Ranker {
   private indexRanking(fn: string, qid: string, n: number): void {
     let size = 16
     while (size < n * 8) size *= 2
+    if (this.kernel !== null) {
+      size = Math.min(size, TABLE_SLOTS)
+      this.mask = size - 1
+      this.throwIfDuplicate(fn, qid, this.kernel.index(n, size - 1))
+      return
+    }
     // keys[s]: the hash of the docno in slot s with its low bit set (0: free); ranks[s]: its rank position
     if (this.keys.length < size) {
       this.keys = new Int32Array(size)
@@ -657,10 +677,15 @@ export class Ranker {
         ranks[slot] = k
       } else if (dup < 0 || compareBytes(arena, docStart[i] as number, docStart[i + 1] as number, arena, docStart[dup] as number, docStart[dup + 1] as number) < 0) dup = i
     }
-    if (dup >= 0) {
-      const docno = decodeUtf8(run.arena, run.docStart[dup] as number, run.docStart[dup + 1] as number)
-      throw new TrecEvalError(fn, 'run', 'each docno retrieved at most once per topic (trec_eval exits 4: "duplicate docs")', 'duplicate-docno', qid, docno)
-    }
+    this.throwIfDuplicate(fn, qid, dup)
+  }
+
+  /** trec_eval refuses a topic that retrieves a docno twice; `dup` is the row of the smallest such docno, or -1. */
+  private throwIfDuplicate(fn: string, qid: string, dup: number): void {
+    if (dup < 0) return
+    const run = this.run
+    const docno = decodeUtf8(run.arena, run.docStart[dup] as number, run.docStart[dup + 1] as number)
+    throw new TrecEvalError(fn, 'run', 'each docno retrieved at most once per topic (trec_eval exits 4: "duplicate docs")', 'duplicate-docno', qid, docno)
   }
 
   /** Rank position of docno bytes `buf[start, end)` (hash `h`) in the current topic's table, or -1. */

@@ -5,9 +5,11 @@
 ;; Why WebAssembly: the JS line loop spent most of its time on mispredicted branches at field ends; here one
 ;; line's field boundaries come from four 16-byte compares and bit scans, and the code needs no JIT warm-up.
 ;;
-;; parse(p, end, apBase, qidLen) reads whole lines from memory[p, end) (every line ends with \n; the 64 bytes
-;; after `end` are readable scratch). Per line it writes one row: scores[i] (f64), starts[i] = apBase + offset
-;; of the docno in the arena, hashes[i] (FNV-1a of the docno), and the docno's bytes to the arena. It stops at
+;; parse(p, end, rowBase, apStart, apBias, qidLen) reads whole lines from memory[p, end) (every line ends with \n;
+;; the 64 bytes after `end` are readable scratch). Per line it writes one row, from row rowBase on: scores[i]
+;; (f64), starts[i] = apBias + offset of the docno in the arena, hashes[i] (FNV-1a of the docno), and the docno's
+;; bytes to the arena, from offset apStart on. (A builder whose columns are this memory passes its row count and
+;; arena length as rowBase and apStart; one that copies the rows out passes 0, 0 and its arena length.) It stops at
 ;; the first line it does not take, returning
 ;;   0  all lines read;
 ;;   1  the line at outP needs the exact path (a blank or `#` line, a tab or other control byte between fields,
@@ -41,7 +43,8 @@
     (global.set $arenaP (local.get $arena))
     (global.set $qidP (local.get $qid)))
 
-  (func (export "parse") (param $p i32) (param $end i32) (param $apBase i32) (param $qidLen i32) (result i32)
+  (func (export "parse") (param $p i32) (param $end i32) (param $rowBase i32) (param $apStart i32) (param $apBias i32)
+        (param $qidLen i32) (result i32)
     (local $n i32) (local $ap i32) (local $status i32)
     (local $lineStart i32) (local $docStart i32) (local $c i32) (local $k i32) (local $h i32)
     (local $neg i32) (local $m i64) (local $digits i32) (local $frac i32) (local $v f64)
@@ -55,6 +58,8 @@
     (local.set $hashesP (global.get $hashesP))
     (local.set $arenaP (global.get $arenaP))
     (local.set $qidP (global.get $qidP))
+    (local.set $n (local.get $rowBase))
+    (local.set $ap (local.get $apStart))
     (local.set $rs (i32.const -1))
     (local.set $re (i32.const -1))
     (local.set $space (i8x16.splat (i32.const 32)))
@@ -254,7 +259,7 @@
           (then (local.set $v (f64.div (local.get $v) (f64.load (i32.shl (local.get $frac) (i32.const 3)))))))
         (if (local.get $neg) (then (local.set $v (f64.neg (local.get $v)))))
         (f64.store (i32.add (local.get $scoresP) (i32.shl (local.get $n) (i32.const 3))) (local.get $v))
-        (i32.store (i32.add (local.get $startsP) (i32.shl (local.get $n) (i32.const 2))) (i32.add (local.get $apBase) (local.get $docStart)))
+        (i32.store (i32.add (local.get $startsP) (i32.shl (local.get $n) (i32.const 2))) (i32.add (local.get $apBias) (local.get $docStart)))
         (i32.store (i32.add (local.get $hashesP) (i32.shl (local.get $n) (i32.const 2))) (local.get $h))
         (local.set $n (i32.add (local.get $n) (i32.const 1)))
         (br $line)))
@@ -262,9 +267,146 @@
     (if (i32.ge_u (local.get $p) (local.get $end))
       (then (local.set $status (i32.const 0)) (local.set $lineStart (local.get $p)) (local.set $docStart (local.get $ap))))
     (global.set $outP (local.get $lineStart))
-    (global.set $outN (local.get $n))
-    (global.set $outAp (local.get $docStart))
+    (global.set $outN (i32.sub (local.get $n) (local.get $rowBase)))
+    (global.set $outAp (i32.sub (local.get $docStart) (local.get $apStart)))
     (global.set $runIdStart (local.get $rs))
     (global.set $runIdEnd (local.get $re))
     (local.get $status))
+
+;; ---- ranking: Ranker (evaluate.ts) for a run whose columns are this memory (the rows parse wrote, rows
+;; numbered from the columns' start, starts[] with its end sentinel). Mirrors Ranker.sortTopic and
+;; Ranker.indexRanking; evaluate-file.test.ts compares the two on random runs.
+  (global $idxP (mut i32) (i32.const 0))
+  (global $keysP (mut i32) (i32.const 0))
+  (global $ranksP (mut i32) (i32.const 0))
+
+  (func (export "setupRank") (param $idx i32) (param $keys i32) (param $ranks i32)
+    (global.set $idxP (local.get $idx))
+    (global.set $keysP (local.get $keys))
+    (global.set $ranksP (local.get $ranks)))
+
+  ;; docno a against docno b in byte order, as compareBytes (bytes.ts): < 0, 0 or > 0
+  (func $compareDocnos (param $a i32) (param $b i32) (result i32)
+    (local $pa i32) (local $pb i32) (local $la i32) (local $lb i32) (local $n i32) (local $k i32) (local $d i32)
+    (local.set $pa (i32.load (i32.add (global.get $startsP) (i32.shl (local.get $a) (i32.const 2)))))
+    (local.set $la (i32.sub (i32.load offset=4 (i32.add (global.get $startsP) (i32.shl (local.get $a) (i32.const 2)))) (local.get $pa)))
+    (local.set $pb (i32.load (i32.add (global.get $startsP) (i32.shl (local.get $b) (i32.const 2)))))
+    (local.set $lb (i32.sub (i32.load offset=4 (i32.add (global.get $startsP) (i32.shl (local.get $b) (i32.const 2)))) (local.get $pb)))
+    (local.set $pa (i32.add (global.get $arenaP) (local.get $pa)))
+    (local.set $pb (i32.add (global.get $arenaP) (local.get $pb)))
+    (local.set $n (select (local.get $la) (local.get $lb) (i32.lt_s (local.get $la) (local.get $lb))))
+    (block $done
+      (loop $byte
+        (br_if $done (i32.ge_s (local.get $k) (local.get $n)))
+        (local.set $d (i32.sub (i32.load8_u (i32.add (local.get $pa) (local.get $k))) (i32.load8_u (i32.add (local.get $pb) (local.get $k)))))
+        (if (local.get $d) (then (return (local.get $d))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $byte)))
+    (i32.sub (local.get $la) (local.get $lb)))
+
+  ;; order(from, n): idx[k] = from + k, then, when the scores never increase, each stretch of equal scores ordered
+  ;; by docno descending (insertion sort). Returns 0 when done; 1 when the scores are out of order or a stretch
+  ;; of ties is longer than 16 (the JS sortTopic then orders the topic itself).
+  (func (export "order") (param $from i32) (param $n i32) (result i32)
+    (local $k i32) (local $idxP i32) (local $scoresP i32) (local $prev f64) (local $s f64) (local $tieStart i32)
+    (local.set $idxP (global.get $idxP))
+    (local.set $scoresP (global.get $scoresP))
+    (block $filled
+      (loop $fill
+        (br_if $filled (i32.ge_u (local.get $k) (local.get $n)))
+        (i32.store (i32.add (local.get $idxP) (i32.shl (local.get $k) (i32.const 2))) (i32.add (local.get $from) (local.get $k)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $fill)))
+    (if (i32.eqz (local.get $n)) (then (return (i32.const 0))))
+    (local.set $prev (f64.load (i32.add (local.get $scoresP) (i32.shl (local.get $from) (i32.const 3)))))
+    (local.set $k (i32.const 1))
+    (block $checked
+      (loop $check
+        (br_if $checked (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $s (f64.load (i32.add (local.get $scoresP) (i32.shl (i32.add (local.get $from) (local.get $k)) (i32.const 3)))))
+        (if (f64.ne (local.get $s) (local.get $prev))
+          (then
+            (if (i32.eqz (f64.gt (local.get $prev) (local.get $s))) (then (return (i32.const 1))))
+            (if (i32.gt_u (i32.sub (local.get $k) (local.get $tieStart)) (i32.const 1))
+              (then (if (call $sortTies (local.get $tieStart) (local.get $k)) (then (return (i32.const 1))))))
+            (local.set $tieStart (local.get $k))
+            (local.set $prev (local.get $s))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $check)))
+    (if (i32.gt_u (i32.sub (local.get $n) (local.get $tieStart)) (i32.const 1))
+      (then (return (call $sortTies (local.get $tieStart) (local.get $n)))))
+    (i32.const 0))
+
+  ;; idx[from, to) by docno descending, as sortTies (evaluate.ts) for up to 16 entries; 1 for a longer stretch
+  (func $sortTies (param $from i32) (param $to i32) (result i32)
+    (local $k i32) (local $j i32) (local $v i32) (local $u i32) (local $idxP i32)
+    (if (i32.gt_u (i32.sub (local.get $to) (local.get $from)) (i32.const 16)) (then (return (i32.const 1))))
+    (local.set $idxP (global.get $idxP))
+    (local.set $k (i32.add (local.get $from) (i32.const 1)))
+    (block $sorted
+      (loop $next
+        (br_if $sorted (i32.ge_u (local.get $k) (local.get $to)))
+        (local.set $v (i32.load (i32.add (local.get $idxP) (i32.shl (local.get $k) (i32.const 2)))))
+        (local.set $j (i32.sub (local.get $k) (i32.const 1)))
+        (block $placed
+          (loop $shift
+            (br_if $placed (i32.lt_s (local.get $j) (local.get $from)))
+            (local.set $u (i32.load (i32.add (local.get $idxP) (i32.shl (local.get $j) (i32.const 2)))))
+            (br_if $placed (i32.le_s (call $compareDocnos (local.get $v) (local.get $u)) (i32.const 0)))
+            (i32.store offset=4 (i32.add (local.get $idxP) (i32.shl (local.get $j) (i32.const 2))) (local.get $u))
+            (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+            (br $shift)))
+        (i32.store offset=4 (i32.add (local.get $idxP) (i32.shl (local.get $j) (i32.const 2))) (local.get $v))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $next)))
+    (i32.const 0))
+
+  ;; index(n, mask): the docnos idx[0, n) into the table keys/ranks of mask + 1 slots (a power of two, at least
+  ;; 16), as Ranker.indexRanking: key = hash | 1 (0: free), rank = position. Returns the row of the smallest
+  ;; docno (byte order) ranked twice, or -1.
+  (func (export "index") (param $n i32) (param $mask i32) (result i32)
+    (local $k i32) (local $i i32) (local $h i32) (local $key i32) (local $slot i32) (local $other i32) (local $dup i32)
+    (local $at i32) (local $end i32) (local $keysP i32) (local $ranksP i32) (local $idxP i32) (local $hashesP i32)
+    (local.set $keysP (global.get $keysP))
+    (local.set $ranksP (global.get $ranksP))
+    (local.set $idxP (global.get $idxP))
+    (local.set $hashesP (global.get $hashesP))
+    (local.set $at (local.get $keysP))
+    (local.set $end (i32.add (local.get $keysP) (i32.shl (i32.add (local.get $mask) (i32.const 1)) (i32.const 2))))
+    (loop $clear
+      (v128.store (local.get $at) (v128.const i64x2 0 0))
+      (local.set $at (i32.add (local.get $at) (i32.const 16)))
+      (br_if $clear (i32.lt_u (local.get $at) (local.get $end))))
+    (local.set $dup (i32.const -1))
+    (block $indexed
+      (loop $doc
+        (br_if $indexed (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $i (i32.load (i32.add (local.get $idxP) (i32.shl (local.get $k) (i32.const 2)))))
+        (local.set $h (i32.load (i32.add (local.get $hashesP) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $key (i32.or (local.get $h) (i32.const 1)))
+        (local.set $slot (i32.and (i32.mul (local.get $h) (i32.const 0x85ebca6b)) (local.get $mask)))
+        (block $insert
+          (loop $probe
+            (local.set $other (i32.load (i32.add (local.get $keysP) (i32.shl (local.get $slot) (i32.const 2)))))
+            (br_if $insert (i32.eqz (local.get $other)))
+            (if (i32.eq (local.get $other) (local.get $key))
+              (then
+                (if (i32.eqz (call $compareDocnos
+                      (i32.load (i32.add (local.get $idxP) (i32.shl
+                        (i32.load (i32.add (local.get $ranksP) (i32.shl (local.get $slot) (i32.const 2)))) (i32.const 2))))
+                      (local.get $i)))
+                  (then
+                    ;; ranked twice: keep the smallest such docno
+                    (if (i32.or (i32.lt_s (local.get $dup) (i32.const 0))
+                                (i32.lt_s (call $compareDocnos (local.get $i) (local.get $dup)) (i32.const 0)))
+                      (then (local.set $dup (local.get $i))))
+                    (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                    (br $doc)))))
+            (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+            (br $probe)))
+        (i32.store (i32.add (local.get $keysP) (i32.shl (local.get $slot) (i32.const 2))) (local.get $key))
+        (i32.store (i32.add (local.get $ranksP) (i32.shl (local.get $slot) (i32.const 2))) (local.get $k))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $doc)))
+    (local.get $dup))
 )

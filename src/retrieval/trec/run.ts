@@ -4,7 +4,7 @@ import { checkOptionKeys } from '../../options.js'
 import { atofBytes, decodeUtf8, encodeUtf8, plainDecimal, scanPlainDecimal } from './bytes.js'
 import { TrecFormatError } from './errors.js'
 import { countNewlines, LineFeeder, type BlockHandler } from './lines.js'
-import { KERNEL_WINDOW, RunKernel } from './run-kernel.js'
+import { COLUMN_ROWS, KERNEL_WINDOW, RunKernel } from './run-kernel.js'
 
 export interface TrecParseOptions {
   /** Name used in error messages (a file name); defaults to `run` / `qrels`. */
@@ -93,6 +93,14 @@ export class TrecRun {
   }
 }
 
+/** Runs whose columns are a kernel's memory (from row 0): that kernel also ranks their topics (`Ranker`). */
+const kernels = new WeakMap<TrecRun, RunKernel>()
+
+/** The kernel holding `run`'s columns, or null. */
+export function kernelOf(run: TrecRun): RunKernel | null {
+  return kernels.get(run) ?? null
+}
+
 /**
  * Incremental run reader: feed byte chunks, then {@link RunBuilder.finish}. Field rules are trec_eval 10.0's
  * (`get_trec_results.c`): fields split on C whitespace; a line needs at least the six fields
@@ -123,6 +131,12 @@ export class RunBuilder implements BlockHandler {
   private qidVersion = 0
   /** undefined: not created yet; null: not available (or mode `js`). */
   private kernel: RunKernel | null | undefined
+  /**
+   * The columns are the kernel's ({@link RunKernel.scores} etc.), so its rows need no copying and it can rank
+   * them. Only for batch reading ({@link finishedTopics}), asked for with `residentRows`, and until a batch
+   * outgrows them (then the columns move to JS arrays, and the kernel's rows are copied as without it).
+   */
+  private resident = false
 
   constructor(
     private readonly fn: string,
@@ -130,6 +144,8 @@ export class RunBuilder implements BlockHandler {
     /** Expected input size in bytes, to size the columns once (they still grow when it is too small). */
     expectedBytes = 0,
     private readonly mode: RunReaderMode = 'auto',
+    /** Batch reading: how many rows may live in the kernel's columns (0: none; tests pass fewer than they hold). */
+    private readonly residentRows = 0,
   ) {
     // Over-reserving is cheap: large typed arrays are zero pages until written, so only used space is resident.
     const cap = Math.max(1024, Math.ceil(expectedBytes / 20))
@@ -152,13 +168,33 @@ export class RunBuilder implements BlockHandler {
     if (this.kernel !== undefined) return this.kernel
     if (this.mode === 'js' || (this.mode === 'auto' && blockBytes < KERNEL_MIN_BLOCK)) return null
     this.kernel = RunKernel.create()
+    if (this.kernel !== null && this.residentRows > 0) this.moveIntoKernel(this.kernel)
     return this.kernel
+  }
+
+  /** Makes the kernel's columns this builder's, with the rows read so far (if they fit). */
+  private moveIntoKernel(kernel: RunKernel): void {
+    const rows = Math.min(this.residentRows, COLUMN_ROWS)
+    if (this.n > rows || this.arenaLen > kernel.arena.length) return
+    const scores = kernel.scores.subarray(0, rows)
+    scores.set(this.scores.subarray(0, this.n))
+    const hashes = kernel.hashes.subarray(0, rows)
+    hashes.set(this.hashes.subarray(0, this.n))
+    const starts = kernel.starts.subarray(0, rows + 1)
+    starts.set(this.starts.subarray(0, this.n))
+    kernel.arena.set(this.arena.subarray(0, this.arenaLen))
+    this.scores = scores
+    this.hashes = hashes
+    this.starts = starts
+    this.arena = kernel.arena
+    this.resident = true
   }
 
   /**
    * The kernel reads the block window by window; each line it declines (a new qid, or anything off its fast
-   * path) is read alone by {@link scanLines}, and the kernel goes on after it. Rows are copied into the columns
-   * after every kernel call, so the columns, batches and errors are those of the JS path.
+   * path) is read alone by {@link scanLines}, and the kernel goes on after it. The kernel writes its rows into
+   * the columns when they are its own (`resident`), else they are copied in after every kernel call; either way
+   * the columns, batches and errors are those of the JS path.
    */
   private kernelLines(kernel: RunKernel, buf: Uint8Array, start: number, end: number, lineNo: number): number {
     let line = lineNo
@@ -183,14 +219,17 @@ export class RunBuilder implements BlockHandler {
       let at = 0
       while (at < size) {
         kernel.setQid(this.prevQid, this.prevQidLen, this.qidVersion)
-        const status = kernel.parse(base + at, base + size, this.arenaLen)
+        const resident = this.resident
+        const status = resident ? kernel.parse(base + at, base + size, this.n, this.arenaLen, 0) : kernel.parse(base + at, base + size, 0, 0, this.arenaLen)
         const rows = kernel.rows
         if (rows > 0) {
           const n = this.n
-          this.scores.set(kernel.scores.subarray(0, rows), n)
-          this.starts.set(kernel.starts.subarray(0, rows), n)
-          this.hashes.set(kernel.hashes.subarray(0, rows), n)
-          this.arena.set(kernel.arena.subarray(0, kernel.arenaBytes), this.arenaLen)
+          if (!resident) {
+            this.scores.set(kernel.scores.subarray(0, rows), n)
+            this.starts.set(kernel.starts.subarray(0, rows), n)
+            this.hashes.set(kernel.hashes.subarray(0, rows), n)
+            this.arena.set(kernel.arena.subarray(0, kernel.arenaBytes), this.arenaLen)
+          }
           this.n = n + rows
           this.arenaLen += kernel.arenaBytes
           line += rows
@@ -446,7 +485,7 @@ export class RunBuilder implements BlockHandler {
       topicOffset[s] = this.segStart[s] as number
     }
     topicOffset[segs] = end
-    return new TrecRun(
+    const run = new TrecRun(
       this.runId,
       topicIds,
       this.scores.subarray(0, end),
@@ -457,6 +496,8 @@ export class RunBuilder implements BlockHandler {
       null,
       index,
     )
+    if (this.resident && this.kernel) kernels.set(run, this.kernel)
+    return run
   }
 
   /** End of input: returns the run. The builder must not be used afterwards. */
@@ -526,8 +567,19 @@ export class RunBuilder implements BlockHandler {
     this.segCount += 1
   }
 
-  /** Room for `lines` more documents and `bytes` more docno bytes. */
+  /** The columns become JS arrays (a batch outgrew the kernel's); the kernel's rows are copied out from now on. */
+  private moveOutOfKernel(): void {
+    const n = this.n
+    this.scores = this.scores.slice(0, n)
+    this.hashes = this.hashes.slice(0, n)
+    this.starts = this.starts.slice(0, n + 1)
+    this.arena = this.arena.slice(0, this.arenaLen)
+    this.resident = false
+  }
+
+  /** Room for `lines` more documents and `bytes` more docno bytes (columns in the kernel move out when full). */
   private reserve(lines: number, bytes: number): void {
+    if (this.resident && (this.n + lines > this.scores.length || this.arenaLen + bytes > this.arena.length)) this.moveOutOfKernel()
     if (this.n + lines > this.scores.length) {
       const cap = Math.max(this.scores.length * 2, this.n + lines)
       const scores = new Float64Array(cap)

@@ -446,11 +446,13 @@ function sortUtf8(ids: string[]): string[] {
 /** The smallest docno (in byte order) that entries `from .. to` judge twice, decoded; undefined when none is. */
 function smallestDuplicate(arena: Uint8Array, start: Uint32Array, from: number, to: number): string | undefined {
   if (to - from < 2) return undefined
-  const docno = (k: number): [number, number] => [start[k] as number, start[k + 1] as number]
-  const cmp = (a: number, b: number) => compareBytes(arena, ...docno(a), arena, ...docno(b))
-  const sorted = Array.from({ length: to - from }, (_, i) => from + i).sort(cmp)
+  const cmp = (a: number, b: number) => compareBytes(arena, start[a] as number, start[a + 1] as number, arena, start[b] as number, start[b + 1] as number)
+  const sorted = new Uint32Array(to - from)
+  for (let i = 0; i < sorted.length; i += 1) sorted[i] = from + i
+  sorted.sort(cmp)
   for (let i = 1; i < sorted.length; i += 1) {
-    if (cmp(sorted[i - 1] as number, sorted[i] as number) === 0) return decodeUtf8(arena, ...docno(sorted[i] as number))
+    const k = sorted[i] as number
+    if (cmp(sorted[i - 1] as number, k) === 0) return decodeUtf8(arena, start[k] as number, start[k + 1] as number)
   }
   return undefined
 }
@@ -462,10 +464,10 @@ function smallestDuplicate(arena: Uint8Array, start: Uint32Array, from: number, 
  * reader's WebAssembly memory, the kernel orders a ranked topic and builds that table (same rules, same table).
  */
 export class Ranker {
-  private idx: Uint32Array = new Uint32Array(1024)
+  private idx: Uint32Array
   private rel = new Float64Array(1024)
-  private keys: Int32Array = new Int32Array(8192)
-  private ranks: Int32Array = new Int32Array(8192)
+  private keys: Int32Array
+  private ranks: Int32Array
   private mask = 0
   private readonly bogus: Uint8Array = encodeUtf8(BOGUS_DOCNO)
   /** The kernel holding the run's columns, which orders and indexes each topic (its scratch is idx, keys, ranks). */
@@ -479,12 +481,11 @@ export class Ranker {
     private readonly level: number,
   ) {
     this.kernel = kernelOf(run)
-    if (this.kernel !== null) {
-      // a topic has at most COLUMN_ROWS rows here, so these never need to grow
-      this.idx = this.kernel.idx
-      this.keys = this.kernel.keys
-      this.ranks = this.kernel.ranks
-    }
+    // with a kernel its scratch (a topic has at most COLUMN_ROWS rows there, so it never needs to grow); a Ranker
+    // is made per batch, and scratch allocated for nothing made the garbage collector run more often
+    this.idx = this.kernel?.idx ?? new Uint32Array(1024)
+    this.keys = this.kernel?.keys ?? new Int32Array(8192)
+    this.ranks = this.kernel?.ranks ?? new Int32Array(8192)
   }
 
   rank(fn: string, q: number, runTopic: number): ResRels {

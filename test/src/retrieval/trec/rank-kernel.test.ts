@@ -84,6 +84,19 @@ describe('ranking in the WebAssembly kernel', () => {
     expect(error.error.slice(2)).toEqual(['duplicate-docno', '1', 'y'])
   })
 
+  it('moves a batch whose docno bytes outgrow the kernel’s arena (16 MB) to JS arrays, rows still fitting', async () => {
+    // one topic of 170,000 documents with 100-byte docnos (17 MB): the arena fills up long before the 2^20 rows do
+    const pad = 'x'.repeat(92)
+    const lines: string[] = []
+    for (let i = 0; i < 170_000; i += 1) lines.push(`1 Q0 ${pad}${String(i).padStart(8, '0')} ${i} ${170_000 - (i >> 2)} r\n`)
+    lines.push(`2 Q0 ${pad}00000007 1 1 r\n`)
+    const text = lines.join('')
+    const path = files.write('long-docnos.txt', text)
+    const qrels = parseQrels(`1 0 ${pad}00000003 1\n1 0 ${pad}00169999 2\n2 0 ${pad}00000007 1\n`)
+    const expected = evaluateTrec(qrels, parseRun(text), MEASURES, {}, 'f')
+    expect(await evaluateTrecFile(qrels, path, MEASURES, {}, { fn: 'f' })).toEqual(expected)
+  })
+
   it('moves rows read before the kernel existed into its columns', () => {
     const topicLines = (q: number, docs: number) => Array.from({ length: docs }, (_, i) => `${q} Q0 d${(i * 7) % docs} ${i} ${docs - (i >> 1)} r\n`).join('')
     const small = topicLines(1, 30)

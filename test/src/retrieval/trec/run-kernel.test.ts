@@ -1,10 +1,9 @@
 // The WebAssembly run reader against the JS one: every column, the run id, the topic order and every error must be
 // the same, on random runs built to hit each place where the kernel hands a line back (tabs, CR, repeated spaces,
 // long lines and qids, scores it does not read, comments, blank and short lines, new qids, window boundaries).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
+import { afterAll } from 'vitest'
 import { assembleRunKernel, runKernelSource } from '../../../../scripts/wasm-source.mjs'
 import { RunBuilder, type RunReaderMode, type TrecRun } from '../../../../src/retrieval/trec/run.js'
 import { KERNEL_WINDOW, RunKernel } from '../../../../src/retrieval/trec/run-kernel.js'
@@ -12,8 +11,11 @@ import { evaluateTrec } from '../../../../src/retrieval/trec/evaluate.js'
 import { evaluateTrecFile } from '../../../../src/retrieval/trec/evaluate-file.js'
 import { parseQrels } from '../../../../src/retrieval/trec/qrels.js'
 import { parseRunStream } from '../../../../src/retrieval/trec/stream.js'
+import { tempFiles } from '../../../cli/temp-files.js'
 
 const here = new URL('../../../../src/retrieval/trec/', import.meta.url)
+const files = tempFiles('rag-run-kernel-')
+afterAll(() => files.cleanup())
 
 function read(text: string | Uint8Array, mode: RunReaderMode, chunks: readonly number[] = []): TrecRun | string {
   const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text
@@ -202,18 +204,12 @@ describe('run kernel (WebAssembly)', () => {
   })
 
   it('reads a run file through parseRunStream and evaluateTrecFile as the JS reader reads it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rag-run-kernel-'))
-    try {
-      const text = bigRun()
-      const path = join(dir, 'run.txt')
-      writeFileSync(path, text)
-      const js = read(text, 'js') as TrecRun
-      expect(snapshot(await parseRunStream(path))).toEqual(snapshot(js))
-      const qrels = parseQrels(Array.from({ length: 3000 }, (_, t) => `${100 + t} 0 doc-${(t * 20 * 7919) % 50000} 1\n`).join(''))
-      const measures = ['map', 'P.10', 'ndcg_cut.10', 'num_ret']
-      expect(await evaluateTrecFile(qrels, path, measures)).toEqual(evaluateTrec(qrels, js, measures))
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    const text = bigRun()
+    const path = files.write('run.txt', text)
+    const js = read(text, 'js') as TrecRun
+    expect(snapshot(await parseRunStream(path))).toEqual(snapshot(js))
+    const qrels = parseQrels(Array.from({ length: 3000 }, (_, t) => `${100 + t} 0 doc-${(t * 20 * 7919) % 50000} 1\n`).join(''))
+    const measures = ['map', 'P.10', 'ndcg_cut.10', 'num_ret']
+    expect(await evaluateTrecFile(qrels, path, measures)).toEqual(evaluateTrec(qrels, js, measures))
   })
 })

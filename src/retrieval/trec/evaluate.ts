@@ -641,7 +641,7 @@ export class Ranker {
       this.throwIfDuplicate(fn, qid, this.kernel.index(n, size - 1))
       return
     }
-    // keys[s]: the hash of the docno in slot s with its low bit set (0: free); ranks[s]: its rank position
+    // keys[s]: tableKey of the docno in slot s (0: free); ranks[s]: its rank position
     if (this.keys.length < size) {
       this.keys = new Int32Array(size)
       this.ranks = new Int32Array(size)
@@ -657,9 +657,9 @@ export class Ranker {
     for (let k = 0; k < n; k += 1) {
       const i = idx[k] as number
       const h = hashes[i] as number
-      const key = h | 1
+      const key = tableKey(h)
       // one probe sequence both finds an equal docno already ranked and the free slot for a new one
-      let slot = (Math.imul(h, 0x85ebca6b) >>> 0) & mask
+      let slot = firstSlot(h, mask)
       let found = false
       for (;;) {
         const other = keys[slot] as number
@@ -693,9 +693,9 @@ export class Ranker {
   private findRanked(buf: Uint8Array, start: number, end: number, h: number): number {
     const keys = this.keys
     const mask = this.mask
-    const key = h | 1
+    const key = tableKey(h)
     const run = this.run
-    let slot = (Math.imul(h, 0x85ebca6b) >>> 0) & mask
+    let slot = firstSlot(h, mask)
     for (;;) {
       const other = keys[slot] as number
       if (other === 0) return -1
@@ -707,6 +707,19 @@ export class Ranker {
       slot = (slot + 1) & mask
     }
   }
+}
+
+/**
+ * The ranking table's key for a docno hash: never 0, which marks a free slot. A key match is confirmed by the
+ * docno bytes. The kernel's `index` (run-kernel.wat) builds the same table, which findRanked reads.
+ */
+function tableKey(h: number): number {
+  return h | 1
+}
+
+/** Where a docno with hash `h` starts probing in a table of `mask + 1` slots (run-kernel.wat: the same rule). */
+function firstSlot(h: number, mask: number): number {
+  return (Math.imul(h, 0x85ebca6b) >>> 0) & mask
 }
 
 /**

@@ -2,9 +2,9 @@
  * The WebAssembly fast path of the run reader (`run-kernel.wat`, assembled into `run-kernel-wasm.ts`). One
  * kernel owns one memory laid out as below; {@link RunBuilder} copies a window of whole lines in (or has the file
  * read into the kernel's buffers) and lets the kernel read rows out of it, either into columns in the kernel's
- * memory that the builder uses as its own ({@link columns}: batch reading, whose columns stay small) or into
- * those columns' first rows, which the builder copies out. Every line the kernel declines is read by the
- * builder's exact JS path, so this module only has to be fast, never complete. For a run whose columns are the
+ * memory that the builder uses as its own ({@link RunKernel.scores} and the rest: batch reading, whose columns
+ * stay small) or into those columns' first rows, which the builder copies out. Every line the kernel declines is
+ * read by the builder's exact JS path, so this module only has to be fast, never complete. For a run whose columns are the
  * kernel's, the kernel also ranks each topic ({@link order}, {@link index}: `Ranker` in evaluate.ts).
  */
 import { EXACT_POW10 } from './bytes.js'

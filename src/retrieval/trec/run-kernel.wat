@@ -1,6 +1,6 @@
 ;; The run reader's fast path as WebAssembly (SIMD): run-kernel.ts drives it, RunBuilder (run.ts) keeps the
 ;; exact JS path for every line this kernel hands back. Assembled by scripts/build-wasm.mjs into
-;; run-kernel-wasm.ts; test/retrieval/trec/run-kernel.test.ts checks that the two agree.
+;; run-kernel-wasm.ts; test/src/retrieval/trec/run-kernel.test.ts checks that the two agree.
 ;;
 ;; Why WebAssembly: the JS line loop spent most of its time on mispredicted branches at field ends; here one
 ;; line's field boundaries come from four 16-byte compares and bit scans, and the code needs no JIT warm-up.
@@ -275,7 +275,8 @@
 
 ;; ---- ranking: Ranker (evaluate.ts) for a run whose columns are this memory (the rows parse wrote, rows
 ;; numbered from the columns' start, starts[] with its end sentinel). Mirrors Ranker.sortTopic and
-;; Ranker.indexRanking; evaluate-file.test.ts compares the two on random runs.
+;; Ranker.indexRanking (tableKey and firstSlot there); test/src/retrieval/trec/rank-kernel.test.ts compares the
+;; two on random runs.
   (global $idxP (mut i32) (i32.const 0))
   (global $keysP (mut i32) (i32.const 0))
   (global $ranksP (mut i32) (i32.const 0))

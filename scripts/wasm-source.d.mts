@@ -1,3 +1,10 @@
 // Types for scripts/wasm-source.mjs, so the TypeScript tests can import it.
-export declare function assembleRunKernel(wat: string): Promise<Buffer>
-export declare function runKernelSource(binary: Buffer): string
+/** A WebAssembly kernel of the project: its .wat, the generated module and the constant that module exports. */
+export interface Kernel {
+  readonly wat: string
+  readonly ts: string
+  readonly constant: string
+}
+export declare const KERNELS: readonly [Kernel, Kernel]
+export declare function assembleKernel(wat: string, name?: string): Promise<Buffer>
+export declare function kernelSource(kernel: Kernel, binary: Buffer): string

@@ -7,6 +7,8 @@ import { pyLower } from '../text/python-lower.js'
 import { checkCorpusArgs, checkSegmentArgs, checkSentenceArgs, lazySegments } from './sacrebleu-args.js'
 import { checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
 import { DenseNgrams, SpanInterner, ZeroedCounts } from './ngrams.js'
+import { BleuKernel } from './bleu-kernel.js'
+import { prepare13a } from './tokenizers/tokenizer-13a.js'
 import { isPyWhitespaceUnit, SpanBuffer, spanNgramText, type TokenSpans } from './tokenizers/spans.js'
 import { BLEU_TOKENIZER_NAMES, getBleuTokenizer, isBleuTokenizerName, type BleuTokenizer, type BleuTokenizerName } from './tokenizers/index.js'
 import { bootstrapCorpus, bootstrapEntries, bootstrapOptions, type BootstrapEstimate } from './significance/bootstrap.js'
@@ -153,7 +155,7 @@ export function sentenceBleu(candidate: string, references: string | readonly st
   const fn = 'sentenceBleu'
   const refs = checkSentenceArgs(fn, candidate, references)
   const r = resolveBleuOptions(fn, options, true, BLEU_OPTION_KEYS)
-  const stats = segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(refs, r), r.maxOrder)
+  const stats = kernelStats(candidate, refs, r) ?? segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(refs, r), r.maxOrder)
   // the unmatched n-grams are rarely read (most scores pass): counted again from the texts on first
   // read (from a copy of a caller's array, which may change), so the hot path notes nothing
   const kept = typeof references === 'string' ? refs : refs.slice()
@@ -208,9 +210,13 @@ export function corpusBleu(candidates: readonly string[], referenceStreams: Read
   const sums = new Array<number>(2 + 2 * r.maxOrder).fill(0)
   for (let i = 0; i < candidates.length; i++) {
     const refs = segments.refs(i)
-    const hyp = preprocess(candidates[i]!, r, pooledSpans(0))
-    const stats = segmentStats(hyp, preprocessRefs(refs, r), r.maxOrder, unmatched.allFull() ? undefined : unmatched)
-    unmatched.flush(hyp)
+    // once the unmatched n-grams are all found, nothing is noted and the kernel can count
+    let stats = unmatched.allFull() ? kernelStats(candidates[i]!, refs, r) : undefined
+    if (stats === undefined) {
+      const hyp = preprocess(candidates[i]!, r, pooledSpans(0))
+      stats = segmentStats(hyp, preprocessRefs(refs, r), r.maxOrder, unmatched.allFull() ? undefined : unmatched)
+      unmatched.flush(hyp)
+    }
     if (resampling !== undefined) perSegment.push(stats.slice())
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
   }
@@ -338,7 +344,7 @@ export function bleuStats(candidate: string, references: string | readonly strin
   const fn = 'bleuStats'
   const refs = checkSentenceArgs(fn, candidate, references)
   const r = resolveBleuOptions(fn, options, true, BLEU_OPTION_KEYS)
-  return segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(refs, r), r.maxOrder)
+  return kernelStats(candidate, refs, r) ?? segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(refs, r), r.maxOrder)
 }
 
 /**
@@ -469,12 +475,12 @@ function computeBleu(
   return { score: bp * Math.exp(logSum / effOrder), precisions, counts: correct, totals: total, bp }
 }
 
-/** sacrebleu `_get_closest_ref_len` over the references' token counts: the closest length, the shorter one on a tie. */
-function closestRefLen(hypLen: number, refs: readonly TokenSpans[]): number {
+/** sacrebleu `_get_closest_ref_len` over the references' token counts `refLens[0, R)`: the closest length, the shorter one on a tie. */
+function closestRefLen(hypLen: number, refLens: ArrayLike<number>, R: number): number {
   let closestDiff = -1
   let closestLen = -1
-  for (const ref of refs) {
-    const refLen = ref.count
+  for (let j = 0; j < R; j++) {
+    const refLen = refLens[j]!
     const diff = Math.abs(hypLen - refLen)
     if (closestDiff === -1 || diff < closestDiff) {
       closestDiff = diff
@@ -550,6 +556,7 @@ const tokenIds = new SpanInterner()
 const grams = new DenseNgrams()
 const refMaxScratch = new ZeroedCounts()
 const refOneScratch = new ZeroedCounts()
+const refLens: number[] = []
 
 /** `[hypLen, refLen, correct_1…N, total_1…N]` for one tokenized segment. */
 function segmentStats(hyp: TokenSpans, refs: readonly TokenSpans[], maxOrder: number, unmatched?: UnmatchedNgrams): number[] {
@@ -558,7 +565,8 @@ function segmentStats(hyp: TokenSpans, refs: readonly TokenSpans[], maxOrder: nu
   let allTokens = hyp.count
   for (const ref of refs) allTokens += ref.count
   stats[0] = hyp.count
-  stats[1] = closestRefLen(hyp.count, refs)
+  for (let j = 0; j < R; j++) refLens[j] = refs[j]!.count
+  stats[1] = closestRefLen(hyp.count, refLens, R)
   // references first, the candidate last: an id ≥ distinctBefore(R) then occurs in no reference
   tokenIds.reset(allTokens)
   grams.reset(allTokens)
@@ -649,13 +657,51 @@ function preprocessRefs(refs: readonly string[], r: ResolvedBleu): TokenSpans[] 
 
 /** sacrebleu `BLEU._preprocess_segment` (optional `lower()`, `rstrip()`, tokenizer) as token spans (in `into` when given). */
 function preprocess(text: string, r: ResolvedBleu, into?: SpanBuffer): TokenSpans {
+  const spans = r.tokenizer.spans(lowerStrip(text, r), into)
+  checkTokenCount('BLEU', 'each candidate and reference', spans.count, r.maxTokens)
+  return spans
+}
+
+/** The optional `lower()` and the `rstrip()` of sacrebleu `BLEU._preprocess_segment`. */
+function lowerStrip(text: string, r: ResolvedBleu): string {
   const lowered = r.lowercase ? pyLower(text) : text
   // Python `rstrip()` as a loop from the end (a `[…]+$` regex retries at every whitespace run)
   let end = lowered.length
   while (end > 0 && isPyWhitespaceUnit(lowered.charCodeAt(end - 1))) end--
-  const spans = r.tokenizer.spans(end === lowered.length ? lowered : lowered.slice(0, end), into)
-  checkTokenCount('BLEU', 'each candidate and reference', spans.count, r.maxTokens)
-  return spans
+  return end === lowered.length ? lowered : lowered.slice(0, end)
+}
+
+/** The texts handed to the kernel (references, then the candidate), reused across calls. */
+const kernelTexts: string[] = []
+
+/**
+ * {@link segmentStats} of a 13a segment from the WebAssembly kernel (bleu-kernel.ts), with {@link preprocess}'s
+ * token limits checked in the same order; undefined for another tokenizer, a runtime without WebAssembly or a
+ * segment too large for the kernel (the JS path then counts it).
+ */
+function kernelStats(candidate: string, refs: readonly string[], r: ResolvedBleu): number[] | undefined {
+  if (r.tokenizer.name !== '13a') return undefined
+  const kernel = BleuKernel.get()
+  if (kernel === null) return undefined
+  const R = refs.length
+  for (let j = 0; j < R; j++) kernelTexts[j] = prepare13a(lowerStrip(refs[j]!, r))
+  kernelTexts[R] = prepare13a(lowerStrip(candidate, r))
+  const orders = kernel.stats(kernelTexts, R + 1, r.maxOrder)
+  // the caller's texts are not kept alive until the next call
+  for (let j = 0; j <= R; j++) kernelTexts[j] = ''
+  if (orders < 0) return undefined
+  const out = kernel.out
+  const N = r.maxOrder
+  checkTokenCount('BLEU', 'each candidate and reference', out[R]!, r.maxTokens)
+  for (let j = 0; j < R; j++) checkTokenCount('BLEU', 'each candidate and reference', out[j]!, r.maxTokens)
+  const stats = new Array<number>(2 + 2 * N).fill(0)
+  stats[0] = out[R]!
+  stats[1] = closestRefLen(out[R]!, out, R)
+  for (let n = 1; n <= orders; n++) {
+    stats[1 + n] = out[R + 2 * n - 1]!
+    stats[1 + N + n] = out[R + 2 * n]!
+  }
+  return stats
 }
 
 function bleuSignature(r: ResolvedBleu, nrefs: number | 'var' | undefined): string {

@@ -15,7 +15,7 @@ const PERIOD_COMMA_BEFORE_NON_DIGIT = /([.,])([^0-9])/g
 const DASH_AFTER_DIGIT = /([0-9])(-)/g
 
 /** Steps 1–2 of 13a (string rewriting before the regex rules). */
-function prepare13a(text: string): string {
+export function prepare13a(text: string): string {
   let line = text
   // `includes` first because most lines need none of these
   if (line.includes('<skipped>')) line = line.replaceAll('<skipped>', '')
@@ -30,13 +30,14 @@ function prepare13a(text: string): string {
   return line
 }
 
-// Character classes for the one-pass scanner (bit flags; non-ASCII is 0 or WHITESPACE).
+// Character classes for the one-pass scanner (bit flags; non-ASCII is 0 or WHITESPACE); bleu-kernel.wat reads
+// ASCII_CLASS and restates the rest.
 const DIGIT = 1
 const PERIOD_COMMA = 2
 const SYMBOL = 4
 const WHITESPACE = 8
 const HYPHEN = 16
-const ASCII_CLASS = new Uint8Array(128)
+export const ASCII_CLASS = new Uint8Array(128)
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c)
   if (c >= 48 && c <= 57) ASCII_CLASS[c] = DIGIT

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { afterAll } from 'vitest'
-import { assembleRunKernel, runKernelSource } from '../../../../scripts/wasm-source.mjs'
+import { assembleKernel, kernelSource, KERNELS } from '../../../../scripts/wasm-source.mjs'
 import { RunBuilder, type RunReaderMode, type TrecRun } from '../../../../src/retrieval/trec/run.js'
 import { KERNEL_WINDOW, RunKernel } from '../../../../src/retrieval/trec/run-kernel.js'
 import { evaluateTrec } from '../../../../src/retrieval/trec/evaluate.js'
@@ -113,7 +113,7 @@ describe('run kernel (WebAssembly)', () => {
 
   it('run-kernel-wasm.ts is what run-kernel.wat assembles to', async () => {
     const wat = readFileSync(new URL('run-kernel.wat', here), 'utf8')
-    const expected = runKernelSource(await assembleRunKernel(wat))
+    const expected = kernelSource(KERNELS[0], await assembleKernel(wat))
     expect(readFileSync(new URL('run-kernel-wasm.ts', here), 'utf8')).toBe(expected)
   })
 

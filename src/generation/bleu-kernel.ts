@@ -54,7 +54,6 @@ interface KernelExports {
 const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly
 // `isWellFormed` (Node 20+) is not in the project's lib
 type MaybeWellFormed = string & { isWellFormed?: () => boolean }
-const utf8 = new TextEncoder()
 
 export class BleuKernel {
   private static instance: BleuKernel | null | undefined
@@ -62,7 +61,7 @@ export class BleuKernel {
   /** Bytes the current layout has room for (a power of two). */
   private capacity = 0
   private tableSlots = 0
-  private bytes = new Uint8Array(0)
+  private bytes = Buffer.alloc(0)
   private bounds = new Int32Array(0)
   /** What {@link stats} wrote. */
   out = new Int32Array(0)
@@ -111,8 +110,9 @@ export class BleuKernel {
     let p = 0
     for (let t = 0; t < count; t++) {
       bounds[2 * t] = BYTES_AT + p
-      // (the encoder writes where a JS copy loop would first have to warm up)
-      p += utf8.encodeInto(texts[t]!, p === 0 ? bytes : bytes.subarray(p)).written
+      // Buffer#write encodes natively and returns a number (TextEncoder#encodeInto returns an object, and a JS
+      // copy loop would first have to warm up)
+      p += bytes.write(texts[t]!, p)
       bounds[2 * t + 1] = BYTES_AT + p
     }
     return this.exports.stats(count, maxOrder)
@@ -142,7 +142,7 @@ export class BleuKernel {
     this.uses = 0
     const buffer = memory.buffer
     new Uint8Array(buffer, CLASS_AT, 128).set(ASCII_CLASS)
-    this.bytes = new Uint8Array(buffer, BYTES_AT, capacity)
+    this.bytes = Buffer.from(buffer, BYTES_AT, capacity)
     this.bounds = new Int32Array(buffer, BOUNDS_AT, 2 * KERNEL_MAX_TEXTS)
     this.out = new Int32Array(buffer, OUT_AT, KERNEL_MAX_TEXTS + 2 * MAX_ORDER)
     this.capacity = capacity

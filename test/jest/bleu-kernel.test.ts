@@ -1,5 +1,6 @@
 // BLEU's WebAssembly kernel inside Jest's vm context (its own globals and realm): it must compile there, and Node's
-// Buffer must write into the kernel's memory (an ArrayBuffer of that realm), so sentenceBleu counts as the JS path (bleuSegments) does.
+// Buffer must write into the kernel's memory (an ArrayBuffer of that realm), so sentenceBleu counts as the JS path
+// (bleuSegments) does.
 import { bleuSegments, bleuStats, sentenceBleu } from '../../src/generation/bleu.js'
 import { BleuKernel } from '../../src/generation/bleu-kernel.js'
 

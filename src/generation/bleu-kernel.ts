@@ -7,8 +7,11 @@
 import { BLEU_KERNEL_WASM } from './bleu-kernel-wasm.js'
 import { ASCII_CLASS } from './tokenizers/tokenizer-13a.js'
 
-/** A segment with more UTF-16 units than this (all its texts together) takes the JS path, so the memory stays small. */
-export const KERNEL_MAX_UNITS = 1 << 18
+/**
+ * A segment with more UTF-16 units than this (all its texts together) takes the JS path, so the kernel's memory
+ * stays small (about 14 MB at most).
+ */
+export const KERNEL_MAX_UNITS = 1 << 16
 /** A segment with more texts (references + candidate) than this takes the JS path. */
 export const KERNEL_MAX_TEXTS = 256
 /** The largest n-gram order BLEU accepts (`maxNgramOrder`). */

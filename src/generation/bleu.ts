@@ -260,8 +260,8 @@ export interface BleuSegments {
 
 /**
  * Corpus BLEU and every segment's sentence BLEU from one pass: each candidate and reference is
- * preprocessed and tokenized once, its segment's sufficient statistics give the sentence score and
- * are summed for the corpus score. The same numbers as calling {@link corpusBleu} (with the
+ * preprocessed and tokenized once (again only for a segment whose unmatched n-grams are read), its
+ * segment's sufficient statistics give the sentence score and are summed for the corpus score. The same numbers as calling {@link corpusBleu} (with the
  * references laid out as streams) and {@link sentenceBleu} per segment, for half the work.
  *
  * `references[i]` lists the references of segment i (not sacrebleu's stream layout). The options
@@ -269,7 +269,7 @@ export interface BleuSegments {
  * (effective order off, `nrefs` the per-segment count or `var`), the segment scores the sentence
  * defaults (effective order on). Pass `effectiveOrder` to use the same setting for both.
  * `details.unmatchedNgrams` of the corpus score is the corpus's (the first ones met), of each
- * segment score that segment's own (counted again from its kept tokens on first read).
+ * segment score that segment's own (counted again on first read).
  *
  * Parity: `corpus` equals sacrebleu 2.6.0 `corpus_bleu` and `segments[i]` `sentence_bleu`
  * (bit-for-bit the values of {@link corpusBleu} and {@link sentenceBleu}).
@@ -306,17 +306,34 @@ export function bleuSegments(candidates: readonly string[], references: Readonly
   const builders: Array<() => BleuScore> = []
   for (let i = 0; i < candidates.length; i++) {
     const refs = references[i]!
+    const candidate = candidates[i]!
     refCounts.add(refs.length)
-    // tokenizer and lowercase are the same in both resolutions: the spans serve both scores
-    const hyp = preprocess(candidates[i]!, rCorpus)
-    const refSpans = refs.map((ref) => preprocess(ref, rCorpus))
-    // the corpus's unmatched n-grams are noted exactly as corpusBleu notes them
-    const stats = segmentStats(hyp, refSpans, N, corpusUnmatched.allFull() ? undefined : corpusUnmatched)
-    corpusUnmatched.flush(hyp)
+    // tokenizer and lowercase are the same in both resolutions: the statistics serve both scores.
+    // Once the corpus's unmatched n-grams are all found, the kernel can count (as in corpusBleu)
+    const counted = corpusUnmatched.allFull() ? kernelStats(candidate, refs, rCorpus) : undefined
+    let stats: number[]
+    // a segment's own unmatched n-grams are rarely read (a per-case table shows values only): counted
+    // again on first read, from the kept spans, or from the texts (a copy of the caller's array)
+    let unmatchedOf: () => string[][]
+    if (counted === undefined) {
+      const hyp = preprocess(candidate, rCorpus)
+      const refSpans = refs.map((ref) => preprocess(ref, rCorpus))
+      // the corpus's unmatched n-grams are noted exactly as corpusBleu notes them
+      stats = segmentStats(hyp, refSpans, N, corpusUnmatched.allFull() ? undefined : corpusUnmatched)
+      corpusUnmatched.flush(hyp)
+      unmatchedOf = () => segmentUnmatched(hyp, refSpans, N)
+    } else {
+      stats = counted
+      const kept = refs.slice()
+      unmatchedOf = () =>
+        segmentUnmatched(
+          preprocess(candidate, rCorpus),
+          kept.map((ref) => preprocess(ref, rCorpus)),
+          N,
+        )
+    }
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
-    // a segment's own unmatched n-grams are rarely read (a per-case table shows values only):
-    // counted again from the kept spans on first read, never tokenized again
-    builders.push(() => scoreFromStats(stats, rSentence, refs.length, () => segmentUnmatched(hyp, refSpans, N)))
+    builders.push(() => scoreFromStats(stats, rSentence, refs.length, unmatchedOf))
   }
   const nrefs = refCounts.size === 1 ? [...refCounts][0]! : 'var'
   return lazySegments(

@@ -5,6 +5,7 @@
  * failure message, segments too large for the kernel's memory) stays on the JS path.
  */
 import { BLEU_KERNEL_WASM } from './bleu-kernel-wasm.js'
+import { compileKernel, instantiateKernel, type WasmMemory } from '../wasm-api.js'
 import { ASCII_CLASS } from './tokenizers/tokenizer-13a.js'
 
 /**
@@ -26,15 +27,6 @@ const BYTES_AT = OUT_AT + (KERNEL_MAX_TEXTS + 2 * MAX_ORDER) * 4
 /** Table entries are stamped per use; long before the stamp (an i32) wraps, the table is cleared. */
 const RESTAMP_AFTER = 1 << 26
 
-// The few WebAssembly JS API members used here, typed locally: the project's lib has no DOM types.
-interface WasmMemory {
-  readonly buffer: ArrayBuffer
-  grow(pages: number): number
-}
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object
-  readonly Instance: new (module: object) => { readonly exports: unknown }
-}
 interface KernelExports {
   readonly memory: WasmMemory
   setup(
@@ -54,7 +46,6 @@ interface KernelExports {
   restamp(slots: number): void
 }
 
-const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly
 // `isWellFormed` (Node 20+) is not in the project's lib
 type MaybeWellFormed = string & { isWellFormed?: () => boolean }
 
@@ -78,11 +69,8 @@ export class BleuKernel {
   /** The shared kernel, or null where this runtime has no WebAssembly (then BLEU counts in JS). */
   static get(): BleuKernel | null {
     if (BleuKernel.instance === undefined) {
-      try {
-        BleuKernel.instance = wasm === undefined ? null : new BleuKernel(new wasm.Instance(new wasm.Module(Buffer.from(BLEU_KERNEL_WASM, 'base64'))).exports as KernelExports)
-      } catch {
-        BleuKernel.instance = null
-      }
+      const module = compileKernel(BLEU_KERNEL_WASM)
+      BleuKernel.instance = module === null ? null : new BleuKernel(instantiateKernel<KernelExports>(module))
     }
     return BleuKernel.instance
   }

@@ -9,6 +9,7 @@
  */
 import { EXACT_POW10 } from './bytes.js'
 import { RUN_KERNEL_WASM } from './run-kernel-wasm.js'
+import { compileKernel, instantiateKernel, type WasmGlobal, type WasmMemory } from '../../wasm-api.js'
 
 /** Input bytes per kernel window: a 1 MiB read chunk plus the line it finishes fits in one. */
 export const KERNEL_WINDOW = 2 << 20
@@ -33,19 +34,6 @@ const COLUMN_BYTES = 16 << 20
 /** Slots of the largest ranking table (keys and ranks, 4 bytes each): at least 2 per row of a topic. */
 export const TABLE_SLOTS = 1 << 21
 
-// The few WebAssembly JS API members used here, typed locally: the project's lib has no DOM types.
-interface WasmGlobal {
-  readonly value: unknown
-}
-interface WasmMemory {
-  readonly buffer: ArrayBuffer
-  grow(pages: number): number
-}
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object
-  readonly Instance: new (module: object) => { readonly exports: unknown }
-}
-
 interface KernelExports {
   readonly memory: WasmMemory
   setup(scores: number, starts: number, hashes: number, arena: number, qid: number): void
@@ -60,18 +48,11 @@ interface KernelExports {
   readonly runIdEnd: WasmGlobal
 }
 
-const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly
 let compiled: object | null | undefined
 
 /** The compiled module, or null where this runtime cannot compile it (no WebAssembly SIMD): then JS reads all. */
 function kernelModule(): object | null {
-  if (compiled === undefined) {
-    try {
-      compiled = wasm === undefined ? null : new wasm.Module(Buffer.from(RUN_KERNEL_WASM, 'base64'))
-    } catch {
-      compiled = null
-    }
-  }
+  if (compiled === undefined) compiled = compileKernel(RUN_KERNEL_WASM)
   return compiled
 }
 
@@ -122,8 +103,7 @@ export class RunKernel {
   /** A kernel with its own memory, or null where WebAssembly SIMD is not available. */
   static create(): RunKernel | null {
     const module = kernelModule()
-    if (module === null || wasm === undefined) return null
-    return new RunKernel(new wasm.Instance(module).exports as KernelExports)
+    return module === null ? null : new RunKernel(instantiateKernel<KernelExports>(module))
   }
 
   /**

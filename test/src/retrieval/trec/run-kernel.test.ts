@@ -126,7 +126,7 @@ describe('run kernel (WebAssembly)', () => {
       }),
       { numRuns: 1500 },
     )
-  })
+  }, 120_000) // 1,500 random runs: about 20 s alone, over vitest's 30 s default when the machine is busy
 
   it('reads the common layout on the kernel path and every other line on the JS path, mixed line by line', () => {
     const text = [

@@ -341,8 +341,7 @@ export function synonyms(word: string): ReadonlySet<string> {
   if (typeof word !== 'string') throw new MetricInputError('synonyms', 'word', 'a string', word)
   const cached = synonymCache.get(word)
   if (cached !== undefined) return cached
-  const set = new Set<string>()
-  forEachSynsetLine(word, (table, id) => addNames(table, id, set))
+  const set = synonymSet(word)
   if (synonymCache.size >= SYNONYM_CACHE_LIMIT) {
     const oldest = synonymCache.keys().next()
     if (oldest.done !== true) synonymCache.delete(oldest.value)
@@ -351,18 +350,41 @@ export function synonyms(word: string): ReadonlySet<string> {
   return set
 }
 
-/** Adds the names on synset line `id` (space-separated) to `set`, as synsets() + a loop would. */
-function addNames(table: PosTable, id: number, set: Set<string>): void {
-  if (id >= table.synsets.count) return
+// Most words METEOR looks up (stems such as `larg`) have no synset: they share one empty set
+// instead of each keeping its own.
+const NO_SYNONYMS: ReadonlySet<string> = new Set<string>()
+
+/** {@link synonyms} uncached: forEachSynsetLine's loops written out, without a closure per word. */
+function synonymSet(word: string): ReadonlySet<string> {
+  const tables = ensureLoaded().tables
+  const lemma = pyLower(word)
+  let set: Set<string> | undefined
+  for (let p = 0; p < WORDNET_POS.length; p++) {
+    const table = tables[WORDNET_POS[p]!]
+    const forms = morphyUnchecked(lemma, WORDNET_POS[p]!, table)
+    for (let f = 0; f < forms.length; f++) {
+      const at = lemmaPosition(table, forms[f]!)
+      if (at < 0) continue
+      const ids = synsetIdsAt(table, at)
+      for (let k = 0; k < ids.length; k++) set = addNames(table, ids[k]!, set)
+    }
+  }
+  return set ?? NO_SYNONYMS
+}
+
+/** Adds the names on synset line `id` (space-separated) to `set`, made on the first name; returns it. */
+function addNames(table: PosTable, id: number, set: Set<string> | undefined): Set<string> | undefined {
+  if (id >= table.synsets.count) return set
   const { text } = table.synsets
   const end = table.synsets.end(id)
   let from = table.synsets.start(id)
-  if (from === end) return
+  if (from === end) return set
+  set ??= new Set<string>()
   for (;;) {
     const space = text.indexOf(' ', from)
     if (space < 0 || space >= end) {
       set.add(text.slice(from, end))
-      return
+      return set
     }
     set.add(text.slice(from, space))
     from = space + 1

@@ -67,4 +67,15 @@ describe('Lines (newline-separated tables searched in place)', () => {
       }
     }
   })
+
+  it('hashed lookups: order does not matter, a key met twice gives its first line, like split + findIndex', () => {
+    const text = ['dog', 'cat', 'dog', 'ant a', 'ant b', '', 'bee c d'].join('\n')
+    const lines = new Lines(text)
+    for (const key of ['dog', 'cat', 'ant a', 'ant', '', 'bee', 'bee c d', 'zz']) {
+      expect(lines.find(key)).toBe(splitFind(text, key))
+      expect(lines.find(key, true)).toBe(splitFind(text, key, true))
+    }
+    expect(lines.find('dog')).toBe(0)
+    expect(lines.find('ant', true)).toBe(3)
+  })
 })

@@ -13,6 +13,7 @@ import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
 import { pyIsSpaceCode, pySplit } from '../text/python-string.js'
 import { checkTextLength, checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
+import { LazyMeteorDetails, type MeteorNumbers } from './meteor-details.js'
 import { porterStem } from './stemmers/porter.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
 import { synonyms as wordNetSynonyms, wordNetGeneration } from './wordnet.js'
@@ -93,8 +94,6 @@ export interface MeteorDetails extends MeteorAlignment {
   readonly gamma: number
 }
 
-const UNMATCHED_LIMIT = 25
-
 const FN = 'meteorScore'
 
 interface ResolvedOptions {
@@ -164,11 +163,11 @@ class Vocabulary {
 
   /**
    * The token for the ASCII word `source[start, end)` lower-cased, whose hash (of the lower-cased
-   * units) is `h`; `lower()` gives the lower-cased source, called only for a new word.
+   * units) is `h`. Only a new word is sliced and lower-cased (for ASCII, per word equals per text).
    */
-  internAsciiRange(source: string, start: number, end: number, h: number, lower: () => string): Token {
+  internAsciiRange(source: string, start: number, end: number, h: number): Token {
     const index = this.table.findAsciiLower(source, start, end, h)
-    return index >= 0 ? this.tokens[index]! : this.add(lower().slice(start, end), h)
+    return index >= 0 ? this.tokens[index]! : this.add(source.slice(start, end).toLowerCase(), h)
   }
 
   private add(text: string, h: number): Token {
@@ -207,14 +206,12 @@ function splitLowerAscii(text: string): Token[] | undefined {
   const tokens: Token[] = []
   let start = -1
   let h = HASH_SEED
-  let lowered: string | undefined
-  const lower = (): string => (lowered ??= text.toLowerCase())
   for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k)
     if (c > 0x7f) return undefined
     if (pyIsSpaceCode(c)) {
       if (start >= 0) {
-        tokens.push(vocabulary.internAsciiRange(text, start, k, h, lower))
+        tokens.push(vocabulary.internAsciiRange(text, start, k, h))
         start = -1
       }
     } else {
@@ -225,7 +222,7 @@ function splitLowerAscii(text: string): Token[] | undefined {
       h = hashStep(h, asciiLower(c))
     }
   }
-  if (start >= 0) tokens.push(vocabulary.internAsciiRange(text, start, text.length, h, lower))
+  if (start >= 0) tokens.push(vocabulary.internAsciiRange(text, start, text.length, h))
   return tokens
 }
 
@@ -283,7 +280,6 @@ function startCall(): void {
 const STAGE_EXACT = 1
 const STAGE_STEM = 2
 const STAGE_SYNONYM = 3
-const STAGES: readonly MeteorStage[] = ['exact', 'exact', 'stem', 'synonym']
 
 /** The alignment as positions only; pairs and token lists are built for the reported reference alone. */
 interface RawAlignment {
@@ -562,6 +558,7 @@ function align(hyp: readonly Token[], ref: readonly Token[], o: ResolvedOptions,
   return { refOf, stageOf, refMatched, counts, chunks, score, precision, recall, fmean, fragmentation, penalty }
 }
 
+/** The score's details: counts and ratios now, the per-token lists on first read (see meteor-details.ts). */
 function buildDetails(
   hyp: readonly Token[],
   ref: readonly Token[],
@@ -570,64 +567,52 @@ function buildDetails(
   referenceScores: readonly number[],
   o: ResolvedOptions,
 ): MeteorDetails {
-  const pairs: MeteorMatch[] = []
-  const unmatchedCandidate: string[] = []
+  // copied: the alignment's buffers are reused by the next call
+  const codes = new Array<number>(hyp.length)
   for (let i = 0; i < hyp.length; i++) {
-    const j = a.refOf[i] as number
-    if (j >= 0) {
-      pairs.push({
-        candidate: i,
-        reference: j,
-        stage: STAGES[a.stageOf[i] as number] as MeteorStage,
-        candidateToken: (hyp[i] as Token).text,
-        referenceToken: (ref[j] as Token).text,
-      })
-    } else if (unmatchedCandidate.length < UNMATCHED_LIMIT) {
-      unmatchedCandidate.push((hyp[i] as Token).text)
-    }
+    const j = a.refOf[i]!
+    codes[i] = j < 0 ? -1 : 4 * j + a.stageOf[i]!
   }
-  const unmatchedReference: string[] = []
-  for (let j = 0; j < ref.length && unmatchedReference.length < UNMATCHED_LIMIT; j++) {
-    if (a.refMatched[j] === 0) unmatchedReference.push((ref[j] as Token).text)
-  }
-  return {
+  const numbers: MeteorNumbers = {
     score: a.score,
-    candidateLength: hyp.length,
-    referenceLength: ref.length,
-    matches: { exact: a.counts[0], stem: a.counts[1], synonym: a.counts[2], pairs },
+    exact: a.counts[0],
+    stem: a.counts[1],
+    synonym: a.counts[2],
     chunks: a.chunks,
     fragmentation: a.fragmentation,
     penalty: a.penalty,
     precision: a.precision,
     recall: a.recall,
     fmean: a.fmean,
-    unmatchedCandidate,
-    unmatchedReference,
-    bestReferenceIndex,
-    referenceScores,
-    alpha: o.alpha,
-    beta: o.beta,
-    gamma: o.gamma,
   }
+  return new LazyMeteorDetails(numbers, { hyp, ref, codes }, bestReferenceIndex, referenceScores, o.alpha, o.beta, o.gamma)
 }
 
 const signatures = new Map<string, string>()
 
+let defaultSignature: string | undefined
+
 function signatureFor(o: ResolvedOptions): string {
+  // the usual call: no options, so no key to format
+  if (o === DEFAULTS) return (defaultSignature ??= signatureOf(o))
   const key = `${o.alpha}|${o.beta}|${o.gamma}|${o.stemmer}|${o.synonyms}`
   let signature = signatures.get(key)
   if (signature === undefined) {
-    signature = buildSignature('METEOR', [
-      ['pre', 'lower'],
-      ['stem', o.stemmer ? 'porter' : 'none'],
-      ['syn', o.synonyms ? 'wordnet-3.0' : 'none'],
-      ['alpha', o.alpha],
-      ['beta', o.beta],
-      ['gamma', o.gamma],
-    ])
+    signature = signatureOf(o)
     if (signatures.size < 64) signatures.set(key, signature)
   }
   return signature
+}
+
+function signatureOf(o: ResolvedOptions): string {
+  return buildSignature('METEOR', [
+    ['pre', 'lower'],
+    ['stem', o.stemmer ? 'porter' : 'none'],
+    ['syn', o.synonyms ? 'wordnet-3.0' : 'none'],
+    ['alpha', o.alpha],
+    ['beta', o.beta],
+    ['gamma', o.gamma],
+  ])
 }
 
 /**

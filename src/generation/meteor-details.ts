@@ -1,0 +1,150 @@
+/**
+ * METEOR's details, with the per-token lists built on first read: most callers read the score
+ * alone, and the aligned pairs (one object each) and unmatched tokens were a large part of a
+ * short sentence's cost. What they need is kept small: the token texts and one number per
+ * candidate position.
+ */
+import type { MeteorDetails, MeteorMatch, MeteorStage } from './meteor.js'
+
+const UNMATCHED_LIMIT = 25
+const STAGES: readonly MeteorStage[] = ['exact', 'exact', 'stem', 'synonym']
+
+/** The best reference's alignment as the details read it. */
+export interface AlignmentSnapshot {
+  /** Lower-cased candidate / reference tokens (before stemming). */
+  readonly hyp: readonly { readonly text: string }[]
+  readonly ref: readonly { readonly text: string }[]
+  /** Per candidate position: `4 · reference position + stage` (stage 1–3) when aligned, else −1. */
+  readonly codes: readonly number[]
+}
+
+export interface MeteorNumbers {
+  readonly score: number
+  readonly exact: number
+  readonly stem: number
+  readonly synonym: number
+  readonly chunks: number
+  readonly fragmentation: number
+  readonly penalty: number
+  readonly precision: number
+  readonly recall: number
+  readonly fmean: number
+}
+
+/** `details.matches`: the counts, and the pairs on first read. */
+class MeteorMatches {
+  readonly exact: number
+  readonly stem: number
+  readonly synonym: number
+  #snapshot: AlignmentSnapshot
+  #pairs: MeteorMatch[] | undefined
+  constructor(n: MeteorNumbers, snapshot: AlignmentSnapshot) {
+    this.exact = n.exact
+    this.stem = n.stem
+    this.synonym = n.synonym
+    this.#snapshot = snapshot
+  }
+  /** Sorted by candidate position. */
+  get pairs(): readonly MeteorMatch[] {
+    return (this.#pairs ??= alignedPairs(this.#snapshot))
+  }
+  toJSON(): MeteorDetails['matches'] {
+    return { exact: this.exact, stem: this.stem, synonym: this.synonym, pairs: this.pairs }
+  }
+}
+
+export class LazyMeteorDetails implements MeteorDetails {
+  readonly score: number
+  readonly candidateLength: number
+  readonly referenceLength: number
+  readonly matches: MeteorMatches
+  readonly chunks: number
+  readonly fragmentation: number
+  readonly penalty: number
+  readonly precision: number
+  readonly recall: number
+  readonly fmean: number
+  readonly bestReferenceIndex: number
+  readonly referenceScores: readonly number[]
+  readonly alpha: number
+  readonly beta: number
+  readonly gamma: number
+  #snapshot: AlignmentSnapshot
+  #unmatchedCandidate: string[] | undefined
+  #unmatchedReference: string[] | undefined
+
+  constructor(n: MeteorNumbers, snapshot: AlignmentSnapshot, bestReferenceIndex: number, referenceScores: readonly number[], alpha: number, beta: number, gamma: number) {
+    this.score = n.score
+    this.candidateLength = snapshot.hyp.length
+    this.referenceLength = snapshot.ref.length
+    this.matches = new MeteorMatches(n, snapshot)
+    this.chunks = n.chunks
+    this.fragmentation = n.fragmentation
+    this.penalty = n.penalty
+    this.precision = n.precision
+    this.recall = n.recall
+    this.fmean = n.fmean
+    this.bestReferenceIndex = bestReferenceIndex
+    this.referenceScores = referenceScores
+    this.alpha = alpha
+    this.beta = beta
+    this.gamma = gamma
+    this.#snapshot = snapshot
+  }
+
+  get unmatchedCandidate(): readonly string[] {
+    return (this.#unmatchedCandidate ??= unmatchedCandidate(this.#snapshot))
+  }
+
+  get unmatchedReference(): readonly string[] {
+    return (this.#unmatchedReference ??= unmatchedReference(this.#snapshot))
+  }
+
+  /** The plain object the eager details were, keys in the same order. */
+  toJSON(): MeteorDetails {
+    return {
+      score: this.score,
+      candidateLength: this.candidateLength,
+      referenceLength: this.referenceLength,
+      matches: this.matches.toJSON(),
+      chunks: this.chunks,
+      fragmentation: this.fragmentation,
+      penalty: this.penalty,
+      precision: this.precision,
+      recall: this.recall,
+      fmean: this.fmean,
+      unmatchedCandidate: this.unmatchedCandidate,
+      unmatchedReference: this.unmatchedReference,
+      bestReferenceIndex: this.bestReferenceIndex,
+      referenceScores: this.referenceScores,
+      alpha: this.alpha,
+      beta: this.beta,
+      gamma: this.gamma,
+    }
+  }
+}
+
+function alignedPairs({ hyp, ref, codes }: AlignmentSnapshot): MeteorMatch[] {
+  const pairs: MeteorMatch[] = []
+  for (let i = 0; i < codes.length; i++) {
+    const code = codes[i]!
+    if (code < 0) continue
+    const j = code >> 2
+    pairs.push({ candidate: i, reference: j, stage: STAGES[code & 3]!, candidateToken: hyp[i]!.text, referenceToken: ref[j]!.text })
+  }
+  return pairs
+}
+
+function unmatchedCandidate({ hyp, codes }: AlignmentSnapshot): string[] {
+  const out: string[] = []
+  for (let i = 0; i < codes.length && out.length < UNMATCHED_LIMIT; i++) if (codes[i]! < 0) out.push(hyp[i]!.text)
+  return out
+}
+
+function unmatchedReference({ ref, codes }: AlignmentSnapshot): string[] {
+  const aligned = new Uint8Array(ref.length)
+  for (let i = 0; i < codes.length; i++) if (codes[i]! >= 0) aligned[codes[i]! >> 2] = 1
+  const out: string[] = []
+  for (let j = 0; j < ref.length && out.length < UNMATCHED_LIMIT; j++) if (aligned[j] === 0) out.push(ref[j]!.text)
+  return out
+}

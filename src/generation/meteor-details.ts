@@ -16,13 +16,17 @@ export interface AlignmentSnapshot {
   readonly ref: readonly { readonly text: string }[]
   /** Per candidate position: `4 · reference position + stage` (stage 1–3) when aligned, else −1. */
   readonly codes: readonly number[]
+  /** The lists once read (undefined until then); kept here so that a score allocates one record. */
+  pairs: MeteorMatch[] | undefined
+  unmatchedCandidate: string[] | undefined
+  unmatchedReference: string[] | undefined
 }
 
+/** The best reference's numbers (meteor.ts's alignment record). */
 export interface MeteorNumbers {
   readonly score: number
-  readonly exact: number
-  readonly stem: number
-  readonly synonym: number
+  /** matches per stage: exact, stem, synonym */
+  readonly counts: readonly [number, number, number]
   readonly chunks: number
   readonly fragmentation: number
   readonly penalty: number
@@ -31,22 +35,25 @@ export interface MeteorNumbers {
   readonly fmean: number
 }
 
+// Fields are `declare`d and set in the constructor: a class field is first defined as undefined and
+// then assigned (ES2022 define semantics), twice the stores per score.
+
 /** `details.matches`: the counts, and the pairs on first read. */
 class MeteorMatches {
-  readonly exact: number
-  readonly stem: number
-  readonly synonym: number
+  declare readonly exact: number
+  declare readonly stem: number
+  declare readonly synonym: number
   #snapshot: AlignmentSnapshot
-  #pairs: MeteorMatch[] | undefined
   constructor(n: MeteorNumbers, snapshot: AlignmentSnapshot) {
-    this.exact = n.exact
-    this.stem = n.stem
-    this.synonym = n.synonym
+    this.exact = n.counts[0]
+    this.stem = n.counts[1]
+    this.synonym = n.counts[2]
     this.#snapshot = snapshot
   }
   /** Sorted by candidate position. */
   get pairs(): readonly MeteorMatch[] {
-    return (this.#pairs ??= alignedPairs(this.#snapshot))
+    const snapshot = this.#snapshot
+    return (snapshot.pairs ??= alignedPairs(snapshot))
   }
   toJSON(): MeteorDetails['matches'] {
     return { exact: this.exact, stem: this.stem, synonym: this.synonym, pairs: this.pairs }
@@ -54,24 +61,22 @@ class MeteorMatches {
 }
 
 export class LazyMeteorDetails implements MeteorDetails {
-  readonly score: number
-  readonly candidateLength: number
-  readonly referenceLength: number
-  readonly matches: MeteorMatches
-  readonly chunks: number
-  readonly fragmentation: number
-  readonly penalty: number
-  readonly precision: number
-  readonly recall: number
-  readonly fmean: number
-  readonly bestReferenceIndex: number
-  readonly referenceScores: readonly number[]
-  readonly alpha: number
-  readonly beta: number
-  readonly gamma: number
+  declare readonly score: number
+  declare readonly candidateLength: number
+  declare readonly referenceLength: number
+  declare readonly matches: MeteorMatches
+  declare readonly chunks: number
+  declare readonly fragmentation: number
+  declare readonly penalty: number
+  declare readonly precision: number
+  declare readonly recall: number
+  declare readonly fmean: number
+  declare readonly bestReferenceIndex: number
+  declare readonly referenceScores: readonly number[]
+  declare readonly alpha: number
+  declare readonly beta: number
+  declare readonly gamma: number
   #snapshot: AlignmentSnapshot
-  #unmatchedCandidate: string[] | undefined
-  #unmatchedReference: string[] | undefined
 
   constructor(n: MeteorNumbers, snapshot: AlignmentSnapshot, bestReferenceIndex: number, referenceScores: readonly number[], alpha: number, beta: number, gamma: number) {
     this.score = n.score
@@ -93,11 +98,13 @@ export class LazyMeteorDetails implements MeteorDetails {
   }
 
   get unmatchedCandidate(): readonly string[] {
-    return (this.#unmatchedCandidate ??= unmatchedCandidate(this.#snapshot))
+    const snapshot = this.#snapshot
+    return (snapshot.unmatchedCandidate ??= unmatchedCandidate(snapshot))
   }
 
   get unmatchedReference(): readonly string[] {
-    return (this.#unmatchedReference ??= unmatchedReference(this.#snapshot))
+    const snapshot = this.#snapshot
+    return (snapshot.unmatchedReference ??= unmatchedReference(snapshot))
   }
 
   /** The plain object the eager details were, keys in the same order. */

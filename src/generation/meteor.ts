@@ -13,10 +13,10 @@ import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
 import { pyIsSpaceCode, pySplit } from '../text/python-string.js'
 import { checkTextLength, checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
-import { LazyMeteorDetails, type MeteorNumbers } from './meteor-details.js'
-import { porterStem } from './stemmers/porter.js'
+import { LazyMeteorDetails } from './meteor-details.js'
+import { porterStemNltkUncached } from './stemmers/porter.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
-import { synonyms as wordNetSynonyms, wordNetGeneration } from './wordnet.js'
+import { synonymsUncached, wordNetGeneration } from './wordnet.js'
 
 export interface MeteorOptions {
   /** Weight of precision against recall in the harmonic mean. @default 0.9 */
@@ -190,11 +190,11 @@ function intern(text: string): Token {
 }
 
 function stemOf(token: Token): Token {
-  return (token.stem ??= intern(porterStem(token.text)))
+  return (token.stem ??= intern(porterStemNltkUncached(token.text)))
 }
 
 function synonymsOf(token: Token): ReadonlySet<string> {
-  return (token.synonyms ??= wordNetSynonyms(token.text))
+  return (token.synonyms ??= synonymsUncached(token.text))
 }
 
 /**
@@ -573,19 +573,15 @@ function buildDetails(
     const j = a.refOf[i]!
     codes[i] = j < 0 ? -1 : 4 * j + a.stageOf[i]!
   }
-  const numbers: MeteorNumbers = {
-    score: a.score,
-    exact: a.counts[0],
-    stem: a.counts[1],
-    synonym: a.counts[2],
-    chunks: a.chunks,
-    fragmentation: a.fragmentation,
-    penalty: a.penalty,
-    precision: a.precision,
-    recall: a.recall,
-    fmean: a.fmean,
-  }
-  return new LazyMeteorDetails(numbers, { hyp, ref, codes }, bestReferenceIndex, referenceScores, o.alpha, o.beta, o.gamma)
+  return new LazyMeteorDetails(
+    a,
+    { hyp, ref, codes, pairs: undefined, unmatchedCandidate: undefined, unmatchedReference: undefined },
+    bestReferenceIndex,
+    referenceScores,
+    o.alpha,
+    o.beta,
+    o.gamma,
+  )
 }
 
 const signatures = new Map<string, string>()

@@ -350,14 +350,31 @@ export function synonyms(word: string): ReadonlySet<string> {
   return set
 }
 
+/** Whether `pyLower` would return `word` itself for certain: ASCII without capitals (METEOR's usual stem). */
+function isLowerAscii(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i)
+    if (c >= 0x80 || (c >= 0x41 && c <= 0x5a)) return false
+  }
+  return true
+}
+
 // Most words METEOR looks up (stems such as `larg`) have no synset: they share one empty set
 // instead of each keeping its own.
 const NO_SYNONYMS: ReadonlySet<string> = new Set<string>()
 
-/** {@link synonyms} uncached: forEachSynsetLine's loops written out, without a closure per word. */
+/**
+ * {@link synonyms} without its cache, for a caller that keeps its own (METEOR keeps the set on its
+ * token, so the cache's map traffic was wasted there). `word` must be a string.
+ */
+export function synonymsUncached(word: string): ReadonlySet<string> {
+  return synonymSet(word)
+}
+
+/** forEachSynsetLine's loops written out, without a closure per word. */
 function synonymSet(word: string): ReadonlySet<string> {
   const tables = ensureLoaded().tables
-  const lemma = pyLower(word)
+  const lemma = isLowerAscii(word) ? word : pyLower(word)
   let set: Set<string> | undefined
   for (let p = 0; p < WORDNET_POS.length; p++) {
     const table = tables[WORDNET_POS[p]!]

@@ -82,6 +82,14 @@ export function porterStem(word: string, mode: PorterMode = 'nltk', options?: Po
   return result
 }
 
+/**
+ * `porterStem(word)` (mode `'nltk'`, lower-casing) without the argument checks and the memo, for a
+ * caller that keeps its own (METEOR stems each word of its vocabulary once and keeps the stem).
+ */
+export function porterStemNltkUncached(word: string): string {
+  return stemUncached(word, 'nltk', true)
+}
+
 const CACHE_LIMIT = 100_000
 const CACHES: Record<PorterMode, Map<string, string>> = { nltk: new Map(), original: new Map(), martin: new Map() }
 

@@ -362,12 +362,13 @@ function matchSynonymsScan(hyp: readonly Token[], ref: readonly Token[], refOf: 
     if (stageOf[i] !== 0) continue
     const word = hyp[i] as Token
     const syn = synonymsOf(word)
-    // many words have no WordNet entry: then only the word itself can qualify
-    const anySynonym = syn.size > 0
+    // Only a WordNet name can qualify, never the word itself: the stage before (stem, or exact when
+    // not stemming) aligned every candidate word that had an equal unaligned reference word, and
+    // nothing was unaligned since. So a word without synonyms (most are) skips the scan.
+    if (syn.size === 0) continue
     for (let j = ref.length - 1; j >= 0; j--) {
       if (refMatched[j] !== 0) continue
-      const candidate = ref[j] as Token
-      if (candidate.id === word.id || (anySynonym && syn.has(candidate.text))) {
+      if (syn.has((ref[j] as Token).text)) {
         refOf[i] = j
         stageOf[i] = STAGE_SYNONYM
         refMatched[j] = 1

@@ -310,7 +310,9 @@ interface RawAlignment {
  */
 function matchEqual(
   hyp: readonly Token[],
+  H: number,
   ref: readonly Token[],
+  R: number,
   refOf: Int32Array,
   stageOf: Uint8Array,
   refMatched: Uint8Array,
@@ -319,7 +321,6 @@ function matchEqual(
 ): number {
   const base = vocabulary.firstId
   const lastOf = lastPositionScratch(vocabulary.nextIndex)
-  const R = ref.length
   for (let j = 0; j < R; j++) {
     if (refMatched[j] !== 0) continue
     const w = (ref[j] as Token).id - base
@@ -327,7 +328,7 @@ function matchEqual(
     lastOf[w] = j
   }
   let count = 0
-  for (let i = hyp.length - 1; i >= 0; i--) {
+  for (let i = H - 1; i >= 0; i--) {
     if (stageOf[i] !== 0) continue
     const w = (hyp[i] as Token).id - base
     const j = lastOf[w] as number
@@ -356,9 +357,18 @@ function lastPositionScratch(words: number): Int32Array {
  * reference position whose word is in the candidate word's synonym set (WordNet names ∪ the word
  * itself). `room`: reference positions still unaligned (the stage stops when none is left).
  */
-function matchSynonymsScan(hyp: readonly Token[], ref: readonly Token[], refOf: Int32Array, stageOf: Uint8Array, refMatched: Uint8Array, room: number): number {
+function matchSynonymsScan(
+  hyp: readonly Token[],
+  H: number,
+  ref: readonly Token[],
+  R: number,
+  refOf: Int32Array,
+  stageOf: Uint8Array,
+  refMatched: Uint8Array,
+  room: number,
+): number {
   let count = 0
-  for (let i = hyp.length - 1; i >= 0 && count < room; i--) {
+  for (let i = H - 1; i >= 0 && count < room; i--) {
     if (stageOf[i] !== 0) continue
     const word = hyp[i] as Token
     const syn = synonymsOf(word)
@@ -366,7 +376,7 @@ function matchSynonymsScan(hyp: readonly Token[], ref: readonly Token[], refOf: 
     // not stemming) aligned every candidate word that had an equal unaligned reference word, and
     // nothing was unaligned since. So a word without synonyms (most are) skips the scan.
     if (syn.size === 0) continue
-    for (let j = ref.length - 1; j >= 0; j--) {
+    for (let j = R - 1; j >= 0; j--) {
       if (refMatched[j] !== 0) continue
       if (syn.has((ref[j] as Token).text)) {
         refOf[i] = j
@@ -386,9 +396,18 @@ function matchSynonymsScan(hyp: readonly Token[], ref: readonly Token[], refOf: 
  * qualifying position" is the largest last element over the words of the synonym set —
  * O(H·|synonyms| + R).
  */
-function matchSynonymsIndexed(hyp: readonly Token[], ref: readonly Token[], refOf: Int32Array, stageOf: Uint8Array, refMatched: Uint8Array, room: number): number {
+function matchSynonymsIndexed(
+  hyp: readonly Token[],
+  H: number,
+  ref: readonly Token[],
+  R: number,
+  refOf: Int32Array,
+  stageOf: Uint8Array,
+  refMatched: Uint8Array,
+  room: number,
+): number {
   const positions = new Map<string, number[]>()
-  for (let j = 0; j < ref.length; j++) {
+  for (let j = 0; j < R; j++) {
     if (refMatched[j] !== 0) continue
     const text = (ref[j] as Token).text
     const list = positions.get(text)
@@ -396,7 +415,7 @@ function matchSynonymsIndexed(hyp: readonly Token[], ref: readonly Token[], refO
     else list.push(j)
   }
   let count = 0
-  for (let i = hyp.length - 1; i >= 0 && count < room; i--) {
+  for (let i = H - 1; i >= 0 && count < room; i--) {
     if (stageOf[i] !== 0) continue
     const word = hyp[i] as Token
     let best: number[] | undefined = positions.get(word.text)
@@ -420,11 +439,14 @@ function matchSynonymsIndexed(hyp: readonly Token[], ref: readonly Token[], refO
   return count
 }
 
-/** The tokens with every still-unaligned one replaced by its Porter stem (aligned ones are never read again). */
-function stemUnaligned(tokens: readonly Token[], aligned: Uint8Array): Token[] {
-  const out = tokens.slice()
-  for (let k = 0; k < tokens.length; k++) {
-    if (aligned[k] === 0) out[k] = stemOf(tokens[k] as Token)
+/**
+ * Writes into `out` the first `n` tokens with every still-unaligned one replaced by its Porter stem
+ * (aligned ones are never read again); `out` is a buffer reused across calls.
+ */
+function stemUnaligned(tokens: readonly Token[], n: number, aligned: Uint8Array, out: Token[]): Token[] {
+  for (let k = 0; k < n; k++) {
+    const token = tokens[k] as Token
+    out[k] = aligned[k] === 0 ? stemOf(token) : token
   }
   return out
 }
@@ -481,6 +503,9 @@ class AlignmentBuffers {
   refMatched = new Uint8Array(64)
   /** Scratch for the matching stages: per reference position, the next lower one with the same word. */
   nextDown = new Int32Array(64)
+  /** The words the stem and synonym stages see (first H / R entries), reused instead of a copy per call. */
+  readonly hypWords: Token[] = []
+  readonly refWords: Token[] = []
 
   /** Clears the first `H` / `R` entries, growing the arrays if needed. */
   prepare(H: number, R: number): void {
@@ -515,21 +540,21 @@ function align(hyp: readonly Token[], ref: readonly Token[], o: ResolvedOptions,
   const { refOf, stageOf, refMatched } = buffers
   const counts: [number, number, number] = [0, 0, 0]
 
-  counts[0] = matchEqual(hyp, ref, refOf, stageOf, refMatched, STAGE_EXACT, buffers.nextDown)
+  counts[0] = matchEqual(hyp, H, ref, R, refOf, stageOf, refMatched, STAGE_EXACT, buffers.nextDown)
   let m = counts[0]
   let hypWords = hyp
   let refWords = ref
   // (Stages are skipped once either side is fully aligned: they could not match anything.)
   if (o.stemmer && m < H && m < R) {
     // NLTK replaces every remaining word on both sides by its stem; stage 3 then sees the stems.
-    hypWords = stemUnaligned(hyp, stageOf)
-    refWords = stemUnaligned(ref, refMatched)
-    counts[1] = matchEqual(hypWords, refWords, refOf, stageOf, refMatched, STAGE_STEM, buffers.nextDown)
+    hypWords = stemUnaligned(hyp, H, stageOf, buffers.hypWords)
+    refWords = stemUnaligned(ref, R, refMatched, buffers.refWords)
+    counts[1] = matchEqual(hypWords, H, refWords, R, refOf, stageOf, refMatched, STAGE_STEM, buffers.nextDown)
     m += counts[1]
   }
   if (o.synonyms && m < H && m < R) {
     const found = (H - m) * (R - m) <= 4096 ? matchSynonymsScan : matchSynonymsIndexed
-    const added = found(hypWords, refWords, refOf, stageOf, refMatched, R - m)
+    const added = found(hypWords, H, refWords, R, refOf, stageOf, refMatched, R - m)
     counts[2] = added
     m += added
   }

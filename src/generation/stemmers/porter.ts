@@ -87,7 +87,20 @@ export function porterStem(word: string, mode: PorterMode = 'nltk', options?: Po
  * caller that keeps its own (METEOR stems each word of its vocabulary once and keeps the stem).
  */
 export function porterStemNltkUncached(word: string): string {
-  return stemUncached(word, 'nltk', true)
+  // METEOR's words are lower-cased already: for lower-case ASCII, pyLower is the identity and there
+  // are no surrogates, so stemUncached reduces to this (without its regex test and scans)
+  if (!isLowerAscii(word)) return stemUncached(word, 'nltk', true)
+  const irregular = IRREGULAR_FORMS.get(word)
+  if (irregular !== undefined) return irregular
+  return word.length <= 2 ? word : runSteps(word, RULES.nltk)
+}
+
+function isLowerAscii(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i)
+    if (c >= 0x80 || (c >= 0x41 && c <= 0x5a)) return false
+  }
+  return true
 }
 
 const CACHE_LIMIT = 100_000

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { MetricInputError } from '../../../../src/errors.js'
-import { PORTER_MODES, porterStem, type PorterMode } from '../../../../src/generation/stemmers/porter.js'
+import { PORTER_MODES, porterStem, porterStemNltkUncached, type PorterMode } from '../../../../src/generation/stemmers/porter.js'
 
 describe('porterStem', () => {
   // NLTK 3.8 outputs (nltk / original / martin), from the golden porter_vocab notes.
@@ -108,5 +108,39 @@ describe('porterStem', () => {
     expect(() => porterStem('word', 'nltk', { lowercase: 'no' as unknown as boolean })).toThrow('Expected `options.lowercase` to be a boolean')
     expect(() => porterStem('word', 'toString' as PorterMode)).toThrow('Expected `mode` to be one of')
     expect(() => porterStem('word', 'nltk', null as unknown as object)).toThrow('Expected `options` to be an object')
+  })
+})
+
+describe('porterStemNltkUncached (METEOR: no checks, no memo, a lower-case ASCII shortcut)', () => {
+  it('equals porterStem(word) on irregular, short, upper-case, non-ASCII and ordinary words', () => {
+    for (const word of [
+      'skies',
+      'Skies',
+      'dying',
+      'news',
+      'is',
+      'a',
+      '',
+      'running',
+      'RUNNING',
+      'hopefully',
+      'café',
+      'naïvely',
+      '\u{1F600}s',
+      'généralement',
+      'relational',
+      'a*ding',
+    ]) {
+      expect(porterStemNltkUncached(word)).toBe(porterStem(word))
+    }
+  })
+
+  it('equals porterStem(word) on arbitrary strings', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.stringMatching(/^[a-zA-Z*.'-]{0,12}$/), fc.string({ maxLength: 12 })), (word) => {
+        expect(porterStemNltkUncached(word)).toBe(porterStem(word))
+      }),
+      { numRuns: 2000 },
+    )
   })
 })

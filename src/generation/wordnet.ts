@@ -377,8 +377,10 @@ function synonymSet(word: string): ReadonlySet<string> {
   const lemma = isLowerAscii(word) ? word : pyLower(word)
   let set: Set<string> | undefined
   for (let p = 0; p < WORDNET_POS.length; p++) {
-    const table = tables[WORDNET_POS[p]!]
-    const forms = morphyUnchecked(lemma, WORDNET_POS[p]!, table)
+    const pos = WORDNET_POS[p]!
+    const table = tables[pos]
+    if (morphyFindsNothing(lemma, pos, table)) continue
+    const forms = morphyUnchecked(lemma, pos, table)
     for (let f = 0; f < forms.length; f++) {
       const at = lemmaPosition(table, forms[f]!)
       if (at < 0) continue
@@ -387,6 +389,18 @@ function synonymSet(word: string): ReadonlySet<string> {
     }
   }
   return set ?? NO_SYNONYMS
+}
+
+/**
+ * True when {@link morphyUnchecked} returns [] for certain, decided without allocating: `form` is not
+ * in `<pos>.exc`, is not an index lemma, and no detachment rule applies to it (so no other form is
+ * tried). Most words METEOR looks up are such stems (`larg`), and the full morphy's arrays cost more
+ * than its lookups on a fresh process.
+ */
+function morphyFindsNothing(form: string, pos: WordNetPos, table: PosTable): boolean {
+  const substitutions = SUBSTITUTIONS[pos]
+  for (let r = 0; r < substitutions.length; r++) if (form.endsWith(substitutions[r]![0])) return false
+  return table.exceptions.find(form, true) < 0 && lemmaPosition(table, form) < 0
 }
 
 /** Adds the names on synset line `id` (space-separated) to `set`, made on the first name; returns it. */

@@ -121,6 +121,14 @@ describe('synsets / synonyms', () => {
     expect(synonyms('larg').size).toBe(0)
   })
 
+  it('synonyms(word) is the union of synsets(word), also for the words morphy finds nothing for', () => {
+    // synonyms skips morphy for a form with no exception, no lemma and no applicable rule; synsets does not
+    const words = ['larg', 'quick', 'fast', 'geese', 'dogs', 'better', 'running', 'happi', 'xyzzy', 'abbrevi', 'glasses', 'was', 'offer', 'aurar', 'men', 'ies', 's', '']
+    for (const word of [...words, ...words.map((w) => `${w}s`), ...words.map((w) => `${w}ed`)]) {
+      expect([...synonyms(word)].sort()).toEqual([...new Set(synsets(word).flat())].sort())
+    }
+  })
+
   it('returns the cached set on repeated calls', () => {
     expect(synonyms('quick')).toBe(synonyms('quick'))
   })

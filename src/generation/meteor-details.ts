@@ -2,9 +2,63 @@
  * METEOR's details, with the per-token lists built on first read: most callers read the score
  * alone, and the aligned pairs (one object each) and unmatched tokens were a large part of a
  * short sentence's cost. What they need is kept small: the token texts and one number per
- * candidate position.
+ * candidate position. The result types are declared here too (meteor.ts re-exports them), so the two
+ * modules import one way.
  */
-import type { MeteorDetails, MeteorMatch, MeteorStage } from './meteor.js'
+
+/** The stage that aligned a pair. */
+export type MeteorStage = 'exact' | 'stem' | 'synonym'
+
+export interface MeteorMatch {
+  /** Token position in the candidate. */
+  readonly candidate: number
+  /** Token position in the reference. */
+  readonly reference: number
+  readonly stage: MeteorStage
+  /** The lower-cased tokens that were aligned (before stemming). */
+  readonly candidateToken: string
+  readonly referenceToken: string
+}
+
+/** Everything about the alignment with one reference. */
+export interface MeteorAlignment {
+  /** The single-reference METEOR score. */
+  readonly score: number
+  readonly candidateLength: number
+  readonly referenceLength: number
+  /** Matches per stage and the aligned pairs, sorted by candidate position. */
+  readonly matches: {
+    readonly exact: number
+    readonly stem: number
+    readonly synonym: number
+    readonly pairs: readonly MeteorMatch[]
+  }
+  /** Runs of pairs adjacent in both candidate and reference; 0 without matches. */
+  readonly chunks: number
+  /** chunks / matches (0 without matches). */
+  readonly fragmentation: number
+  /** gamma · fragmentation^beta. */
+  readonly penalty: number
+  /** matches / candidate length (0 for an empty candidate). */
+  readonly precision: number
+  /** matches / reference length (0 for an empty reference). */
+  readonly recall: number
+  /** P·R / (α·P + (1−α)·R), 0 without matches. */
+  readonly fmean: number
+  /** Unaligned candidate / reference tokens (lower-cased), the first 25 of each. */
+  readonly unmatchedCandidate: readonly string[]
+  readonly unmatchedReference: readonly string[]
+}
+
+export interface MeteorDetails extends MeteorAlignment {
+  /** Index of the reference that gave the maximum (the first one on ties). */
+  readonly bestReferenceIndex: number
+  /** Single-reference scores, in reference order. */
+  readonly referenceScores: readonly number[]
+  readonly alpha: number
+  readonly beta: number
+  readonly gamma: number
+}
 
 const UNMATCHED_LIMIT = 25
 const STAGES: readonly MeteorStage[] = ['exact', 'exact', 'stem', 'synonym']
@@ -22,17 +76,9 @@ export interface AlignmentSnapshot {
   unmatchedReference: string[] | undefined
 }
 
-/** The best reference's numbers (meteor.ts's alignment record). */
-export interface MeteorNumbers {
-  readonly score: number
-  /** matches per stage: exact, stem, synonym */
+/** The best reference's numbers (meteor.ts's alignment record): matches per stage (exact, stem, synonym) and the rest as reported. */
+export type MeteorNumbers = Pick<MeteorAlignment, 'score' | 'chunks' | 'fragmentation' | 'penalty' | 'precision' | 'recall' | 'fmean'> & {
   readonly counts: readonly [number, number, number]
-  readonly chunks: number
-  readonly fragmentation: number
-  readonly penalty: number
-  readonly precision: number
-  readonly recall: number
-  readonly fmean: number
 }
 
 // Fields are `declare`d and set in the constructor: a class field is first defined as undefined and

@@ -13,7 +13,7 @@ import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
 import { pyIsSpaceCode, pySplit } from '../text/python-string.js'
 import { checkTextLength, checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
-import { LazyMeteorDetails } from './meteor-details.js'
+import { LazyMeteorDetails, type MeteorAlignment, type MeteorDetails, type MeteorMatch, type MeteorStage } from './meteor-details.js'
 import { porterStemNltkUncached } from './stemmers/porter.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
 import { synonymsUncached, wordNetGeneration } from './wordnet.js'
@@ -40,59 +40,8 @@ export interface MeteorOptions {
 /** The keys of {@link MeteorOptions}: what meteorScore and singleMeteorScore accept. */
 export const METEOR_OPTION_KEYS = keysOf<MeteorOptions>()('alpha', 'beta', 'gamma', 'synonyms', 'stemmer', 'maxTokens')
 
-/** The stage that aligned a pair. */
-export type MeteorStage = 'exact' | 'stem' | 'synonym'
-
-export interface MeteorMatch {
-  /** Token position in the candidate. */
-  readonly candidate: number
-  /** Token position in the reference. */
-  readonly reference: number
-  readonly stage: MeteorStage
-  /** The lower-cased tokens that were aligned (before stemming). */
-  readonly candidateToken: string
-  readonly referenceToken: string
-}
-
-/** Everything about the alignment with one reference. */
-export interface MeteorAlignment {
-  /** The single-reference METEOR score. */
-  readonly score: number
-  readonly candidateLength: number
-  readonly referenceLength: number
-  /** Matches per stage and the aligned pairs, sorted by candidate position. */
-  readonly matches: {
-    readonly exact: number
-    readonly stem: number
-    readonly synonym: number
-    readonly pairs: readonly MeteorMatch[]
-  }
-  /** Runs of pairs adjacent in both candidate and reference; 0 without matches. */
-  readonly chunks: number
-  /** chunks / matches (0 without matches). */
-  readonly fragmentation: number
-  /** gamma · fragmentation^beta. */
-  readonly penalty: number
-  /** matches / candidate length (0 for an empty candidate). */
-  readonly precision: number
-  /** matches / reference length (0 for an empty reference). */
-  readonly recall: number
-  /** P·R / (α·P + (1−α)·R), 0 without matches. */
-  readonly fmean: number
-  /** Unaligned candidate / reference tokens (lower-cased), the first 25 of each. */
-  readonly unmatchedCandidate: readonly string[]
-  readonly unmatchedReference: readonly string[]
-}
-
-export interface MeteorDetails extends MeteorAlignment {
-  /** Index of the reference that gave the maximum (the first one on ties). */
-  readonly bestReferenceIndex: number
-  /** Single-reference scores, in reference order. */
-  readonly referenceScores: readonly number[]
-  readonly alpha: number
-  readonly beta: number
-  readonly gamma: number
-}
+// the result types live beside the class that implements them (meteor-details.ts)
+export type { MeteorAlignment, MeteorDetails, MeteorMatch, MeteorStage }
 
 const FN = 'meteorScore'
 
@@ -299,6 +248,24 @@ interface RawAlignment {
 }
 
 /**
+ * A matching stage over the candidate's first H and the reference's first R tokens: it fills refOf, stageOf and
+ * refMatched for the pairs it aligns and returns how many; `Extra` are its own parameters.
+ */
+type Stage<Extra extends unknown[]> = (
+  hyp: readonly Token[],
+  H: number,
+  ref: readonly Token[],
+  R: number,
+  refOf: Int32Array,
+  stageOf: Uint8Array,
+  refMatched: Uint8Array,
+  ...extra: Extra
+) => number
+
+/** Stage 3; `room`: reference positions still unaligned (the stage stops when none is left). */
+type SynonymStage = Stage<[room: number]>
+
+/**
  * One matching stage over the still-unaligned words: candidate positions from last to first, each
  * taking the LAST unaligned reference position with an equal word. This is NLTK's reversed double
  * loop with pop(i)/pop(j): popping never reorders what is left, so it visits the same items.
@@ -308,17 +275,7 @@ interface RawAlignment {
  * so "the last unaligned position with an equal word" is the list's head. Why not NLTK's scan:
  * its H·R compares were a quarter of a warm pass on sentences of 20 words.
  */
-function matchEqual(
-  hyp: readonly Token[],
-  H: number,
-  ref: readonly Token[],
-  R: number,
-  refOf: Int32Array,
-  stageOf: Uint8Array,
-  refMatched: Uint8Array,
-  stage: number,
-  nextDown: Int32Array,
-): number {
+const matchEqual: Stage<[stage: number, nextDown: Int32Array]> = (hyp, H, ref, R, refOf, stageOf, refMatched, stage, nextDown) => {
   const base = vocabulary.firstId
   const lastOf = lastPositionScratch(vocabulary.nextIndex)
   for (let j = 0; j < R; j++) {
@@ -357,16 +314,7 @@ function lastPositionScratch(words: number): Int32Array {
  * reference position whose word is in the candidate word's synonym set (WordNet names ∪ the word
  * itself). `room`: reference positions still unaligned (the stage stops when none is left).
  */
-function matchSynonymsScan(
-  hyp: readonly Token[],
-  H: number,
-  ref: readonly Token[],
-  R: number,
-  refOf: Int32Array,
-  stageOf: Uint8Array,
-  refMatched: Uint8Array,
-  room: number,
-): number {
+const matchSynonymsScan: SynonymStage = (hyp, H, ref, R, refOf, stageOf, refMatched, room) => {
   let count = 0
   for (let i = H - 1; i >= 0 && count < room; i--) {
     if (stageOf[i] !== 0) continue
@@ -396,16 +344,7 @@ function matchSynonymsScan(
  * qualifying position" is the largest last element over the words of the synonym set —
  * O(H·|synonyms| + R).
  */
-function matchSynonymsIndexed(
-  hyp: readonly Token[],
-  H: number,
-  ref: readonly Token[],
-  R: number,
-  refOf: Int32Array,
-  stageOf: Uint8Array,
-  refMatched: Uint8Array,
-  room: number,
-): number {
+const matchSynonymsIndexed: SynonymStage = (hyp, H, ref, R, refOf, stageOf, refMatched, room) => {
   const positions = new Map<string, number[]>()
   for (let j = 0; j < R; j++) {
     if (refMatched[j] !== 0) continue

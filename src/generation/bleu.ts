@@ -155,17 +155,10 @@ export function sentenceBleu(candidate: string, references: string | readonly st
   const fn = 'sentenceBleu'
   const refs = checkSentenceArgs(fn, candidate, references)
   const r = resolveBleuOptions(fn, options, true, BLEU_OPTION_KEYS)
-  const stats = kernelStats(candidate, refs, r) ?? segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(refs, r), r.maxOrder)
-  // the unmatched n-grams are rarely read (most scores pass): counted again from the texts on first
-  // read (from a copy of a caller's array, which may change), so the hot path notes nothing
-  const kept = typeof references === 'string' ? refs : refs.slice()
-  return scoreFromStats(stats, r, refs.length, () =>
-    segmentUnmatched(
-      preprocess(candidate, r),
-      kept.map((ref) => preprocess(ref, r)),
-      r.maxOrder,
-    ),
-  )
+  const stats = countSegment(candidate, refs, r)
+  // the unmatched n-grams are rarely read (most scores pass), so the hot path notes nothing; a caller's
+  // array may change, so a copy of it is kept
+  return scoreFromStats(stats, r, refs.length, recountUnmatched(candidate, typeof references === 'string' ? refs : refs.slice(), r))
 }
 
 /**
@@ -261,8 +254,9 @@ export interface BleuSegments {
 /**
  * Corpus BLEU and every segment's sentence BLEU from one pass: each candidate and reference is
  * preprocessed and tokenized once (again only for a segment whose unmatched n-grams are read), its
- * segment's sufficient statistics give the sentence score and are summed for the corpus score. The same numbers as calling {@link corpusBleu} (with the
- * references laid out as streams) and {@link sentenceBleu} per segment, for half the work.
+ * segment's sufficient statistics give the sentence score and are summed for the corpus score. The
+ * same numbers as calling {@link corpusBleu} (with the references laid out as streams) and
+ * {@link sentenceBleu} per segment, for half the work.
  *
  * `references[i]` lists the references of segment i (not sacrebleu's stream layout). The options
  * are resolved twice, as each function would: the corpus score uses the corpus defaults
@@ -313,7 +307,7 @@ export function bleuSegments(candidates: readonly string[], references: Readonly
     const counted = corpusUnmatched.allFull() ? kernelStats(candidate, refs, rCorpus) : undefined
     let stats: number[]
     // a segment's own unmatched n-grams are rarely read (a per-case table shows values only): counted
-    // again on first read, from the kept spans, or from the texts (a copy of the caller's array)
+    // again on first read, from the kept spans or from (a copy of) the texts
     let unmatchedOf: () => string[][]
     if (counted === undefined) {
       const hyp = preprocess(candidate, rCorpus)
@@ -324,13 +318,7 @@ export function bleuSegments(candidates: readonly string[], references: Readonly
       unmatchedOf = () => segmentUnmatched(hyp, refSpans, N)
     } else {
       stats = counted
-      const kept = refs.slice()
-      unmatchedOf = () =>
-        segmentUnmatched(
-          preprocess(candidate, rCorpus),
-          kept.map((ref) => preprocess(ref, rCorpus)),
-          N,
-        )
+      unmatchedOf = recountUnmatched(candidate, refs.slice(), rCorpus)
     }
     for (let j = 0; j < stats.length; j++) sums[j]! += stats[j]!
     builders.push(() => scoreFromStats(stats, rSentence, refs.length, unmatchedOf))
@@ -361,7 +349,7 @@ export function bleuStats(candidate: string, references: string | readonly strin
   const fn = 'bleuStats'
   const refs = checkSentenceArgs(fn, candidate, references)
   const r = resolveBleuOptions(fn, options, true, BLEU_OPTION_KEYS)
-  return kernelStats(candidate, refs, r) ?? segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(refs, r), r.maxOrder)
+  return countSegment(candidate, refs, r)
 }
 
 /**
@@ -560,6 +548,16 @@ class UnmatchedNgrams {
   }
 }
 
+/** A segment's unmatched n-grams counted from its texts when called (`refs` must not change meanwhile). */
+function recountUnmatched(candidate: string, refs: readonly string[], r: ResolvedBleu): () => string[][] {
+  return () =>
+    segmentUnmatched(
+      preprocess(candidate, r),
+      refs.map((ref) => preprocess(ref, r)),
+      r.maxOrder,
+    )
+}
+
 /** The unmatched n-grams of one tokenized segment, as {@link sentenceBleu} lists them. */
 function segmentUnmatched(hyp: TokenSpans, refs: readonly TokenSpans[], maxOrder: number): string[][] {
   const unmatched = new UnmatchedNgrams(maxOrder)
@@ -686,6 +684,11 @@ function lowerStrip(text: string, r: ResolvedBleu): string {
   let end = lowered.length
   while (end > 0 && isPyWhitespaceUnit(lowered.charCodeAt(end - 1))) end--
   return end === lowered.length ? lowered : lowered.slice(0, end)
+}
+
+/** One segment's statistics: from the kernel where it can count them, else from the JS tokenizer and counters. */
+function countSegment(candidate: string, refs: readonly string[], r: ResolvedBleu): number[] {
+  return kernelStats(candidate, refs, r) ?? segmentStats(preprocess(candidate, r, pooledSpans(0)), preprocessRefs(refs, r), r.maxOrder)
 }
 
 /** The texts handed to the kernel (references, then the candidate), reused across calls. */

@@ -4,7 +4,7 @@
  * loading makes no per-entry strings; a line is sliced out when it is read, and a lookup hashes the
  * lines' keys in place (an index built on the first lookup) and compares code units in place.
  */
-import { HASH_SEED, hashStep } from './token-table.js'
+import { HASH_SEED, hashStep, hashText } from './token-table.js'
 
 export class Lines {
   readonly text: string
@@ -49,7 +49,7 @@ export class Lines {
     const { text, starts } = this
     const mask = (index.length >> 1) - 1
     const length = key.length
-    const h = hashKey(key)
+    const h = hashText(key)
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const line = index[2 * slot + 1]! - 1
       if (line < 0) return -1
@@ -63,13 +63,6 @@ export class Lines {
   /** Per slot: the key's hash and its line number + 1 (0: empty); built by {@link buildIndex}. */
   private byLine: Int32Array | undefined
   private byKeyBeforeSpace: Int32Array | undefined
-}
-
-/** FNV-1a over UTF-16 code units (see token-table.ts). */
-function hashKey(key: string): number {
-  let h = HASH_SEED
-  for (let i = 0; i < key.length; i++) h = hashStep(h, key.charCodeAt(i))
-  return h
 }
 
 /** Where the key of the line `text[from, to)` ends: `to`, or its first space with `keyEndsAtSpace`. */
@@ -103,7 +96,7 @@ function buildIndex(lines: Lines, keyEndsAtSpace: boolean): Int32Array {
   return index
 }
 
-/** `hashes[k]` = the {@link hashKey} of line k's key; one scan over the whole text, so it is optimised while it runs. */
+/** `hashes[k]` = the {@link hashText} of line k's key; one scan over the whole text, so it is optimised while it runs. */
 function hashLineKeys(text: string, keyEndsAtSpace: boolean, hashes: Int32Array): void {
   let k = 0
   let h = HASH_SEED

@@ -280,11 +280,6 @@ function synsetIdsAt(table: PosTable, at: number): number[] {
   return ids
 }
 
-function synsetIds(table: PosTable, lemma: string): number[] {
-  const at = lemmaPosition(table, lemma)
-  return at < 0 ? [] : synsetIdsAt(table, at)
-}
-
 /**
  * NLTK 3.8 `wordnet.synsets(word)` reduced to what METEOR reads: one entry per synset, in NLTK's
  * order (POS n, v, a, r; each morphy form of `word.lower()`; the index's synset order), holding the
@@ -298,26 +293,46 @@ function synsetIds(table: PosTable, lemma: string): number[] {
 export function synsets(word: string): string[][] {
   if (typeof word !== 'string') throw new MetricInputError('synsets', 'word', 'a string', word)
   const out: string[][] = []
-  forEachSynsetLine(word, (table, id) => {
+  // the full morphy for every part of speech, so that a test can hold synonyms()' shortcut to it
+  const n = synsetLines(word, false)
+  for (let i = 0; i < n; i++) {
+    const table = lineTables[i]!
+    const id = lineIds[i]!
     const names = id < table.synsets.count ? table.synsets.line(id) : ''
     out.push(names.length === 0 ? [] : names.split(' '))
-  })
+  }
   return out
 }
 
-/** Calls `visit` with each synset of `word` (see {@link synsets}) in NLTK's order. */
-function forEachSynsetLine(word: string, visit: (table: PosTable, id: number) => void): void {
+// synsetLines' output, reused: its callers read it before anything else can call it
+const lineTables: PosTable[] = []
+const lineIds: number[] = []
+
+/**
+ * Fills `lineTables`/`lineIds` with each synset of `word` (see {@link synsets}) in NLTK's order and returns how
+ * many; without a closure per word. With `shortcut`, a part of speech for which {@link morphyFindsNothing} skips
+ * morphy and its arrays.
+ */
+function synsetLines(word: string, shortcut: boolean): number {
   const tables = ensureLoaded().tables
   const lemma = pyLower(word)
+  let n = 0
   for (let p = 0; p < WORDNET_POS.length; p++) {
     const pos = WORDNET_POS[p]!
     const table = tables[pos]
+    if (shortcut && morphyFindsNothing(lemma, pos, table)) continue
     const forms = morphyUnchecked(lemma, pos, table)
     for (let f = 0; f < forms.length; f++) {
-      const ids = synsetIds(table, forms[f]!)
-      for (let k = 0; k < ids.length; k++) visit(table, ids[k]!)
+      const at = lemmaPosition(table, forms[f]!)
+      if (at < 0) continue
+      const ids = synsetIdsAt(table, at)
+      for (let k = 0; k < ids.length; k++) {
+        lineTables[n] = table
+        lineIds[n++] = ids[k]!
+      }
     }
   }
+  return n
 }
 
 // Bounded: METEOR calls synonyms() once per unmatched candidate stem, over unbounded input vocabularies.
@@ -350,15 +365,6 @@ export function synonyms(word: string): ReadonlySet<string> {
   return set
 }
 
-/** Whether `pyLower` would return `word` itself for certain: ASCII without capitals (METEOR's usual stem). */
-function isLowerAscii(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i)
-    if (c >= 0x80 || (c >= 0x41 && c <= 0x5a)) return false
-  }
-  return true
-}
-
 // Most words METEOR looks up (stems such as `larg`) have no synset: they share one empty set
 // instead of each keeping its own.
 const NO_SYNONYMS: ReadonlySet<string> = new Set<string>()
@@ -371,23 +377,11 @@ export function synonymsUncached(word: string): ReadonlySet<string> {
   return synonymSet(word)
 }
 
-/** forEachSynsetLine's loops written out, without a closure per word. */
+/** The names of `word`'s synsets, made on the first name (NO_SYNONYMS when there is none). */
 function synonymSet(word: string): ReadonlySet<string> {
-  const tables = ensureLoaded().tables
-  const lemma = isLowerAscii(word) ? word : pyLower(word)
   let set: Set<string> | undefined
-  for (let p = 0; p < WORDNET_POS.length; p++) {
-    const pos = WORDNET_POS[p]!
-    const table = tables[pos]
-    if (morphyFindsNothing(lemma, pos, table)) continue
-    const forms = morphyUnchecked(lemma, pos, table)
-    for (let f = 0; f < forms.length; f++) {
-      const at = lemmaPosition(table, forms[f]!)
-      if (at < 0) continue
-      const ids = synsetIdsAt(table, at)
-      for (let k = 0; k < ids.length; k++) set = addNames(table, ids[k]!, set)
-    }
-  }
+  const n = synsetLines(word, true)
+  for (let i = 0; i < n; i++) set = addNames(lineTables[i]!, lineIds[i]!, set)
   return set ?? NO_SYNONYMS
 }
 

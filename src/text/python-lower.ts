@@ -14,6 +14,15 @@
 const NEWER_UPPERCASE = /[\u1C89\uA7CB\uA7CC\uA7CE\uA7D2\uA7D4\uA7DA\uA7DC\u{10D50}-\u{10D65}\u{16EA0}-\u{16EB8}]/u
 const NEWER_UPPERCASE_SPLIT = new RegExp(`(${NEWER_UPPERCASE.source})`, 'u')
 
+/** Whether `text` is ASCII without capitals, so that {@link pyLower} returns it unchanged. */
+export function isLowerAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0x80 || (c >= 0x41 && c <= 0x5a)) return false
+  }
+  return true
+}
+
 /**
  * `str.lower()` as CPython 3.11 computes it.
  *
@@ -23,6 +32,8 @@ const NEWER_UPPERCASE_SPLIT = new RegExp(`(${NEWER_UPPERCASE.source})`, 'u')
  * pyLower('ΟΔΟΣ') // 'οδος' (final sigma)
  */
 export function pyLower(text: string): string {
+  // lower-case ASCII (most words METEOR and WordNet look up) is its own lower case: no regex test, no copy
+  if (isLowerAscii(text)) return text
   if (!NEWER_UPPERCASE.test(text)) return text.toLowerCase()
   // split with a capture group: odd indices are the letters Python leaves as they are
   return text

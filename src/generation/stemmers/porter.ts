@@ -1,7 +1,7 @@
 import { MetricInputError } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
-import { pyLower } from '../../text/python-lower.js'
+import { isLowerAscii, pyLower } from '../../text/python-lower.js'
 
 /**
  * Which of NLTK 3.8's three Porter variants to run:
@@ -88,19 +88,11 @@ export function porterStem(word: string, mode: PorterMode = 'nltk', options?: Po
  */
 export function porterStemNltkUncached(word: string): string {
   // METEOR's words are lower-cased already: for lower-case ASCII, pyLower is the identity and there
-  // are no surrogates, so stemUncached reduces to this (without its regex test and scans)
+  // are no surrogates, so stemUncached reduces to this (without its surrogate scans)
   if (!isLowerAscii(word)) return stemUncached(word, 'nltk', true)
   const irregular = IRREGULAR_FORMS.get(word)
   if (irregular !== undefined) return irregular
   return word.length <= 2 ? word : runSteps(word, RULES.nltk)
-}
-
-function isLowerAscii(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i)
-    if (c >= 0x80 || (c >= 0x41 && c <= 0x5a)) return false
-  }
-  return true
 }
 
 const CACHE_LIMIT = 100_000

@@ -112,6 +112,8 @@ export function optionsProblem(options: unknown, argument = 'options'): OptionsP
     const expected = `a plain object (an object literal), not ${kindOf(options)}`
     return { problem: `${argument} must be ${expected}`, expected }
   }
+  // the common case in one step: every own key (symbols included) is an enumerable string key
+  if (Reflect.ownKeys(options).length === Object.keys(options).length) return undefined
   const symbol = Object.getOwnPropertySymbols(options)[0]
   if (symbol !== undefined) {
     return { problem: `${argument} has a symbol key ${String(symbol)}; option keys must be strings`, expected: `an object with string keys only, not ${String(symbol)}` }
@@ -143,7 +145,7 @@ export function readOptions<T extends object = Record<string, unknown>>(fn: stri
   const plain = options as Record<string, unknown>
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(plain)) {
-    if (!known.includes(key)) throw new MetricInputError(fn, `${argument}.${key}`, `not set (${unknownKeyProblem(key, known)})`, plain[key])
+    if (!known.includes(key)) throw unknownOption(fn, argument, key, known, plain[key])
     out[key] = plain[key]
   }
   return out as Partial<T>
@@ -158,5 +160,16 @@ export function readOptions<T extends object = Record<string, unknown>>(fn: stri
  * // MetricInputError: ndcgAtK: Expected `options.gian` to be not set (unknown option 'gian' — did you mean 'gain'?), got …
  */
 export function checkOptionKeys(fn: string, options: unknown, known: readonly string[], argument = 'options'): void {
-  readOptions(fn, options, known, argument)
+  if (options === undefined) return
+  const shape = optionsProblem(options, argument)
+  if (shape !== undefined) throw new MetricInputError(fn, argument, shape.expected, options)
+  // readOptions' checks without its snapshot: this runs on every call of a metric
+  const plain = options as Record<string, unknown>
+  for (const key of Object.keys(plain)) {
+    if (!known.includes(key)) throw unknownOption(fn, argument, key, known, plain[key])
+  }
+}
+
+function unknownOption(fn: string, argument: string, key: string, known: readonly string[], value: unknown): MetricInputError {
+  return new MetricInputError(fn, `${argument}.${key}`, `not set (${unknownKeyProblem(key, known)})`, value)
 }

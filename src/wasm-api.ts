@@ -1,5 +1,5 @@
 /**
- * The few WebAssembly JS API members the project's kernels use (run-kernel.ts, bleu-kernel.ts), typed here: the
+ * The few WebAssembly JS API members the project's kernels use (run-kernel.ts, bleu-kernel.ts, rouge-kernel.ts), typed here: the
  * project's lib has no DOM types.
  */
 export interface WasmGlobal {
@@ -11,7 +11,7 @@ export interface WasmMemory {
 }
 interface WasmApi {
   readonly Module: new (bytes: Uint8Array) => object
-  readonly Instance: new (module: object) => { readonly exports: unknown }
+  readonly Instance: new (module: object, imports?: object) => { readonly exports: unknown }
 }
 
 const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly
@@ -28,7 +28,7 @@ export function compileKernel(base64: string): object | null {
   }
 }
 
-/** A fresh instance of a compiled kernel (its own memory); its exports as the caller declares them. */
-export function instantiateKernel<T>(module: object): T {
-  return new wasm!.Instance(module).exports as T
+/** A fresh instance of a compiled kernel (its own memory), given the functions it imports; its exports as the caller declares them. */
+export function instantiateKernel<T>(module: object, imports?: object): T {
+  return new wasm!.Instance(module, imports).exports as T
 }

@@ -17,6 +17,8 @@
  * O(√|ref| · |can|/32) words of memory instead of |ref|·|can| cells.
  */
 
+import { LcsKernel } from './lcs-kernel.js'
+
 // ---------------------------------------------------------------------------------------------
 // small pairs: the plain DP
 
@@ -243,6 +245,14 @@ export function lcsPathBits(ref: Int32Array, can: Int32Array, out: number[]): vo
   reverseTail(out, first)
 }
 
+/** Candidates longer than this build their match masks by scanning (see {@link lcsPathRows}). */
+const MASKED_COLUMNS = 4096
+
+// Grow-only scratch of lcsPathRows' match masks: id → 1 + its slot (0 when the id is not in `can`; every entry set
+// is put back to 0), and per slot the id's words of match bits.
+let slotOfId = new Int32Array(1024)
+let masks = new Int32Array(1024)
+
 /**
  * rouge-score's path (its `_lcs_table` + `_backtrack_norec` walk), from bit-parallel rows that are all kept (|ref| + 1 rows
  * of ⌈|can|/32⌉ words, in the shared scratch). A row is built from per-word match masks with no
@@ -255,23 +265,8 @@ export function lcsPathRows(ref: Int32Array, can: Int32Array, out: number[]): vo
   const words = (cols + 31) >>> 5
   const v = tableOfSize((rows + 1) * words)
   for (let w = 0; w < words; w++) v[w] = -1
-  for (let i = 1; i <= rows; i++) {
-    const x = ref[i - 1] as number
-    const base = i * words
-    const prev = base - words
-    let carry = 0
-    for (let w = 0; w < words; w++) {
-      let m = 0
-      const end = Math.min(cols, (w + 1) << 5)
-      for (let j = w << 5; j < end; j++) if (can[j] === x) m |= 1 << (j & 31)
-      // the row step of lcsLengthBits (V + U) | (V & ~U), for every word since there is no postings list
-      const y = (v[prev + w] as number) >>> 0
-      const u = (y & m) >>> 0
-      const sum = y + u + carry
-      carry = sum >= TWO_32 ? 1 : 0
-      v[base + w] = (sum >>> 0) | (y & ~u)
-    }
-  }
+  if (cols <= MASKED_COLUMNS) maskedRows(ref, can, v, words)
+  else scannedRows(ref, can, v, words)
   // rouge-score's walk, with t[i][j] read off the rows: cur = t[i][j], up = t[i-1][j]
   const first = out.length
   let i = rows
@@ -301,6 +296,68 @@ export function lcsPathRows(ref: Int32Array, can: Int32Array, out: number[]): vo
   reverseTail(out, first)
 }
 
+/**
+ * The rows of {@link lcsPathRows} from each token's match mask, built once per distinct token of `can`: |can| + |ref|·words
+ * steps instead of the |ref|·|can| comparisons of {@link scannedRows}.
+ */
+function maskedRows(ref: Int32Array, can: Int32Array, v: Int32Array, words: number): void {
+  const cols = can.length
+  let maxId = 0
+  for (let j = 0; j < cols; j++) if ((can[j] as number) > maxId) maxId = can[j] as number
+  if (slotOfId.length <= maxId) slotOfId = new Int32Array(Math.max(maxId + 1, 2 * slotOfId.length))
+  if (masks.length < cols * words) masks = new Int32Array(Math.max(cols * words, 2 * masks.length))
+  let slots = 0
+  for (let j = 0; j < cols; j++) {
+    const id = can[j] as number
+    let slot = slotOfId[id] as number
+    if (slot === 0) {
+      slot = ++slots
+      slotOfId[id] = slot
+      // a loop: most candidates fit in a word or two, and a fill() call per token cost more
+      for (let w = (slot - 1) * words; w < slot * words; w++) masks[w] = 0
+    }
+    const at = (slot - 1) * words + (j >>> 5)
+    masks[at] = (masks[at] as number) | (1 << (j & 31))
+  }
+  for (let i = 1; i <= ref.length; i++) {
+    const x = ref[i - 1] as number
+    const slot = x <= maxId ? (slotOfId[x] as number) : 0
+    const base = i * words
+    if (slot === 0) {
+      // no match in the row: it equals the row above
+      for (let w = 0; w < words; w++) v[base + w] = v[base - words + w] as number
+      continue
+    }
+    stepMasked(v, base, words, masks, (slot - 1) * words)
+  }
+  for (let j = 0; j < cols; j++) slotOfId[can[j] as number] = 0
+}
+
+/** The row step of lcsLengthBits, (V + U) | (V & ~U), from the row above into the row at `base`, for every word. */
+function stepMasked(v: Int32Array, base: number, words: number, m: Int32Array, at: number): void {
+  const prev = base - words
+  let carry = 0
+  for (let w = 0; w < words; w++) {
+    const y = (v[prev + w] as number) >>> 0
+    const u = (y & (m[at + w] as number)) >>> 0
+    const sum = y + u + carry
+    carry = sum >= TWO_32 ? 1 : 0
+    v[base + w] = (sum >>> 0) | (y & ~u)
+  }
+}
+
+/** The rows of {@link lcsPathRows} for a long `can` (few rows): each row's mask by comparing every column. */
+function scannedRows(ref: Int32Array, can: Int32Array, v: Int32Array, words: number): void {
+  const cols = can.length
+  const m = new Int32Array(words)
+  for (let i = 1; i <= ref.length; i++) {
+    const x = ref[i - 1] as number
+    m.fill(0)
+    for (let j = 0; j < cols; j++) if (can[j] === x) m[j >>> 5] = (m[j >>> 5] as number) | (1 << (j & 31))
+    stepMasked(v, i * words, words, m, 0)
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // dispatch
 
@@ -310,9 +367,17 @@ export function lcsLengthOf(a: Int32Array, b: Int32Array): number {
   return a.length * b.length <= SMALL_LCS_CELLS ? lcsLengthTable(a, b) : lcsLengthBits(a, b)
 }
 
+/** The WebAssembly kernel for sentence-sized pairs, created on first use; null where the runtime has no WebAssembly. */
+let kernel: LcsKernel | null | undefined
+
 /** rouge-score's LCS of (ref, can) as ascending indices into `ref`, appended to `out`. */
 export function lcsPathOf(ref: Int32Array, can: Int32Array, out: number[]): void {
   if (ref.length === 0 || can.length === 0) return
-  if (ref.length * can.length <= SMALL_LCS_CELLS) lcsPathRows(ref, can, out)
+  if (kernel === undefined) kernel = LcsKernel.create()
+  if (kernel !== null && LcsKernel.fits(ref.length, can.length)) {
+    const n = kernel.path(ref, can)
+    const path = kernel.out
+    for (let k = 0; k < n; k++) out.push(path[k] as number)
+  } else if (ref.length * can.length <= SMALL_LCS_CELLS) lcsPathRows(ref, can, out)
   else lcsPathBits(ref, can, out)
 }

@@ -16,6 +16,7 @@ import {
   type InputLimitOptions,
 } from './input-limits.js'
 import { lcsLengthOf, lcsPathOf } from './lcs.js'
+import { RougeKernel } from './rouge-kernel.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
 import { rougeRawTokens, rougeStemToken } from './tokenizers/rouge-default.js'
 
@@ -351,6 +352,8 @@ function resetVocabularyIfLarge(): void {
   vocabulary.raw = [new RawIds(), new RawIds()]
   vocabulary.ids.clear()
   vocabulary.tokens = []
+  // the kernel's runs map to the ids just forgotten
+  kernel?.reset()
   countsA = new Int32Array(0)
   countsB = new Int32Array(0)
 }
@@ -358,14 +361,27 @@ function resetVocabularyIfLarge(): void {
 const NO_TOKEN = -1
 const EMPTY_IDS = new Int32Array(0)
 
-/** The id of a new raw run (lower-cased), recorded in `raw`. */
-function addRawToken(raw: RawIds, part: string, h: number, stemmer: boolean): number {
+/** The id of a raw run (lower-cased), or {@link NO_TOKEN}. */
+function runId(part: string, stemmer: boolean): number {
   const token = stemmer ? rougeStemToken(part) : part
   // rouge-score's final `^[a-z0-9]+$` filter drops an empty stem
-  const id = token.length === 0 ? NO_TOKEN : vocabularyId(token)
+  return token.length === 0 ? NO_TOKEN : vocabularyId(token)
+}
+
+/** The id of a new raw run (lower-cased), recorded in `raw`. */
+function addRawToken(raw: RawIds, part: string, h: number, stemmer: boolean): number {
+  const id = runId(part, stemmer)
   raw.table.add(part, h)
   raw.ids.push(id)
   return id
+}
+
+/** The WebAssembly tokenizer (ASCII texts), created on first use; null where the runtime has no WebAssembly. */
+let kernel: RougeKernel | null | undefined
+
+function rougeKernel(): RougeKernel | null {
+  if (kernel === undefined) kernel = RougeKernel.create(runId)
+  return kernel
 }
 
 // Output scratch for tokenIds.
@@ -387,18 +403,26 @@ function startIdArena(): void {
 
 /** {@link rougeDefaultTokenize} as ids of the shared vocabulary. */
 function tokenIds(text: string, stemmer: boolean): Int32Array {
-  const raw = vocabulary.raw[stemmer ? 1 : 0]
-  if (idScratch.length < text.length) idScratch = new Int32Array(text.length)
-  const k = asciiTokenIds(text, raw, stemmer) ?? generalTokenIds(text, raw, stemmer)
+  const fast = rougeKernel()
+  let k = fast === null ? -1 : fast.tokens(text, stemmer)
+  let ids: Int32Array
+  if (k >= 0) {
+    ids = fast!.out
+  } else {
+    const raw = vocabulary.raw[stemmer ? 1 : 0]
+    if (idScratch.length < text.length) idScratch = new Int32Array(text.length)
+    k = asciiTokenIds(text, raw, stemmer) ?? generalTokenIds(text, raw, stemmer)
+    ids = idScratch
+  }
   if (k === 0) return EMPTY_IDS
   if (arenaUsed + k > arena.length) {
-    if (arenaUsed + k > ARENA_LIMIT) return idScratch.slice(0, k)
+    if (arenaUsed + k > ARENA_LIMIT) return ids.slice(0, k)
     // views handed out earlier keep the old buffer alive, so growing never changes them
     arena = new Int32Array(Math.min(ARENA_LIMIT, Math.max(2 * arena.length, arenaUsed + k)))
     arenaUsed = 0
   }
   const from = arenaUsed
-  arena.set(idScratch.subarray(0, k), from)
+  arena.set(ids.subarray(0, k), from)
   arenaUsed += k
   return arena.subarray(from, from + k)
 }
@@ -627,13 +651,14 @@ function ngramCounts(cand: Int32Array, ref: Int32Array, n: number, v: number, mi
  */
 let lastPath: { ref: Int32Array; can: Int32Array; indices: readonly number[] } | null = null
 
-function pathOf(ref: Int32Array, can: Int32Array, out: number[]): void {
+/** rouge-score's LCS of (ref, can) as ascending indices into `ref` (the memo's array: read it, do not keep it). */
+function pathOf(ref: Int32Array, can: Int32Array): readonly number[] {
   if (lastPath === null || lastPath.ref !== ref || lastPath.can !== can) {
     const indices: number[] = []
     lcsPathOf(ref, can, indices)
     lastPath = { ref, can, indices }
   }
-  for (const index of lastPath.indices) out.push(index)
+  return lastPath.indices
 }
 
 function lcsCounts(cand: Int32Array, ref: Int32Array, missed: number[] | null): Counts {
@@ -645,8 +670,7 @@ function lcsCounts(cand: Int32Array, ref: Int32Array, missed: number[] | null): 
   if (missed === null) {
     lcs = lcsLengthOf(ref, cand)
   } else {
-    const kept: number[] = []
-    pathOf(ref, cand, kept)
+    const kept = pathOf(ref, cand)
     lcs = kept.length
     let k = 0
     for (let i = 0; i < ref.length; i++) {
@@ -675,14 +699,9 @@ function lsumCounts(candLines: readonly Int32Array[], refLines: readonly Int32Ar
 
   let hits = 0
   let offset = 0
-  const indices: number[] = []
   for (const r of refLines) {
     const inUnion = new Uint8Array(r.length)
-    for (const c of candLines) {
-      indices.length = 0
-      pathOf(r, c, indices)
-      for (const idx of indices) inUnion[idx] = 1
-    }
+    for (const c of candLines) for (const idx of pathOf(r, c)) inUnion[idx] = 1
     // the union in ascending order; each token counted at most as often as both sides still have it
     for (let i = 0; i < r.length; i++) {
       const tok = r[i] as number

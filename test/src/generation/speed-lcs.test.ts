@@ -34,6 +34,24 @@ describe('lcsPathRows against the DP table', () => {
     }
   })
 
+  test("a candidate of over 4,096 ids (rows built by scanning instead of per-token masks), and ids above the candidate's", () => {
+    const rand = random(6)
+    for (const [rows, cols, vocab] of [
+      [3, 4097, 5],
+      [40, 5000, 60],
+      [200, 4200, 9],
+      [30, 4096, 7],
+    ] as const) {
+      const ref = ids(rand, rows, vocab + 3)
+      const can = ids(rand, cols, vocab)
+      const want: number[] = []
+      const got: number[] = []
+      lcsPathTable(ref, can, want)
+      lcsPathRows(ref, can, got)
+      expect(got).toEqual(want)
+    }
+  })
+
   test('the dispatch uses it on sentence-sized pairs; empty sides give no path', () => {
     const rand = random(5)
     const ref = ids(rand, 45, 10)

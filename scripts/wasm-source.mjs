@@ -6,7 +6,7 @@ export const KERNELS = [
   { wat: 'src/retrieval/trec/run-kernel.wat', ts: 'src/retrieval/trec/run-kernel-wasm.ts', constant: 'RUN_KERNEL_WASM' },
   { wat: 'src/generation/bleu-kernel.wat', ts: 'src/generation/bleu-kernel-wasm.ts', constant: 'BLEU_KERNEL_WASM' },
   { wat: 'src/generation/lcs-kernel.wat', ts: 'src/generation/lcs-kernel-wasm.ts', constant: 'LCS_KERNEL_WASM' },
-  { wat: 'src/generation/rouge-kernel.wat', ts: 'src/generation/rouge-kernel-wasm.ts', constant: 'ROUGE_KERNEL_WASM' },
+  { wat: 'src/generation/word-kernel.wat', ts: 'src/generation/word-kernel-wasm.ts', constant: 'WORD_KERNEL_WASM' },
 ]
 
 /** The binary module assembled from WAT text (SIMD on; no names section, so the bytes depend on the code only). */

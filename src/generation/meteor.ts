@@ -16,6 +16,7 @@ import { checkTextLength, checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens 
 import { LazyMeteorDetails, type MeteorAlignment, type MeteorDetails, type MeteorMatch, type MeteorStage } from './meteor-details.js'
 import { porterStemNltkUncached } from './stemmers/porter.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
+import { WordKernel } from './word-kernel.js'
 import { synonymsUncached, wordNetGeneration } from './wordnet.js'
 
 export interface MeteorOptions {
@@ -119,6 +120,11 @@ class Vocabulary {
     return index >= 0 ? this.tokens[index]! : this.add(source.slice(start, end).toLowerCase(), h)
   }
 
+  /** The token at `index` (its id minus {@link firstId}). */
+  at(index: number): Token {
+    return this.tokens[index]!
+  }
+
   private add(text: string, h: number): Token {
     const token: Token = { text, id: nextTokenId++, stem: undefined, synonyms: undefined }
     this.table.add(text, h)
@@ -147,11 +153,30 @@ function synonymsOf(token: Token): ReadonlySet<string> {
 }
 
 /**
+ * The WebAssembly split (ASCII texts up to its size), created on first use; null where the runtime has no WebAssembly.
+ * Its ids are places in the current vocabulary; startCall resets it with the vocabulary.
+ */
+let kernel: WordKernel | null | undefined
+
+function splitKernel(): WordKernel | null {
+  if (kernel === undefined) kernel = WordKernel.create('python-split', (word) => intern(word).id - vocabulary.firstId)
+  return kernel
+}
+
+/**
  * Python `s.split()` + `str.lower()` for ASCII text in one scan (the common case, and the hot path):
  * Python's ASCII whitespace is \t \n \v \f \r, U+001C–U+001F and space. Returns undefined when the
  * text has a non-ASCII character, for the general path.
  */
 function splitLowerAscii(text: string): Token[] | undefined {
+  const fast = splitKernel()
+  const n = fast === null ? -1 : fast.tokens(text, 0)
+  if (n >= 0) {
+    const ids = fast!.out
+    const tokens = new Array<Token>(n)
+    for (let k = 0; k < n; k++) tokens[k] = vocabulary.at(ids[k] as number)
+    return tokens
+  }
   const tokens: Token[] = []
   let start = -1
   let h = HASH_SEED
@@ -223,6 +248,8 @@ function startCall(): void {
   if (vocabulary.size >= VOCABULARY_LIMIT || current !== vocabularyWordNet) {
     vocabulary = new Vocabulary()
     vocabularyWordNet = current
+    // its ids are places in the vocabulary just replaced
+    kernel?.reset()
   }
 }
 

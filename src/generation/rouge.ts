@@ -16,9 +16,9 @@ import {
   type InputLimitOptions,
 } from './input-limits.js'
 import { lcsLengthOf, lcsPathOf } from './lcs.js'
-import { RougeKernel } from './rouge-kernel.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
 import { rougeRawTokens, rougeStemToken } from './tokenizers/rouge-default.js'
+import { WordKernel } from './word-kernel.js'
 
 /** `rouge1` … `rouge9`: n-gram overlap (rouge-score accepts exactly these; `rouge0`, `rouge10` are errors). */
 export type RougeNType = 'rouge1' | 'rouge2' | 'rouge3' | 'rouge4' | 'rouge5' | 'rouge6' | 'rouge7' | 'rouge8' | 'rouge9'
@@ -377,10 +377,11 @@ function addRawToken(raw: RawIds, part: string, h: number, stemmer: boolean): nu
 }
 
 /** The WebAssembly tokenizer (ASCII texts), created on first use; null where the runtime has no WebAssembly. */
-let kernel: RougeKernel | null | undefined
+let kernel: WordKernel | null | undefined
 
-function rougeKernel(): RougeKernel | null {
-  if (kernel === undefined) kernel = RougeKernel.create(runId)
+function rougeKernel(): WordKernel | null {
+  // setting 1: stemmed
+  if (kernel === undefined) kernel = WordKernel.create('alphanumeric-runs', (run, setting) => runId(run, setting === 1))
   return kernel
 }
 
@@ -404,7 +405,7 @@ function startIdArena(): void {
 /** {@link rougeDefaultTokenize} as ids of the shared vocabulary. */
 function tokenIds(text: string, stemmer: boolean): Int32Array {
   const fast = rougeKernel()
-  let k = fast === null ? -1 : fast.tokens(text, stemmer)
+  let k = fast === null ? -1 : fast.tokens(text, stemmer ? 1 : 0)
   let ids: Int32Array
   if (k >= 0) {
     ids = fast!.out

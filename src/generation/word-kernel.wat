@@ -1,24 +1,27 @@
-;; ROUGE's default tokenizer on an ASCII text as WebAssembly: the [A-Za-z0-9] runs, lower-cased, each looked up in a
-;; table of the runs seen so far (kept across calls) and mapped to the caller's token id, which the imported
-;; resolve() supplies the first time a run is met for a stemmer setting. rouge-kernel.ts drives it; rouge.ts keeps
-;; the JS path for non-ASCII texts and for long ones. Assembled by scripts/build-wasm.mjs into rouge-kernel-wasm.ts;
-;; test/src/generation/rouge-kernel.test.ts holds it to rougeDefaultTokenize.
+;; Words of an ASCII text as WebAssembly, by one of two rules: ROUGE's default tokenizer (mode 0: the [A-Za-z0-9] runs)
+;; or Python's str.split() (mode 1: the runs of bytes that are not ASCII whitespace, as METEOR splits), lower-cased.
+;; Each word is looked up in a table of the words seen so far (kept across calls) and mapped to the caller's id,
+;; which the imported resolve() supplies the first time a word is met for a setting (ROUGE's two stemmer settings).
+;; word-kernel.ts drives it; rouge.ts and meteor.ts keep their JS paths for non-ASCII texts and for long ones.
+;; Assembled by scripts/build-wasm.mjs into word-kernel-wasm.ts; test/src/generation/word-kernel.test.ts holds it to
+;; rougeDefaultTokenize and to Python's split and lower.
 ;;
-;; Why WebAssembly: a test file meets ROUGE cold, and a JS scan runs its first thousands of texts in V8's baseline
+;; Why WebAssembly: a test file meets a metric cold, and a JS scan runs its first thousands of texts in V8's baseline
 ;; tiers; this code needs no warm-up.
 ;;
-;; tokens(len, stem) reads the len bytes at the text region (ASCII only: rouge-kernel.ts checks), lower-cases them in
-;; place and writes the id of each run whose id is not -1 (an empty stem) to the out region; returns how many, or -1
-;; (nothing done) when the table might not have room for the text's runs: the caller then calls reset() and retries.
+;; tokens(len, setting) reads the len bytes at the text region (ASCII only: word-kernel.ts checks), lower-cases them
+;; in place and writes the id of each word whose id is not -1 (ROUGE: an empty stem) to the out region; returns how
+;; many, or -1 (nothing done) when the table might not have room for the text's words: the caller then calls reset()
+;; and retries.
 (module
-  ;; resolve(start, end): the id of the run at text bytes [start, end) under the current stemmer setting
-  (import "rouge" "resolve" (func $resolve (param i32 i32) (result i32)))
+  ;; resolve(start, end): the id of the word at text bytes [start, end) under the current setting
+  (import "words" "resolve" (func $resolve (param i32 i32) (result i32)))
   (memory (export "memory") 1)
   ;; layout, set by setup()
   (global $textP (mut i32) (i32.const 0)) ;; the text, then 16 readable bytes (hashes load 8 at a time)
   (global $outP (mut i32) (i32.const 0)) ;; i32 per token written
-  ;; 32 bytes per slot: a run's first 8 bytes (zero-padded), its hash, its length (0: an empty slot), its id
-  ;; unstemmed and stemmed (-2 until resolved), the address of its bytes past the first 8
+  ;; 32 bytes per slot: a word's first 8 bytes (zero-padded), its hash, its length (0: an empty slot), the address of
+  ;; its bytes past the first 8, its id per setting 0, 1, 2 (-2 until resolved)
   (global $slotsP (mut i32) (i32.const 0))
   (global $bits (mut i32) (i32.const 0)) ;; log2 of the slots
   (global $maxRuns (mut i32) (i32.const 0)) ;; at most half the slots
@@ -27,9 +30,11 @@
   ;; the table's state
   (global $runCount (mut i32) (i32.const 0))
   (global $keysUsed (mut i32) (i32.const 0)) ;; address of the next free key byte
+  (global $mode (mut i32) (i32.const 0)) ;; 0: [a-z0-9] runs; 1: runs of non-whitespace
 
-  (func (export "setup") (param $text i32) (param $out i32) (param $slots i32) (param $bits i32)
+  (func (export "setup") (param $mode i32) (param $text i32) (param $out i32) (param $slots i32) (param $bits i32)
         (param $maxRuns i32) (param $keys i32) (param $keyBytes i32)
+    (global.set $mode (local.get $mode))
     (global.set $textP (local.get $text))
     (global.set $outP (local.get $out))
     (global.set $slotsP (local.get $slots))
@@ -88,10 +93,10 @@
         (br $bytes)))
     (i32.const 1))
 
-;; The id of the run at bytes [s, e) (lower-cased): its slot is found or filled, and its id for this stemmer
-  ;; setting asked of resolve() the first time. A slot holds the run's first 8 bytes, so most runs are told apart
+  ;; The id of the word at bytes [s, e) (lower-cased): its slot is found or filled, and its id for this
+  ;; setting asked of resolve() the first time. A slot holds the word's first 8 bytes, so most words are told apart
   ;; without reading anything else (one cache line per lookup).
-  (func $id (param $s i32) (param $e i32) (param $stem i32) (result i32)
+  (func $id (param $s i32) (param $e i32) (param $setting i32) (result i32)
     (local $n i32) (local $h i32) (local $slot i32) (local $mask i32) (local $at i32) (local $head i64)
     (local $id i32) (local $len i32)
     (local.set $n (i32.sub (local.get $e) (local.get $s)))
@@ -113,11 +118,12 @@
             (i64.store (local.get $at) (local.get $head))
             (i32.store offset=8 (local.get $at) (local.get $h))
             (i32.store offset=12 (local.get $at) (local.get $n))
-            (i32.store offset=16 (local.get $at) (i32.const -2))
             (i32.store offset=20 (local.get $at) (i32.const -2))
+            (i32.store offset=24 (local.get $at) (i32.const -2))
+            (i32.store offset=28 (local.get $at) (i32.const -2))
             (if (i32.gt_u (local.get $n) (i32.const 8))
               (then
-                (i32.store offset=24 (local.get $at) (global.get $keysUsed))
+                (i32.store offset=16 (local.get $at) (global.get $keysUsed))
                 (memory.copy (global.get $keysUsed) (i32.add (local.get $s) (i32.const 8)) (i32.sub (local.get $n) (i32.const 8)))
                 (global.set $keysUsed (i32.add (global.get $keysUsed) (i32.sub (local.get $n) (i32.const 8))))))
             (br $found)))
@@ -126,12 +132,12 @@
             (br_if $found (i32.le_u (local.get $n) (i32.const 8)))
             (if (i32.eq (i32.load offset=8 (local.get $at)) (local.get $h))
               (then
-                (br_if $found (call $same (i32.load offset=24 (local.get $at)) (i32.add (local.get $s) (i32.const 8))
+                (br_if $found (call $same (i32.load offset=16 (local.get $at)) (i32.add (local.get $s) (i32.const 8))
                                           (i32.sub (local.get $n) (i32.const 8))))))))
         (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
         (br $probe)))
     ;; -2: not resolved yet for this setting
-    (local.set $at (i32.add (i32.add (local.get $at) (i32.const 16)) (i32.shl (local.get $stem) (i32.const 2))))
+    (local.set $at (i32.add (i32.add (local.get $at) (i32.const 20)) (i32.shl (local.get $setting) (i32.const 2))))
     (local.set $id (i32.load (local.get $at)))
     (if (i32.eq (local.get $id) (i32.const -2))
       (then
@@ -140,7 +146,7 @@
         (i32.store (local.get $at) (local.get $id))))
     (local.get $id))
 
-  (func (export "tokens") (param $len i32) (param $stem i32) (result i32)
+  (func (export "tokens") (param $len i32) (param $setting i32) (result i32)
     (local $p i32) (local $end i32) (local $low v128) (local $bits i32) (local $z i32) (local $s i32) (local $k i32)
     ;; a text of len bytes has at most (len + 1) / 2 runs and len bytes of them
     (if (i32.gt_u (i32.add (global.get $runCount) (i32.shr_u (i32.add (local.get $len) (i32.const 1)) (i32.const 1)))
@@ -163,9 +169,19 @@
                              (i8x16.splat (i32.const 32)))))
         (v128.store (local.get $p) (local.get $low))
         (local.set $bits
-          (i8x16.bitmask
-            (v128.or (i8x16.lt_u (i8x16.sub (local.get $low) (i8x16.splat (i32.const 97))) (i8x16.splat (i32.const 26)))
-                     (i8x16.lt_u (i8x16.sub (local.get $low) (i8x16.splat (i32.const 48))) (i8x16.splat (i32.const 10))))))
+          (if (result i32) (global.get $mode)
+            ;; Python's ASCII whitespace: \t \n \v \f \r, U+001C-U+001F and space
+            (then
+              (i32.xor
+                (i8x16.bitmask
+                  (v128.or (v128.or (i8x16.lt_u (i8x16.sub (local.get $low) (i8x16.splat (i32.const 9))) (i8x16.splat (i32.const 5)))
+                                    (i8x16.lt_u (i8x16.sub (local.get $low) (i8x16.splat (i32.const 28))) (i8x16.splat (i32.const 4))))
+                           (i8x16.eq (local.get $low) (i8x16.splat (i32.const 32)))))
+                (i32.const 0xffff)))
+            (else
+              (i8x16.bitmask
+                (v128.or (i8x16.lt_u (i8x16.sub (local.get $low) (i8x16.splat (i32.const 97))) (i8x16.splat (i32.const 26)))
+                         (i8x16.lt_u (i8x16.sub (local.get $low) (i8x16.splat (i32.const 48))) (i8x16.splat (i32.const 10))))))))
         ;; the bytes past the end separate
         (if (i32.lt_u (i32.sub (local.get $end) (local.get $p)) (i32.const 16))
           (then (local.set $bits (i32.and (local.get $bits)
@@ -183,7 +199,7 @@
                                                     (i32.gt_s (local.get $s) (local.get $p))))))
             (br_if $next (i32.eqz (local.get $z)))
             (local.set $z (i32.add (local.get $p) (i32.ctz (local.get $z))))
-            (local.set $k (call $emit (local.get $s) (local.get $z) (local.get $stem) (local.get $k)))
+            (local.set $k (call $emit (local.get $s) (local.get $z) (local.get $setting) (local.get $k)))
             (local.set $s (i32.const -1))
             (local.set $bits (i32.and (local.get $bits) (i32.shl (i32.const -1) (i32.sub (local.get $z) (local.get $p)))))
             (br $runs)))
@@ -191,13 +207,13 @@
         (br $chunk)))
     ;; a run that reaches the end
     (if (i32.ge_s (local.get $s) (i32.const 0))
-      (then (local.set $k (call $emit (local.get $s) (local.get $end) (local.get $stem) (local.get $k)))))
+      (then (local.set $k (call $emit (local.get $s) (local.get $end) (local.get $setting) (local.get $k)))))
     (local.get $k))
 
   ;; Writes the id of the run [s, e) as token k unless it is -1; returns the next k.
-  (func $emit (param $s i32) (param $e i32) (param $stem i32) (param $k i32) (result i32)
+  (func $emit (param $s i32) (param $e i32) (param $setting i32) (param $k i32) (result i32)
     (local $id i32)
-    (local.set $id (call $id (local.get $s) (local.get $e) (local.get $stem)))
+    (local.set $id (call $id (local.get $s) (local.get $e) (local.get $setting)))
     (if (result i32) (i32.lt_s (local.get $id) (i32.const 0))
       (then (local.get $k))
       (else

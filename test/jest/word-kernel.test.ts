@@ -1,13 +1,14 @@
-// ROUGE's WebAssembly kernels (the tokenizer and the LCS path) inside Jest's vm context (its own globals and realm):
-// they must compile there, Node's Buffer must write into the tokenizer's memory (an ArrayBuffer of that realm), and
-// rougeScore must give what it gives on the JS path (a non-ASCII text takes it).
+// The word kernel and the LCS kernel inside Jest's vm context (its own globals and realm): they must compile there,
+// Node's Buffer must write into the word kernel's memory (an ArrayBuffer of that realm), and rougeScore and meteorScore
+// must give what they give on their JS paths (a non-ASCII text, or the words given as an array).
 import { lcsIndices, rougeScore } from '../../src/generation/rouge.js'
 import { LcsKernel } from '../../src/generation/lcs-kernel.js'
-import { RougeKernel } from '../../src/generation/rouge-kernel.js'
+import { meteorScore } from '../../src/generation/meteor.js'
+import { WordKernel } from '../../src/generation/word-kernel.js'
 
-describe('ROUGE kernels under Jest', () => {
+describe('word and LCS kernels under Jest', () => {
   it('compile and score as the JS path does', () => {
-    expect(RougeKernel.create(() => 0)).not.toBeNull()
+    expect(WordKernel.create('python-split', () => 0)).not.toBeNull()
     expect(LcsKernel.create()).not.toBeNull()
     const candidate = 'Their big model achieved a BLEU score of 41.0 on the WMT 2014 English-to-German translation task.'
     const reference = 'The big model achieved a BLEU score of 28.4 on the WMT 2014 English-to-German translation task.'
@@ -17,5 +18,8 @@ describe('ROUGE kernels under Jest', () => {
     const viaJs = rougeScore(`${candidate} é`, `${reference} é`, { types: ['rougeL'], stemmer: true }).rougeL!
     expect(viaJs.details).toEqual(viaKernels.details)
     expect(lcsIndices([1, 2, 3, 4, 5], [2, 5, 3, 4])).toEqual([1, 2, 3])
+    const hypothesis = 'It is a guide to action which ensures that the military always obeys the commands of the party.'
+    const guide = 'It is a guide to action that ensures that the military will forever heed Party commands.'
+    expect(JSON.stringify(meteorScore(hypothesis, [guide]))).toBe(JSON.stringify(meteorScore(hypothesis.split(' '), [guide.split(' ')])))
   })
 })

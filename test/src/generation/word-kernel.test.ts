@@ -1,40 +1,40 @@
-// ROUGE's WebAssembly kernels: the tokenizer (src/generation/rouge-kernel.wat), which rougeScore uses for ASCII
-// texts, against rougeDefaultTokenize (the regex way), and the LCS path (src/generation/lcs-kernel.wat), which
-// lcsPathOf uses for sentence-sized pairs, against the plain DP table walk (lcs-oracle.ts).
+// The WebAssembly word kernel (src/generation/word-kernel.wat), which rougeScore and meteorScore use for ASCII texts:
+// its ROUGE rule against rougeDefaultTokenize (the regex way), its Python split against a plain split and lower.
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { assembleKernel, kernelSource, KERNELS } from '../../../scripts/wasm-source.mjs'
-import { mulberry32 as random } from '../../../src/eval-set/statistics.js'
-import { lcsPathOf } from '../../../src/generation/lcs.js'
-import { KERNEL_MAX_CELLS, KERNEL_MAX_SIDE, LcsKernel } from '../../../src/generation/lcs-kernel.js'
+import { meteorScore } from '../../../src/generation/meteor.js'
 import { rougeScore } from '../../../src/generation/rouge.js'
-import { KERNEL_MAX_UNITS, RougeKernel } from '../../../src/generation/rouge-kernel.js'
 import { rougeDefaultTokenize, rougeStemToken } from '../../../src/generation/tokenizers/rouge-default.js'
-import { oraclePath } from './lcs-oracle.js'
+import { KERNEL_MAX_UNITS, WordKernel, type WordRule } from '../../../src/generation/word-kernel.js'
 
 const here = new URL('../../../src/generation/', import.meta.url)
 
 /** A kernel with its own vocabulary: ids back to token text, and how often resolve was asked. */
-function kernelWithVocabulary(slotBits?: number) {
+function kernelWithVocabulary(slotBits?: number, rule: WordRule = 'alphanumeric-runs') {
   const tokens: string[] = []
   const ids = new Map<string, number>()
   let resolved = 0
-  const kernel = RougeKernel.create((run, stemmer) => {
-    resolved++
-    const token = stemmer ? rougeStemToken(run) : run
-    if (token === '') return -1
-    let id = ids.get(token)
-    if (id === undefined) {
-      id = tokens.length
-      ids.set(token, id)
-      tokens.push(token)
-    }
-    return id
-  }, slotBits)
+  const kernel = WordKernel.create(
+    rule,
+    (run, setting) => {
+      resolved++
+      const token = setting === 1 ? rougeStemToken(run) : setting === 2 ? `${run}#2` : run
+      if (token === '') return -1
+      let id = ids.get(token)
+      if (id === undefined) {
+        id = tokens.length
+        ids.set(token, id)
+        tokens.push(token)
+      }
+      return id
+    },
+    slotBits,
+  )
   if (kernel === null) throw new Error('no WebAssembly in this runtime')
   const tokenize = (text: string, stemmer: boolean): string[] | null => {
-    const n = kernel.tokens(text, stemmer)
+    const n = kernel.tokens(text, stemmer ? 1 : 0)
     return n < 0 ? null : [...kernel.out.subarray(0, n)].map((id) => tokens[id] as string)
   }
   return { kernel, tokenize, resolvedCount: () => resolved }
@@ -79,8 +79,8 @@ const PIECES = [
 ]
 const ascii = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((parts) => parts.join(''))
 
-describe('ROUGE tokenizer kernel', () => {
-  for (const name of ['rouge-kernel', 'lcs-kernel']) {
+describe('word kernel, ROUGE rule', () => {
+  for (const name of ['word-kernel']) {
     it(`${name}-wasm.ts is what ${name}.wat assembles to`, async () => {
       const kernel = KERNELS.find((k: { wat: string }) => k.wat.endsWith(`/${name}.wat`))!
       const wat = readFileSync(new URL(`${name}.wat`, here), 'utf8')
@@ -170,52 +170,78 @@ describe('ROUGE tokenizer kernel', () => {
   })
 })
 
-describe('LCS kernel', () => {
-  const ids = (rand: () => number, length: number, vocab: number) => Int32Array.from({ length }, () => Math.floor(rand() * vocab))
-  const viaDispatch = (ref: Int32Array, can: Int32Array) => {
-    const out = [9]
-    lcsPathOf(ref, can, out)
-    return out.slice(1)
+/** Python's `str.split()` on ASCII text: runs of units other than \t \n \v \f \r, U+001C-U+001F and space. */
+function split(text: string): string[] {
+  const whitespace = new Set(['\t', '\n', '\v', '\f', '\r', '\x1c', '\x1d', '\x1e', '\x1f', ' '])
+  const words: string[] = []
+  let word = ''
+  for (const unit of text) {
+    if (!whitespace.has(unit)) word += unit
+    else if (word !== '') {
+      words.push(word)
+      word = ''
+    }
   }
+  if (word !== '') words.push(word)
+  return words
+}
 
-  it("gives the DP table walk's path on random pairs, lengths at the 32-bit word and 4-wide steps included", () => {
-    const rand = random(11)
-    for (let c = 0; c < 3000; c++) {
-      const rows = rand() < 0.3 ? 29 + Math.floor(rand() * 8) : Math.floor(rand() * 90)
-      const cols = rand() < 0.3 ? 29 + Math.floor(rand() * 8) : 1 + Math.floor(rand() * 90)
-      const vocab = 1 + Math.floor(rand() * 20)
-      const ref = ids(rand, rows, vocab + 2)
-      const can = ids(rand, cols, vocab)
-      expect(viaDispatch(ref, can)).toEqual(oraclePath([...ref], [...can]))
-    }
+describe('word kernel, Python split', () => {
+  /** Python's `str.split()` and `str.lower()` on ASCII text, the plain way. */
+  const pythonSplit = (text: string) => split(text).map((word) => word.toLowerCase())
+
+  it('gives the words a plain split and lower give, on every ASCII string and on word-like text', () => {
+    const { tokenize } = kernelWithVocabulary(undefined, 'python-split')
+    fc.assert(
+      fc.property(fc.oneof(ascii, fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 80 })), (text) => {
+        expect(tokenize(text, false)).toEqual(pythonSplit(text))
+      }),
+      { numRuns: 4000 },
+    )
+    expect(tokenize('\x1cA\x1dB\x1eC\x1fD\u000bE\u000cF\rG\u0000H\u007fI', false)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g\u0000h\u007fi'])
+    expect(tokenize('café', false)).toBeNull()
   })
 
-  it('at the edges of what fits, and past them (the JS kernels)', () => {
-    const rand = random(12)
-    expect(LcsKernel.fits(KERNEL_MAX_SIDE, KERNEL_MAX_CELLS / KERNEL_MAX_SIDE)).toBe(true)
-    expect(LcsKernel.fits(KERNEL_MAX_SIDE + 1, 1)).toBe(false)
-    for (const [rows, cols] of [
-      [KERNEL_MAX_SIDE, KERNEL_MAX_CELLS / KERNEL_MAX_SIDE],
-      [KERNEL_MAX_CELLS / KERNEL_MAX_SIDE, KERNEL_MAX_SIDE],
-      [1, KERNEL_MAX_SIDE],
-      [KERNEL_MAX_SIDE, 1],
-      [513, 513],
-      [KERNEL_MAX_SIDE + 1, 3],
-    ] as const) {
-      const ref = ids(rand, rows, 7)
-      const can = ids(rand, cols, 7)
-      expect(viaDispatch(ref, can)).toEqual(oraclePath([...ref], [...can]))
-    }
+  it('keeps an id per setting apart from the others', () => {
+    const { kernel, tokenize } = kernelWithVocabulary(undefined, 'python-split')
+    expect(tokenize('Hello, World!', false)).toEqual(['hello,', 'world!'])
+    const n = kernel.tokens('hello, there', 2)
+    expect(n).toBe(2)
   })
 
-  it('leaves nothing behind: a long pair then a short one', () => {
-    const kernel = LcsKernel.create()!
-    const rand = random(13)
-    const long = ids(rand, 400, 3)
-    kernel.path(long, ids(rand, 500, 3))
-    const ref = Int32Array.from([1, 2, 3, 4, 5])
-    const can = Int32Array.from([2, 5, 3, 4])
-    const n = kernel.path(ref, can)
-    expect([...kernel.out.subarray(0, n)]).toEqual([1, 2, 3])
+  it("meteorScore scores a text through it as it scores the text's words given as an array (the JS path)", () => {
+    const words = [
+      'It',
+      'is',
+      'a',
+      'guide',
+      'to',
+      'action',
+      'which',
+      'ensures',
+      'that',
+      'the',
+      'Military',
+      'always',
+      'obeys',
+      'commands',
+      'of',
+      'party.',
+      'running',
+      'ran',
+      'runs',
+      'ABCDEFGHIJKLMNOPQ',
+      'x,y',
+    ]
+    const separators = [' ', '  ', '\t', '\n', '\r\n', '\x1c']
+    const text = fc
+      .array(fc.tuple(fc.constantFrom(...words), fc.constantFrom(...separators)), { minLength: 1, maxLength: 25 })
+      .map((parts) => parts.map(([word, separator]) => word + separator).join(''))
+    fc.assert(
+      fc.property(text, text, (hypothesis, reference) => {
+        expect(JSON.stringify(meteorScore(hypothesis, [reference]))).toBe(JSON.stringify(meteorScore(split(hypothesis), [split(reference)])))
+      }),
+      { numRuns: 500 },
+    )
   })
 })

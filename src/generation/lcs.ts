@@ -3,9 +3,10 @@
  *
  * Two families, chosen by size (see {@link lcsLengthOf}, {@link lcsPathOf}):
  * - small pairs: the plain DP with two rows for the length, and for the path bit-parallel rows that
- *   are all kept ({@link lcsPathRows}; the tests hold the plain DP table it reproduces), in
- *   a shared scratch — fastest on sentence-sized input, where allocating anything costs more than
- *   the work;
+ *   are all kept, in a shared scratch — fastest on sentence-sized input, where allocating anything
+ *   costs more than the work. The path comes from the WebAssembly kernel (lcs-kernel.wat, the same
+ *   rows and walk, no JIT warm-up) where the runtime has it and the pair fits, else from
+ *   {@link lcsPathRows}; the tests hold both to the plain DP table walk;
  * - long pairs: bit-parallel LCS (Allison–Dix, in Hyyrö's form) over 32-bit words, so a DP row is
  *   `⌈|can|/32⌉` words and the time is |ref|·|can|/32 word steps; rows are only touched where the
  *   row's token occurs (plus carry runs), which skips most of the work for rare tokens.

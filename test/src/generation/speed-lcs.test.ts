@@ -1,5 +1,6 @@
-// rouge-score's LCS path for sentence-sized pairs comes from bit-parallel rows (lcsPathRows); the
-// straightforward path it must reproduce exactly is the plain DP table walk (lcs-oracle.ts).
+// rouge-score's LCS path for sentence-sized pairs comes from bit-parallel rows (lcsPathRows, the JS path where
+// WebAssembly is missing or a pair is over the kernel's size); the straightforward path it must reproduce exactly is
+// the plain DP table walk (lcs-oracle.ts).
 import { describe, expect, test } from 'vitest'
 import { mulberry32 as random } from '../../../src/eval-set/statistics.js'
 import { lcsPathOf, lcsPathRows } from '../../../src/generation/lcs.js'
@@ -52,7 +53,7 @@ describe('lcsPathRows against the DP table', () => {
     }
   })
 
-  test('the dispatch uses it on sentence-sized pairs; empty sides give no path', () => {
+  test('the dispatch (the WebAssembly kernel where it fits) agrees on sentence-sized pairs; empty sides give no path', () => {
     const rand = random(5)
     const ref = ids(rand, 45, 10)
     const can = ids(rand, 38, 10)

@@ -202,27 +202,34 @@ function readRougeCall(candidate: unknown, references: unknown, options: RougeOp
 function prepareTexts(call: RougeCall, candidate: string): [Prepared, Prepared[]] {
   const fn = 'rougeScore'
   const { stemmer, wantLines, maxTokens, maxLines } = call
-  const argument = (k: number) => (call.single ? 'references' : `references[${k}]`)
   // tokenizing is linear; the limit is checked before any LCS work
   const cand = prepare(candidate, stemmer, wantLines)
-  const what = call.lcsType === undefined ? '' : `for ${METRIC_NAMES[call.lcsType]}`
+  const what = call.lcsType === undefined ? '' : LIMIT_REASONS[call.lcsType]
   checkTokenCount(fn, 'candidate', cand.ids.length, maxTokens, what)
   if (wantLines) checkLineCount(fn, 'candidate', cand, maxLines)
   const prepared: Prepared[] = []
   for (let k = 0; k < call.refs.length; k++) {
     const ref = prepare(call.refs[k] as string, stemmer, wantLines)
-    checkTokenCount(fn, argument(k), ref.ids.length, maxTokens, what)
-    if (wantLines) checkLineCount(fn, argument(k), ref, maxLines)
+    if (ref.ids.length > maxTokens) checkTokenCount(fn, referenceArgument(call, k), ref.ids.length, maxTokens, what)
+    if (wantLines) checkLineCount(fn, referenceArgument(call, k), ref, maxLines)
     prepared.push(ref)
   }
   if (wantLines && !call.maxTokensGiven && (isMultiLine(cand) || prepared.some(isMultiLine))) {
     // several lines: one LCS per line pair, each a plain table, so the default is lower (see DEFAULT_MAX_LSUM_TOKENS)
     const several = 'for ROUGE-Lsum on a text of several lines'
     checkTokenCount(fn, 'candidate', cand.ids.length, DEFAULT_MAX_LSUM_TOKENS, several)
-    prepared.forEach((ref, k) => checkTokenCount(fn, argument(k), ref.ids.length, DEFAULT_MAX_LSUM_TOKENS, several))
+    prepared.forEach((ref, k) => checkTokenCount(fn, referenceArgument(call, k), ref.ids.length, DEFAULT_MAX_LSUM_TOKENS, several))
   }
   return [cand, prepared]
 }
+
+/** How a message names reference k: `references` when one string was given, else `references[k]`. */
+function referenceArgument(call: RougeCall, k: number): string {
+  return call.single ? 'references' : `references[${k}]`
+}
+
+/** The reason a token limit gives, per LCS type (built once: this is on every call's path). */
+const LIMIT_REASONS: Readonly<Record<RougeType, string>> = Object.fromEntries(ROUGE_TYPES.map((type) => [type, `for ${METRIC_NAMES[type]}`])) as Record<RougeType, string>
 
 /** One type's score: the best reference by F-measure (the first wins ties, as numpy.argmax in score_multi). */
 function scoreType(type: RougeType, cand: Prepared, prepared: readonly Prepared[], v: number, stemmer: boolean): RougeScore {
@@ -260,8 +267,11 @@ function scoreType(type: RougeType, cand: Prepared, prepared: readonly Prepared[
 }
 
 function missedText(type: RougeType, ids: Int32Array, missed: readonly number[]): string[] {
-  const shown = missed.slice(0, MISSED_TOKENS_LIMIT)
-  return type === 'rougeL' || type === 'rougeLsum' ? shown.map((pos) => vocabularyText(ids[pos] as number)) : shown.map((pos) => ngramText(ids, pos, ngramOrder(type)))
+  const shown = Math.min(missed.length, MISSED_TOKENS_LIMIT)
+  const out = new Array<string>(shown)
+  const lcs = type === 'rougeL' || type === 'rougeLsum'
+  for (let k = 0; k < shown; k++) out[k] = lcs ? vocabularyText(ids[missed[k] as number] as number) : ngramText(ids, missed[k] as number, ngramOrder(type))
+  return out
 }
 
 function isMultiLine(text: Prepared): boolean {
@@ -282,17 +292,17 @@ export function rougeSignature(type: RougeType, stemmer: boolean): string {
   ])
 }
 
-// Signatures depend only on (type, stemmer); building them per call showed up in profiles.
-const SIGNATURES = new Map<string, string>()
+// Signatures depend only on (type, stemmer); building them per call showed up in profiles. Per type: [no stem, stem].
+const SIGNATURES = new Map<RougeType, [string | undefined, string | undefined]>()
 
 function cachedSignature(type: RougeType, stemmer: boolean): string {
-  const key = `${type}|${stemmer}`
-  let signature = SIGNATURES.get(key)
-  if (signature === undefined) {
-    signature = rougeSignature(type, stemmer)
-    SIGNATURES.set(key, signature)
+  let pair = SIGNATURES.get(type)
+  if (pair === undefined) {
+    pair = [undefined, undefined]
+    SIGNATURES.set(type, pair)
   }
-  return signature
+  const at = stemmer ? 1 : 0
+  return (pair[at] ??= rougeSignature(type, stemmer))
 }
 
 function normalizeReferences(fn: string, references: unknown): readonly string[] {

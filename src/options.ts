@@ -140,21 +140,18 @@ export function optionsProblem(options: unknown, argument = 'options'): OptionsP
  */
 export function readOptions<T extends object = Record<string, unknown>>(fn: string, options: unknown, known: readonly string[], argument = 'options'): Partial<T> {
   if (options === undefined) return {}
-  const shape = optionsProblem(options, argument)
-  if (shape !== undefined) throw new MetricInputError(fn, argument, shape.expected, options)
+  checkOptionKeys(fn, options, known, argument)
+  // each getter read once: the check above reads a value only for its message
   const plain = options as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const key of Object.keys(plain)) {
-    if (!known.includes(key)) throw unknownOption(fn, argument, key, known, plain[key])
-    out[key] = plain[key]
-  }
+  for (const key of Object.keys(plain)) out[key] = plain[key]
   return out as Partial<T>
 }
 
 /**
  * Throws {@link MetricInputError} when `options` is not a plain object with own enumerable string keys
  * (`undefined` is fine) or has a key outside `known`; `argument` names it in the message (default
- * `options`). {@link readOptions} with the snapshot dropped.
+ * `options`). The checks of {@link readOptions}, without its snapshot.
  *
  * @example checkOptionKeys('ndcgAtK', { gian: 'exponential' }, ['gain', 'duplicates'])
  * // MetricInputError: ndcgAtK: Expected `options.gian` to be not set (unknown option 'gian' — did you mean 'gain'?), got …
@@ -163,13 +160,9 @@ export function checkOptionKeys(fn: string, options: unknown, known: readonly st
   if (options === undefined) return
   const shape = optionsProblem(options, argument)
   if (shape !== undefined) throw new MetricInputError(fn, argument, shape.expected, options)
-  // readOptions' checks without its snapshot: this runs on every call of a metric
+  // no snapshot (readOptions adds one): this runs on every call of a metric
   const plain = options as Record<string, unknown>
   for (const key of Object.keys(plain)) {
-    if (!known.includes(key)) throw unknownOption(fn, argument, key, known, plain[key])
+    if (!known.includes(key)) throw new MetricInputError(fn, `${argument}.${key}`, `not set (${unknownKeyProblem(key, known)})`, plain[key])
   }
-}
-
-function unknownOption(fn: string, argument: string, key: string, known: readonly string[], value: unknown): MetricInputError {
-  return new MetricInputError(fn, `${argument}.${key}`, `not set (${unknownKeyProblem(key, known)})`, value)
 }

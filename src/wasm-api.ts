@@ -1,6 +1,6 @@
 /**
- * The few WebAssembly JS API members the project's kernels use (run-kernel.ts, bleu-kernel.ts, rouge-kernel.ts), typed here: the
- * project's lib has no DOM types.
+ * The few WebAssembly JS API members the project's kernels use (run-kernel.ts, bleu-kernel.ts, word-kernel.ts,
+ * lcs-kernel.ts), typed here: the project's lib has no DOM types.
  */
 export interface WasmGlobal {
   readonly value: unknown

@@ -11,8 +11,11 @@
 ;;
 ;; tokens(len, setting) reads the len bytes at the text region (ASCII only: word-kernel.ts checks), lower-cases them
 ;; in place and writes the id of each word whose id is not -1 (ROUGE: an empty stem) to the out region; returns how
-;; many, or -1 (nothing done) when the table might not have room for the text's words: the caller then calls reset()
-;; and retries.
+;; many, or (nothing done) -1 when the table might not have room for the text's words (the caller then calls grow()
+;; or, at the largest size, reset(), and retries) or -2 when the key bytes might not (the caller resets).
+;;
+;; The table starts small and doubles (grow) as words come: a process that meets a few thousand words touches a few
+;; hundred kB of it instead of all its 4 MB, and each page first touched costs a page fault.
 (module
   ;; resolve(start, end): the id of the word at text bytes [start, end) under the current setting
   (import "words" "resolve" (func $resolve (param i32 i32) (result i32)))
@@ -23,7 +26,8 @@
   ;; 32 bytes per slot: a word's first 8 bytes (zero-padded), its hash, its length (0: an empty slot), the address of
   ;; its bytes past the first 8, its id per setting 0, 1, 2 (-2 until resolved)
   (global $slotsP (mut i32) (i32.const 0))
-  (global $bits (mut i32) (i32.const 0)) ;; log2 of the slots
+  (global $bits (mut i32) (i32.const 0)) ;; log2 of the slots in use
+  (global $scratchP (mut i32) (i32.const 0)) ;; grow() copies the table here before it spreads it over twice the slots
   (global $maxRuns (mut i32) (i32.const 0)) ;; at most half the slots
   (global $keysP (mut i32) (i32.const 0)) ;; the runs' bytes past their first 8, one after another
   (global $keysEnd (mut i32) (i32.const 0))
@@ -33,16 +37,17 @@
   (global $mode (mut i32) (i32.const 0)) ;; 0: [a-z0-9] runs; 1: runs of non-whitespace
 
   (func (export "setup") (param $mode i32) (param $text i32) (param $out i32) (param $slots i32) (param $bits i32)
-        (param $maxRuns i32) (param $keys i32) (param $keyBytes i32)
+        (param $keys i32) (param $keyBytes i32) (param $scratch i32)
     (global.set $mode (local.get $mode))
+    (global.set $scratchP (local.get $scratch))
     (global.set $textP (local.get $text))
     (global.set $outP (local.get $out))
     (global.set $slotsP (local.get $slots))
     (global.set $bits (local.get $bits))
-    (global.set $maxRuns (local.get $maxRuns))
+    (global.set $maxRuns (i32.shl (i32.const 1) (i32.sub (local.get $bits) (i32.const 1))))
     (global.set $keysP (local.get $keys))
     (global.set $keysEnd (i32.add (local.get $keys) (local.get $keyBytes)))
-    ;; a fresh memory is all zeros: every slot is empty (filling 4 MB here cost a first call 15 ms)
+    ;; a fresh memory is all zeros: every slot is empty
     (global.set $runCount (i32.const 0))
     (global.set $keysUsed (global.get $keysP)))
 
@@ -51,6 +56,38 @@
     (memory.fill (global.get $slotsP) (i32.const 0) (i32.shl (i32.const 32) (global.get $bits)))
     (global.set $runCount (i32.const 0))
     (global.set $keysUsed (global.get $keysP)))
+
+;; Doubles the table: every slot is copied to the scratch region, then put back at its place among twice as many
+  ;; (from its hash); the words and their ids stay.
+  (func (export "grow")
+    (local $old i32) (local $from i32) (local $end i32) (local $slot i32) (local $mask i32) (local $at i32)
+    (local.set $old (i32.shl (i32.const 32) (global.get $bits)))
+    (memory.copy (global.get $scratchP) (global.get $slotsP) (local.get $old))
+    (global.set $bits (i32.add (global.get $bits) (i32.const 1)))
+    (global.set $maxRuns (i32.shl (i32.const 1) (i32.sub (global.get $bits) (i32.const 1))))
+    (memory.fill (global.get $slotsP) (i32.const 0) (i32.shl (local.get $old) (i32.const 1)))
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (global.get $bits)) (i32.const 1)))
+    (local.set $from (global.get $scratchP))
+    (local.set $end (i32.add (global.get $scratchP) (local.get $old)))
+    (block $done
+      (loop $slots
+        (br_if $done (i32.ge_u (local.get $from) (local.get $end)))
+        (if (i32.load offset=12 (local.get $from))
+          (then
+            (local.set $slot (call $home (i32.load offset=8 (local.get $from))))
+            (loop $probe
+              (local.set $at (i32.add (global.get $slotsP) (i32.shl (local.get $slot) (i32.const 5))))
+              (if (i32.load offset=12 (local.get $at))
+                (then
+                  (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+                  (br $probe))))
+            (memory.copy (local.get $at) (local.get $from) (i32.const 32))))
+        (local.set $from (i32.add (local.get $from) (i32.const 32)))
+        (br $slots))))
+
+  ;; The slot a word of hash h is looked for first.
+  (func $home (param $h i32) (result i32)
+    (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (i32.sub (i32.const 32) (global.get $bits))))
 
   ;; A hash of the n bytes at p, 8 at a time (the bytes after a run are readable; they are masked off).
   (func $hash (param $p i32) (param $n i32) (result i32)
@@ -109,7 +146,7 @@
         (else (i64.and (i64.load (local.get $s))
                        (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.shl (local.get $n) (i32.const 3)))) (i64.const 1))))))
     (local.set $mask (i32.sub (i32.shl (i32.const 1) (global.get $bits)) (i32.const 1)))
-    (local.set $slot (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (i32.sub (i32.const 32) (global.get $bits))))
+    (local.set $slot (call $home (local.get $h)))
     (block $found
       (loop $probe
         (local.set $at (i32.add (global.get $slotsP) (i32.shl (local.get $slot) (i32.const 5))))
@@ -155,7 +192,7 @@
                   (global.get $maxRuns))
       (then (return (i32.const -1))))
     (if (i32.gt_u (i32.add (global.get $keysUsed) (local.get $len)) (global.get $keysEnd))
-      (then (return (i32.const -1))))
+      (then (return (i32.const -2))))
     (local.set $p (global.get $textP))
     (local.set $end (i32.add (local.get $p) (local.get $len)))
     ;; the start of the run being read, or -1

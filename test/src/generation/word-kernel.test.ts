@@ -155,6 +155,32 @@ describe('word kernel, ROUGE rule', () => {
     expect(resolvedCount()).toBe(50_010)
   })
 
+  it('doubles its table as words come, keeping every id (each run is resolved once)', () => {
+    const { tokenize, resolvedCount } = kernelWithVocabulary()
+    // 1,500 distinct runs per text: the table starts with 4,096 slots (2,048 runs) and must double on the way
+    const words = (from: number) => Array.from({ length: 1_500 }, (_, i) => `g${(from + i).toString(36)}`)
+    const texts = [0, 1, 2, 3, 4, 5].map((k) => words(1_500 * k))
+    for (const text of texts) expect(tokenize(text.join(' '), false)).toEqual(text)
+    expect(resolvedCount()).toBe(9_000)
+    // every run is still known after the doublings, under its first id
+    for (const text of texts) expect(tokenize(text.join(' '), false)).toEqual(text)
+    expect(resolvedCount()).toBe(9_000)
+  })
+
+  it('doubles only up to the size it was given, then starts over', () => {
+    // at most 2^13 slots (4,096 runs), starting from 2^12; a text of 1,000 runs and 5,000 bytes might hold 2,500
+    const { tokenize, resolvedCount } = kernelWithVocabulary(13)
+    const words = (from: number) => Array.from({ length: 1_000 }, (_, i) => `c${(from + i).toString(36).padStart(3, '0')}`)
+    const texts = [0, 1, 2].map((k) => words(1_000 * k))
+    // the first doubles the table, the second still fits beside it, the third makes it start over
+    for (const text of texts) expect(tokenize(text.join(' '), false)).toEqual(text)
+    expect(resolvedCount()).toBe(3_000)
+    expect(tokenize(texts[0]!.slice(0, 10).join(' '), false)).toEqual(texts[0]!.slice(0, 10))
+    expect(resolvedCount()).toBe(3_010)
+    expect(tokenize(texts[2]!.slice(0, 10).join(' '), false)).toEqual(texts[2]!.slice(0, 10))
+    expect(resolvedCount()).toBe(3_010)
+  })
+
   it('hands back non-ASCII text, lone surrogates and texts over its size (rougeScore then tokenizes in JS)', () => {
     const { tokenize } = kernelWithVocabulary()
     expect(tokenize('café', false)).toBeNull()

@@ -17,7 +17,7 @@ import {
 } from './input-limits.js'
 import { lcsLengthOf, lcsPathOf } from './lcs.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
-import { rougeRawTokens, rougeStemToken } from './tokenizers/rouge-default.js'
+import { rougeRawTokens, rougeStemTokenUncached } from './tokenizers/rouge-default.js'
 import { WordKernel } from './word-kernel.js'
 
 /** `rouge1` … `rouge9`: n-gram overlap (rouge-score accepts exactly these; `rouge0`, `rouge10` are errors). */
@@ -373,7 +373,7 @@ const EMPTY_IDS = new Int32Array(0)
 
 /** The id of a raw run (lower-cased), or {@link NO_TOKEN}. */
 function runId(part: string, stemmer: boolean): number {
-  const token = stemmer ? rougeStemToken(part) : part
+  const token = stemmer ? rougeStemTokenUncached(part) : part
   // rouge-score's final `^[a-z0-9]+$` filter drops an empty stem
   return token.length === 0 ? NO_TOKEN : vocabularyId(token)
 }

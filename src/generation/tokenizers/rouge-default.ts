@@ -1,6 +1,6 @@
 import { MetricInputError } from '../../errors.js'
 import { pyLower } from '../../text/python-lower.js'
-import { porterStem } from '../stemmers/porter.js'
+import { porterStem, porterStemNltkUncached } from '../stemmers/porter.js'
 
 // Matching the [a-z0-9] runs is the same as replacing the other runs by spaces and splitting, but faster.
 const ALPHANUMERIC_RUN = /[a-z0-9]+/g
@@ -52,4 +52,12 @@ export function rougeRawTokens(text: string): string[] {
  */
 export function rougeStemToken(rawToken: string): string {
   return rawToken.length > 3 ? porterStem(rawToken, 'nltk') : rawToken
+}
+
+/**
+ * {@link rougeStemToken} without porterStem's argument checks and memo, for a caller that keeps its own: rouge.ts
+ * stems each run once and remembers its id, so the memo's map only cost a lookup and an entry per new run.
+ */
+export function rougeStemTokenUncached(rawToken: string): string {
+  return rawToken.length > 3 ? porterStemNltkUncached(rawToken) : rawToken
 }

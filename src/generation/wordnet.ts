@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib'
 import { MetricInputError } from '../errors.js'
 import { pyLower } from '../text/python-lower.js'
 import { resolvePackageDataFile } from './data-path.js'
+import { FormIndex } from './wordnet-index.js'
 import { Lines } from './wordnet-lines.js'
 
 /** NLTK's part-of-speech letters, in `POS_LIST` order: noun, verb, adjective (satellites included), adverb. */
@@ -24,7 +25,7 @@ export const WORDNET_DATA_FILE = 'wordnet-3.0-meteor.json.gz'
  * searched in place: splitting them made ~430,000 strings on every load, which was most of the load time.
  */
 interface PosTable {
-  /** index lemmas in ascending code-unit order; binary-searched in place. */
+  /** index lemmas in ascending code-unit order. */
   readonly lemmas: Lines
   /** per lemma (same line number): its synsets' positions in `synsets`, base 36, space-separated. */
   readonly lemmaSynsets: Lines
@@ -38,7 +39,17 @@ interface WordNetData {
   readonly path: string
   readonly loadMilliseconds: number
   readonly tables: Record<WordNetPos, PosTable>
+  /** the same tables in {@link WORDNET_POS} order (p = 0…3) */
+  readonly byPos: readonly PosTable[]
+  /**
+   * Every index lemma and `.exc` form of every part of speech: column p gives its line in POS p's
+   * lemmas, column {@link EXCEPTIONS} + p its line in POS p's exceptions.
+   */
+  readonly forms: FormIndex
 }
+
+/** {@link WordNetData.forms}: the exception columns follow the four lemma columns. */
+const EXCEPTIONS = 4
 
 /** What {@link loadWordNet} reports. */
 export interface WordNetInfo {
@@ -55,6 +66,13 @@ interface Payload {
   lemmas: Record<WordNetPos, string>
   lemmaSynsets: Record<WordNetPos, string>
   exceptions: Record<WordNetPos, string>
+  /** each table's number of lines (lemmaSynsets has one per lemma); only a hint to {@link Lines} */
+  counts?: Partial<Record<WordNetPos, { synsets?: unknown; lemmas?: unknown; exceptions?: unknown }>>
+}
+
+/** A line count from the data file for {@link Lines}, if it is a number (Lines checks it). */
+function countHint(value: unknown): number | undefined {
+  return typeof value === 'number' ? value : undefined
 }
 
 let explicitPath: string | undefined
@@ -111,14 +129,17 @@ function ensureLoaded(): WordNetData {
   }
   const tables = {} as Record<WordNetPos, PosTable>
   for (const pos of WORDNET_POS) {
+    const counts = payload.counts?.[pos]
     tables[pos] = {
-      lemmas: new Lines(payload.lemmas[pos]),
-      lemmaSynsets: new Lines(payload.lemmaSynsets[pos]),
-      synsets: new Lines(payload.synsets[pos]),
-      exceptions: new Lines(payload.exceptions[pos]),
+      lemmas: new Lines(payload.lemmas[pos], countHint(counts?.lemmas)),
+      lemmaSynsets: new Lines(payload.lemmaSynsets[pos], countHint(counts?.lemmas)),
+      synsets: new Lines(payload.synsets[pos], countHint(counts?.synsets)),
+      exceptions: new Lines(payload.exceptions[pos], countHint(counts?.exceptions)),
     }
   }
-  data = { path, loadMilliseconds: performance.now() - started, tables }
+  const byPos = WORDNET_POS.map((pos) => tables[pos])
+  const forms = new FormIndex([...byPos.map((t) => ({ lines: t.lemmas, keyEndsAtSpace: false })), ...byPos.map((t) => ({ lines: t.exceptions, keyEndsAtSpace: true }))])
+  data = { path, loadMilliseconds: performance.now() - started, tables, byPos, forms }
   return data
 }
 
@@ -162,6 +183,29 @@ const SUBSTITUTIONS: Record<WordNetPos, ReadonlyArray<readonly [string, string]>
   ],
   r: [],
 }
+const SUBSTITUTIONS_BY_POS = WORDNET_POS.map((pos) => SUBSTITUTIONS[pos])
+
+/**
+ * `[code unit]` = 1 where some detachment rule's suffix ends with that unit: a form whose last unit is
+ * not marked (or that is empty) meets no rule. Per part of speech (p = 0…3), then for any (index 4).
+ */
+const RULE_FINAL_UNITS: readonly Uint8Array[] = [...SUBSTITUTIONS_BY_POS, SUBSTITUTIONS_BY_POS.flat()].map((rules) => {
+  const finals = rules.map(([old]) => old.charCodeAt(old.length - 1))
+  const marked = new Uint8Array(Math.max(0, ...finals) + 1)
+  for (const unit of finals) marked[unit] = 1
+  return marked
+})
+const ANY_POS = 4
+
+/** Whether some rule in `finals` (a {@link RULE_FINAL_UNITS} table) may apply to `form`: its last unit ends a suffix. */
+function mayMeetRule(form: string, finals: Uint8Array): boolean {
+  return isRuleFinal(form.charCodeAt(form.length - 1), finals)
+}
+
+/** Whether `unit` ends a suffix in `finals` (NaN, the unit before a string's start, does not). */
+function isRuleFinal(unit: number, finals: Uint8Array): boolean {
+  return unit < finals.length && finals[unit] === 1
+}
 
 function assertPos(fn: string, pos: unknown): asserts pos is WordNetPos {
   if (pos !== 'n' && pos !== 'v' && pos !== 'a' && pos !== 'r') {
@@ -193,37 +237,77 @@ function assertPos(fn: string, pos: unknown): asserts pos is WordNetPos {
 export function morphy(form: string, pos: WordNetPos): string[] {
   if (typeof form !== 'string') throw new MetricInputError('morphy', 'form', 'a string', form)
   assertPos('morphy', pos)
-  return morphyUnchecked(form, pos, ensureLoaded().tables[pos])
-}
-
-// Written as plain loops over arrays, without closures: METEOR meets this once per new word, mostly
-// before the JIT has optimised it, and the closure-based form took ~0.1 s to compile and ran slowly until then.
-function morphyUnchecked(form: string, pos: WordNetPos, table: PosTable): string[] {
+  const loaded = ensureLoaded()
+  const p = WORDNET_POS.indexOf(pos)
+  const entry = loaded.forms.find(form)
+  const n = morphyLines(loaded, form, loaded.forms.line(entry, p), loaded.forms.line(entry, EXCEPTIONS + p), p)
+  const { lemmas } = loaded.byPos[p]!
   const results: string[] = []
-  const exception = exceptionBases(table, form)
-  if (exception !== undefined) {
-    keepLemma(table, form, results)
-    for (let k = 0; k < exception.length; k++) keepLemma(table, exception[k]!, results)
-    return results
-  }
-  const substitutions = SUBSTITUTIONS[pos]
-  if (substitutions.length === 0) {
-    keepLemma(table, form, results)
-    return results
-  }
-  let forms = applyRules([form], substitutions)
-  keepLemma(table, form, results)
-  for (let k = 0; k < forms.length; k++) keepLemma(table, forms[k]!, results)
-  while (results.length === 0 && forms.length > 0) {
-    forms = applyRules(forms, substitutions)
-    for (let k = 0; k < forms.length; k++) keepLemma(table, forms[k]!, results)
-  }
+  for (let k = 0; k < n; k++) results.push(lemmas.line(formLines[k]!))
   return results
 }
 
-/** Appends `form` to `results` if it is an index lemma of the table and not there yet (morphy's filter). */
-function keepLemma(table: PosTable, form: string, results: string[]): void {
-  if (!results.includes(form) && lemmaPosition(table, form) >= 0) results.push(form)
+// morphyLines' output, reused: its callers read it before anything else can call it
+const formLines: number[] = []
+
+/**
+ * {@link morphy} as the lemma lines of its results (a form that is kept IS the text of its lemma
+ * line, so deduplicating lines deduplicates forms): fills `formLines` in NLTK's order and returns how
+ * many. `lemmaLine` and `exception` are `form`'s lines in POS p's lemmas and `.exc` (−1: none), from
+ * the one lookup of `form` its caller made. Each other form is looked up once, where it is written: a
+ * first-round rule form as the word's head + the rule's ending, an exception base in its `.exc` line.
+ * Only a second round makes strings, and only when a first-round form ends with a rule's suffix (a
+ * second round of nothing finds nothing).
+ *
+ * Plain loops without closures: METEOR meets this once per new word, mostly before the JIT has
+ * optimised it, and the closure-based form took ~0.1 s to compile and ran slowly until then.
+ */
+function morphyLines(loaded: WordNetData, form: string, lemmaLine: number, exception: number, p: number): number {
+  const { forms } = loaded
+  let n = keepLine(lemmaLine, 0)
+  if (exception >= 0) {
+    // `form base…`: the bases are the words after the form, as split(' ').slice(1) gives them
+    const { exceptions } = loaded.byPos[p]!
+    const { text } = exceptions
+    const end = exceptions.end(exception)
+    for (let from = exceptions.start(exception) + form.length + 1; from <= end;) {
+      let to = text.indexOf(' ', from)
+      if (to < 0 || to > end) to = end
+      n = keepLine(forms.line(forms.findJoined(text, from, to, ''), p), n)
+      from = to + 1
+    }
+    return n
+  }
+  const finals = RULE_FINAL_UNITS[p]!
+  if (!mayMeetRule(form, finals)) return n
+  const substitutions = SUBSTITUTIONS_BY_POS[p]!
+  // whether a first-round form meets a rule in its turn, i.e. whether a second round can make anything
+  let more = false
+  for (let r = 0; r < substitutions.length; r++) {
+    const rule = substitutions[r]!
+    const old = rule[0]
+    if (!form.endsWith(old)) continue
+    const cut = form.length - old.length
+    const ending = rule[1]
+    n = keepLine(forms.line(forms.findJoined(form, 0, cut, ending), p), n)
+    // the form made ends with the rule's ending, or (ending '') with the unit before the cut
+    if (!more) more = isRuleFinal(ending.length > 0 ? ending.charCodeAt(ending.length - 1) : form.charCodeAt(cut - 1), finals)
+  }
+  if (n > 0 || !more) return n
+  let round = applyRules([form], substitutions)
+  while (n === 0 && round.length > 0) {
+    round = applyRules(round, substitutions)
+    for (let k = 0; k < round.length; k++) n = keepLine(forms.line(forms.find(round[k]!), p), n)
+  }
+  return n
+}
+
+/** Morphy's filter on `formLines[0, n)`: appends lemma line `line` unless it is −1 (not a lemma) or there already; returns the new count. */
+function keepLine(line: number, n: number): number {
+  if (line < 0) return n
+  for (let k = 0; k < n; k++) if (formLines[k] === line) return n
+  formLines[n] = line
+  return n + 1
 }
 
 /** One round of morphy's detachment rules over `forms`, each distinct output once, in order. */
@@ -247,28 +331,22 @@ function applyRules(forms: readonly string[], substitutions: ReadonlyArray<reado
   return out
 }
 
-/** The base forms `<pos>.exc` lists for `form`, or undefined. */
-function exceptionBases(table: PosTable, form: string): string[] | undefined {
-  const at = table.exceptions.find(form, true)
-  return at < 0 ? undefined : table.exceptions.line(at).split(' ').slice(1)
-}
-
-/** Position of `lemma` in the table's sorted lemma list, or -1. */
-function lemmaPosition(table: PosTable, lemma: string): number {
-  return table.lemmas.find(lemma)
-}
-
-/** The synset positions of the lemma at `at` (its line of base-36 numbers, parsed without splitting). */
-function synsetIdsAt(table: PosTable, at: number): number[] {
+/**
+ * Appends the synsets of the table's lemma line `at` to `lineTables`/`lineIds` from position `n` (its line
+ * of base-36 synset numbers, parsed without splitting); returns the new count.
+ */
+function pushSynsets(table: PosTable, at: number, n: number): number {
   const { text } = table.lemmaSynsets
   const end = table.lemmaSynsets.end(at)
-  const ids: number[] = []
   let value = 0
   let digits = 0
   for (let k = table.lemmaSynsets.start(at); k <= end; k++) {
     const c = k < end ? text.charCodeAt(k) : 32
     if (c === 32) {
-      if (digits > 0) ids.push(value)
+      if (digits > 0) {
+        lineTables[n] = table
+        lineIds[n++] = value
+      }
       value = 0
       digits = 0
     } else {
@@ -277,7 +355,7 @@ function synsetIdsAt(table: PosTable, at: number): number[] {
       digits++
     }
   }
-  return ids
+  return n
 }
 
 /**
@@ -293,8 +371,7 @@ function synsetIdsAt(table: PosTable, at: number): number[] {
 export function synsets(word: string): string[][] {
   if (typeof word !== 'string') throw new MetricInputError('synsets', 'word', 'a string', word)
   const out: string[][] = []
-  // the full morphy for every part of speech, so that a test can hold synonyms()' shortcut to it
-  const n = synsetLines(word, false)
+  const n = synsetLines(word)
   for (let i = 0; i < n; i++) {
     const table = lineTables[i]!
     const id = lineIds[i]!
@@ -310,30 +387,35 @@ const lineIds: number[] = []
 
 /**
  * Fills `lineTables`/`lineIds` with each synset of `word` (see {@link synsets}) in NLTK's order and returns how
- * many; without a closure per word. With `shortcut`, a part of speech for which {@link morphyFindsNothing} skips
- * morphy and its arrays.
+ * many; without a closure per word. The lower-cased word is hashed and looked up once, for every part of speech;
+ * a word that is in no table and that no rule applies to (most stems METEOR looks up, `larg`) costs that one
+ * lookup and the rules' suffix tests.
  */
-function synsetLines(word: string, shortcut: boolean): number {
-  const tables = ensureLoaded().tables
+function synsetLines(word: string): number {
+  const loaded = ensureLoaded()
   const lemma = pyLower(word)
+  const entry = loaded.forms.find(lemma)
+  // most words METEOR looks up (stems such as `larg`) are in no table and meet no rule
+  if (entry < 0 && !mayMeetRule(lemma, RULE_FINAL_UNITS[ANY_POS]!)) return 0
+  loaded.forms.linesOf(entry, wordLines)
   let n = 0
   for (let p = 0; p < WORDNET_POS.length; p++) {
-    const pos = WORDNET_POS[p]!
-    const table = tables[pos]
-    if (shortcut && morphyFindsNothing(lemma, pos, table)) continue
-    const forms = morphyUnchecked(lemma, pos, table)
-    for (let f = 0; f < forms.length; f++) {
-      const at = lemmaPosition(table, forms[f]!)
-      if (at < 0) continue
-      const ids = synsetIdsAt(table, at)
-      for (let k = 0; k < ids.length; k++) {
-        lineTables[n] = table
-        lineIds[n++] = ids[k]!
-      }
+    const table = loaded.byPos[p]!
+    const lemmaLine = wordLines[p]!
+    const exception = wordLines[EXCEPTIONS + p]!
+    if (exception < 0 && !mayMeetRule(lemma, RULE_FINAL_UNITS[p]!)) {
+      // no exception and no rule: morphy gives the word if it is a lemma of this POS, else nothing
+      if (lemmaLine >= 0) n = pushSynsets(table, lemmaLine, n)
+      continue
     }
+    const found = morphyLines(loaded, lemma, lemmaLine, exception, p)
+    for (let f = 0; f < found; f++) n = pushSynsets(table, formLines[f]!, n)
   }
   return n
 }
+
+// the word's line in each of `forms`' columns, reused by synsetLines
+const wordLines = new Int32Array(2 * EXCEPTIONS)
 
 // Bounded: METEOR calls synonyms() once per unmatched candidate stem, over unbounded input vocabularies.
 const SYNONYM_CACHE_LIMIT = 50_000
@@ -380,21 +462,9 @@ export function synonymsUncached(word: string): ReadonlySet<string> {
 /** The names of `word`'s synsets, made on the first name (NO_SYNONYMS when there is none). */
 function synonymSet(word: string): ReadonlySet<string> {
   let set: Set<string> | undefined
-  const n = synsetLines(word, true)
+  const n = synsetLines(word)
   for (let i = 0; i < n; i++) set = addNames(lineTables[i]!, lineIds[i]!, set)
   return set ?? NO_SYNONYMS
-}
-
-/**
- * True when {@link morphyUnchecked} returns [] for certain, decided without allocating: `form` is not
- * in `<pos>.exc`, is not an index lemma, and no detachment rule applies to it (so no other form is
- * tried). Most words METEOR looks up are such stems (`larg`), and the full morphy's arrays cost more
- * than its lookups on a fresh process.
- */
-function morphyFindsNothing(form: string, pos: WordNetPos, table: PosTable): boolean {
-  const substitutions = SUBSTITUTIONS[pos]
-  for (let r = 0; r < substitutions.length; r++) if (form.endsWith(substitutions[r]![0])) return false
-  return table.exceptions.find(form, true) < 0 && lemmaPosition(table, form) < 0
 }
 
 /** Adds the names on synset line `id` (space-separated) to `set`, made on the first name; returns it. */

@@ -210,6 +210,7 @@ function prepareTexts(call: RougeCall, candidate: string): [Prepared, Prepared[]
   const prepared: Prepared[] = []
   for (let k = 0; k < call.refs.length; k++) {
     const ref = prepare(call.refs[k] as string, stemmer, wantLines)
+    // the same check as the candidate's, guarded so that the argument's name is only built for a message
     if (ref.ids.length > maxTokens) checkTokenCount(fn, referenceArgument(call, k), ref.ids.length, maxTokens, what)
     if (wantLines) checkLineCount(fn, referenceArgument(call, k), ref, maxLines)
     prepared.push(ref)

@@ -15,6 +15,8 @@ interface Reference {
   exceptions: Record<WordNetPos, Map<string, string[]>>
 }
 
+// NLTK's MORPHOLOGICAL_SUBSTITUTIONS, restated from NLTK rather than imported from wordnet.ts, so that the oracle
+// shares nothing with the code it checks
 const SUBSTITUTIONS: Record<WordNetPos, Array<[string, string]>> = {
   n: [
     ['s', ''],

@@ -8,10 +8,11 @@
  */
 import { imul } from '../math-bindings.js'
 
-/** FNV-1a over UTF-16 code units: start value and one step. */
+/** FNV-1a over UTF-16 code units: start value, multiplier and one step. */
 export const HASH_SEED = 0x811c9dc5 | 0
+export const HASH_PRIME = 0x01000193
 export function hashStep(h: number, unit: number): number {
-  return imul(h ^ unit, 0x01000193)
+  return imul(h ^ unit, HASH_PRIME)
 }
 
 /** The {@link hashStep} hash of a whole string. */

@@ -57,7 +57,7 @@
     (global.set $runCount (i32.const 0))
     (global.set $keysUsed (global.get $keysP)))
 
-;; Doubles the table: every slot is copied to the scratch region, then put back at its place among twice as many
+  ;; Doubles the table: every slot is copied to the scratch region, then put back at its place among twice as many
   ;; (from its hash); the words and their ids stay.
   (func (export "grow")
     (local $old i32) (local $from i32) (local $end i32) (local $slot i32) (local $mask i32) (local $at i32)

@@ -6,7 +6,8 @@
  *
  * Keys are compared in place in the tables' texts; building makes no per-key string.
  */
-import { HASH_SEED } from './token-table.js'
+import { imul } from '../math-bindings.js'
+import { HASH_PRIME, HASH_SEED } from './token-table.js'
 import type { Lines } from './wordnet-lines.js'
 
 /** One column: a table, and whether a line's key is its text up to its first space (`form base…`). */
@@ -15,11 +16,9 @@ export interface IndexedTable {
   readonly keyEndsAtSpace: boolean
 }
 
-// token-table.ts's hashText (FNV-1a, 32-bit), written out where it is used: a call per code unit is
-// what costs most while the code still runs unoptimised, which is when a fresh process does its lookups.
-const SEED = HASH_SEED
-const PRIME = 0x01000193
-const imul = Math.imul
+// Keys are hashed with token-table.ts's FNV-1a written out where it is used (not a hashStep call per
+// code unit): the call is what costs most while the code still runs unoptimised, which is when a fresh
+// process does its lookups.
 
 export class FormIndex {
   /** Number of columns (tables). */
@@ -83,8 +82,7 @@ export class FormIndex {
       const text = this.texts[c]!
       this.column.fill(c, firstRecord[c], endRecord[c])
       if (text.length === 0) continue
-      if (tables[c]!.keyEndsAtSpace) hashKeysBeforeSpace(text, text.length, firstRecord[c]!, hashes, this.keyStart, this.keyLength)
-      else hashLines(text, text.length, firstRecord[c]!, hashes, this.keyStart, this.keyLength)
+      hashKeys(text, text.length, tables[c]!.keyEndsAtSpace ? SPACE : NO_UNIT, firstRecord[c]!, hashes, this.keyStart, this.keyLength)
     }
     this.size = this.insertRecords(hashes)
   }
@@ -99,9 +97,9 @@ export class FormIndex {
    * morphy rule makes from a word, a base form written in an `.exc` line).
    */
   findJoined(head: string, from: number, to: number, tail: string): number {
-    let h = SEED
-    for (let i = from; i < to; i++) h = imul(h ^ head.charCodeAt(i), PRIME)
-    for (let i = 0; i < tail.length; i++) h = imul(h ^ tail.charCodeAt(i), PRIME)
+    let h = HASH_SEED
+    for (let i = from; i < to; i++) h = imul(h ^ head.charCodeAt(i), HASH_PRIME)
+    for (let i = 0; i < tail.length; i++) h = imul(h ^ tail.charCodeAt(i), HASH_PRIME)
     const { slots, mask, entryMask, keyLength } = this
     const tag = h & ~entryMask
     const length = to - from + tail.length
@@ -189,49 +187,35 @@ function keyEquals(text: string, at: number, head: string, from: number, to: num
   return true
 }
 
+const SPACE = 32
+/** A value no code unit has: a key that ends at it is the whole line. */
+const NO_UNIT = -1
+
 /**
  * For each line of `text` (n > 0 code units; record `first + k` for line k), the hash of its key, where
- * the key starts and its length; the key is the whole line. One scan, in a function of its own (see
- * {@link FormIndex.insertRecords}), up to n so that the end of the text ends the last line without code
- * after the loop; `n` is an argument because a property read before the loop had no feedback yet when
- * the loop was optimised, and the next call threw that code away.
+ * the key starts and its length; the key is the line up to its first `keyEnd` unit (SPACE: `form base…`),
+ * or all of it. One scan, in a function of its own (see {@link FormIndex.insertRecords}), up to n so that
+ * the end of the text ends the last line without code after the loop; `n` is an argument because a
+ * property read before the loop had no feedback yet when the loop was optimised, and the next call threw
+ * that code away.
  */
-function hashLines(text: string, n: number, first: number, hashes: Int32Array, keyStart: Int32Array, keyLength: Int32Array): void {
+function hashKeys(text: string, n: number, keyEnd: number, first: number, hashes: Int32Array, keyStart: Int32Array, keyLength: Int32Array): void {
   let record = first
   let from = 0
-  let h = SEED
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 10
-    if (c !== 10) {
-      h = imul(h ^ c, PRIME)
-      continue
-    }
-    hashes[record] = h
-    keyStart[record] = from
-    keyLength[record++] = i - from
-    from = i + 1
-    h = SEED
-  }
-}
-
-/** {@link hashLines} where a line's key is its text up to its first space (`form base…`). */
-function hashKeysBeforeSpace(text: string, n: number, first: number, hashes: Int32Array, keyStart: Int32Array, keyLength: Int32Array): void {
-  let record = first
-  let from = 0
-  let keyEnd = -1
-  let h = SEED
+  let end = -1
+  let h = HASH_SEED
   for (let i = 0; i <= n; i++) {
     const c = i < n ? text.charCodeAt(i) : 10
     if (c === 10) {
       hashes[record] = h
       keyStart[record] = from
-      keyLength[record++] = (keyEnd < 0 ? i : keyEnd) - from
+      keyLength[record++] = (end < 0 ? i : end) - from
       from = i + 1
-      keyEnd = -1
-      h = SEED
-    } else if (keyEnd < 0) {
-      if (c === 32) keyEnd = i
-      else h = imul(h ^ c, PRIME)
+      end = -1
+      h = HASH_SEED
+    } else if (end < 0) {
+      if (c === keyEnd) end = i
+      else h = imul(h ^ c, HASH_PRIME)
     }
   }
 }

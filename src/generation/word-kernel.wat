@@ -85,32 +85,9 @@
         (local.set $from (i32.add (local.get $from) (i32.const 32)))
         (br $slots))))
 
-  ;; The slot a word of hash h is looked for first.
+  ;; The slot a word of hash h is looked for first ($emit writes it out).
   (func $home (param $h i32) (result i32)
     (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (i32.sub (i32.const 32) (global.get $bits))))
-
-  ;; A hash of the n bytes at p, 8 at a time (the bytes after a run are readable; they are masked off).
-  (func $hash (param $p i32) (param $n i32) (result i32)
-    (local $h i64) (local $end i32)
-    (local.set $h (i64.extend_i32_u (local.get $n)))
-    (local.set $end (i32.add (local.get $p) (local.get $n)))
-    (block $tail
-      (loop $words
-        (br_if $tail (i32.gt_u (i32.add (local.get $p) (i32.const 8)) (local.get $end)))
-        (local.set $h (i64.mul (i64.xor (local.get $h) (i64.load (local.get $p))) (i64.const 0x9e3779b97f4a7c15)))
-        (local.set $h (i64.xor (local.get $h) (i64.shr_u (local.get $h) (i64.const 29))))
-        (local.set $p (i32.add (local.get $p) (i32.const 8)))
-        (br $words)))
-    (if (i32.lt_u (local.get $p) (local.get $end))
-      (then
-        (local.set $h
-          (i64.mul
-            (i64.xor (local.get $h)
-                     (i64.and (i64.load (local.get $p))
-                              (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.shl (i32.sub (local.get $end) (local.get $p)) (i32.const 3))))
-                                       (i64.const 1))))
-            (i64.const 0x9e3779b97f4a7c15)))))
-    (i32.wrap_i64 (i64.xor (local.get $h) (i64.shr_u (local.get $h) (i64.const 32)))))
 
   ;; Whether the n bytes at a and at b are equal (reads nothing past either).
   (func $same (param $a i32) (param $b i32) (param $n i32) (result i32)
@@ -132,21 +109,41 @@
         (br $bytes)))
     (i32.const 1))
 
-  ;; The id of the word at bytes [s, e) (lower-cased): its slot is found or filled, and its id for this
-  ;; setting asked of resolve() the first time. A slot holds the word's first 8 bytes, so most words are told apart
-  ;; without reading anything else (one cache line per lookup).
-  (func $id (param $s i32) (param $e i32) (param $setting i32) (result i32)
+  ;; Writes the id of the word at bytes [s, e) (lower-cased) as token k unless it is -1; returns the next k. The
+  ;; word's slot is found or filled, and its id for this setting asked of resolve() the first time. A slot holds the
+  ;; word's first 8 bytes, so most words are told apart without reading anything else (one cache line per lookup).
+  (func $emit (param $s i32) (param $e i32) (param $setting i32) (param $k i32) (result i32)
     (local $n i32) (local $h i32) (local $slot i32) (local $mask i32) (local $at i32) (local $head i64)
-    (local $id i32) (local $len i32)
+    (local $id i32) (local $len i32) (local $p i32) (local $h64 i64)
     (local.set $n (i32.sub (local.get $e) (local.get $s)))
-    (local.set $h (call $hash (local.get $s) (local.get $n)))
+    ;; a hash of the n bytes, 8 at a time (the bytes after a run are readable; they are masked off), then its home
+    ;; slot, written out here: at one lookup per word, the calls cost more than their work
+    (local.set $p (local.get $s))
+    (local.set $h64 (i64.extend_i32_u (local.get $n)))
+    (block $tail
+      (loop $words
+        (br_if $tail (i32.gt_u (i32.add (local.get $p) (i32.const 8)) (local.get $e)))
+        (local.set $h64 (i64.mul (i64.xor (local.get $h64) (i64.load (local.get $p))) (i64.const 0x9e3779b97f4a7c15)))
+        (local.set $h64 (i64.xor (local.get $h64) (i64.shr_u (local.get $h64) (i64.const 29))))
+        (local.set $p (i32.add (local.get $p) (i32.const 8)))
+        (br $words)))
+    (if (i32.lt_u (local.get $p) (local.get $e))
+      (then
+        (local.set $h64
+          (i64.mul
+            (i64.xor (local.get $h64)
+                     (i64.and (i64.load (local.get $p))
+                              (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.shl (i32.sub (local.get $e) (local.get $p)) (i32.const 3))))
+                                       (i64.const 1))))
+            (i64.const 0x9e3779b97f4a7c15)))))
+    (local.set $h (i32.wrap_i64 (i64.xor (local.get $h64) (i64.shr_u (local.get $h64) (i64.const 32)))))
     (local.set $head
       (if (result i64) (i32.ge_u (local.get $n) (i32.const 8))
         (then (i64.load (local.get $s)))
         (else (i64.and (i64.load (local.get $s))
                        (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.shl (local.get $n) (i32.const 3)))) (i64.const 1))))))
     (local.set $mask (i32.sub (i32.shl (i32.const 1) (global.get $bits)) (i32.const 1)))
-    (local.set $slot (call $home (local.get $h)))
+    (local.set $slot (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (i32.sub (i32.const 32) (global.get $bits))))
     (block $found
       (loop $probe
         (local.set $at (i32.add (global.get $slotsP) (i32.shl (local.get $slot) (i32.const 5))))
@@ -183,7 +180,11 @@
         (local.set $id (call $resolve (i32.sub (local.get $s) (global.get $textP))
                                       (i32.sub (local.get $e) (global.get $textP))))
         (i32.store (local.get $at) (local.get $id))))
-    (local.get $id))
+    (if (result i32) (i32.lt_s (local.get $id) (i32.const 0))
+      (then (local.get $k))
+      (else
+        (i32.store (i32.add (global.get $outP) (i32.shl (local.get $k) (i32.const 2))) (local.get $id))
+        (i32.add (local.get $k) (i32.const 1)))))
 
   (func (export "tokens") (param $len i32) (param $setting i32) (result i32)
     (local $p i32) (local $end i32) (local $low v128) (local $bits i32) (local $z i32) (local $s i32) (local $k i32)
@@ -247,14 +248,4 @@
     ;; a run that reaches the end
     (if (i32.ge_s (local.get $s) (i32.const 0))
       (then (local.set $k (call $emit (local.get $s) (local.get $end) (local.get $setting) (local.get $k)))))
-    (local.get $k))
-
-  ;; Writes the id of the run [s, e) as token k unless it is -1; returns the next k.
-  (func $emit (param $s i32) (param $e i32) (param $setting i32) (param $k i32) (result i32)
-    (local $id i32)
-    (local.set $id (call $id (local.get $s) (local.get $e) (local.get $setting)))
-    (if (result i32) (i32.lt_s (local.get $id) (i32.const 0))
-      (then (local.get $k))
-      (else
-        (i32.store (i32.add (global.get $outP) (i32.shl (local.get $k) (i32.const 2))) (local.get $id))
-        (i32.add (local.get $k) (i32.const 1))))))
+    (local.get $k)))

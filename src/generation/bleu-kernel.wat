@@ -262,29 +262,6 @@
     (if (i32.ge_s (local.get $open) (i32.const 0))
       (then (call $push (local.get $open) (local.get $e)))))
 
-  ;; A hash of the n bytes at p, 8 at a time (the bytes after a token are readable; they are masked off).
-  (func $hashToken (param $p i32) (param $n i32) (result i32)
-    (local $h i64) (local $end i32)
-    (local.set $h (i64.extend_i32_u (local.get $n)))
-    (local.set $end (i32.add (local.get $p) (local.get $n)))
-    (block $tail
-      (loop $words
-        (br_if $tail (i32.gt_u (i32.add (local.get $p) (i32.const 8)) (local.get $end)))
-        (local.set $h (i64.mul (i64.xor (local.get $h) (i64.load (local.get $p))) (i64.const 0x9e3779b97f4a7c15)))
-        (local.set $h (i64.xor (local.get $h) (i64.shr_u (local.get $h) (i64.const 29))))
-        (local.set $p (i32.add (local.get $p) (i32.const 8)))
-        (br $words)))
-    (if (i32.lt_u (local.get $p) (local.get $end))
-      (then
-        (local.set $h
-          (i64.mul
-            (i64.xor (local.get $h)
-                     (i64.and (i64.load (local.get $p))
-                              (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.shl (i32.sub (local.get $end) (local.get $p)) (i32.const 3))))
-                                       (i64.const 1))))
-            (i64.const 0x9e3779b97f4a7c15)))))
-    (i32.wrap_i64 (i64.xor (local.get $h) (i64.shr_u (local.get $h) (i64.const 32)))))
-
   ;; Whether tokens a and b have the same bytes.
   (func $sameToken (param $a i32) (param $b i32) (result i32)
     (local $pa i32) (local $pb i32) (local $len i32) (local $end i32)
@@ -316,7 +293,7 @@
   ;; the number of distinct tokens of the references.
   (func $intern (param $refTokens i32) (param $bits i32) (result i32)
     (local $k i32) (local $h i32) (local $slot i32) (local $e i32) (local $mask i32) (local $next i32)
-    (local $inRefs i32) (local $id i32) (local $stamp i32) (local $start i32)
+    (local $inRefs i32) (local $id i32) (local $stamp i32) (local $start i32) (local $end i32) (local $p i32) (local $h64 i64)
     (global.set $stamp (i32.add (global.get $stamp) (i32.const 1)))
     (local.set $stamp (global.get $stamp))
     (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $bits)) (i32.const 1)))
@@ -326,8 +303,28 @@
         (if (i32.eq (local.get $k) (local.get $refTokens)) (then (local.set $inRefs (local.get $next))))
         (br_if $done (i32.ge_u (local.get $k) (global.get $nTok)))
         (local.set $start (i32.load (i32.add (global.get $tokStartP) (i32.shl (local.get $k) (i32.const 2)))))
-        (local.set $h (call $hashToken (local.get $start)
-                                       (i32.sub (i32.load (i32.add (global.get $tokEndP) (i32.shl (local.get $k) (i32.const 2)))) (local.get $start))))
+        (local.set $end (i32.load (i32.add (global.get $tokEndP) (i32.shl (local.get $k) (i32.const 2)))))
+        ;; a hash of the token's bytes, 8 at a time (the bytes after a token are readable; they are masked off),
+        ;; written out here: at one per token, a call cost more than its work
+        (local.set $p (local.get $start))
+        (local.set $h64 (i64.extend_i32_u (i32.sub (local.get $end) (local.get $start))))
+        (block $tail
+          (loop $words
+            (br_if $tail (i32.gt_u (i32.add (local.get $p) (i32.const 8)) (local.get $end)))
+            (local.set $h64 (i64.mul (i64.xor (local.get $h64) (i64.load (local.get $p))) (i64.const 0x9e3779b97f4a7c15)))
+            (local.set $h64 (i64.xor (local.get $h64) (i64.shr_u (local.get $h64) (i64.const 29))))
+            (local.set $p (i32.add (local.get $p) (i32.const 8)))
+            (br $words)))
+        (if (i32.lt_u (local.get $p) (local.get $end))
+          (then
+            (local.set $h64
+              (i64.mul
+                (i64.xor (local.get $h64)
+                         (i64.and (i64.load (local.get $p))
+                                  (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.shl (i32.sub (local.get $end) (local.get $p)) (i32.const 3))))
+                                           (i64.const 1))))
+                (i64.const 0x9e3779b97f4a7c15)))))
+        (local.set $h (i32.wrap_i64 (i64.xor (local.get $h64) (i64.shr_u (local.get $h64) (i64.const 32)))))
         (local.set $slot (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (i32.sub (i32.const 32) (local.get $bits))))
         (block $found
           (loop $probe

@@ -41,18 +41,10 @@
                                         (i32.sub (i32.shl (i32.const 1) (local.get $rest)) (i32.const 1))))))))
     (i32.sub (local.get $j) (local.get $ones)))
 
-  ;; 1 when t[row][c + 1] = t[row][c] + 1 (bit c of the row at address r is 0)
-  (func $stepAt (param $r i32) (param $c i32) (result i32)
-    (i32.xor
-      (i32.and (i32.shr_u (i32.load (i32.add (local.get $r) (i32.shl (i32.shr_u (local.get $c) (i32.const 5)) (i32.const 2))))
-                          (i32.and (local.get $c) (i32.const 31)))
-               (i32.const 1))
-      (i32.const 1)))
-
   (func (export "path") (param $rows i32) (param $cols i32) (result i32)
     (local $words i32) (local $rowBytes i32) (local $w i32) (local $i i32) (local $x v128) (local $prev i32)
     (local $row i32) (local $carry i64) (local $m i32) (local $j i32) (local $jEnd i32) (local $y i32) (local $u i32)
-    (local $sum i64) (local $cur i32) (local $up i32) (local $left i32) (local $n i32) (local $total i32)
+    (local $sum i64) (local $cur i32) (local $up i32) (local $left i32) (local $n i32) (local $total i32) (local $c i32)
     (local.set $words (i32.shr_u (i32.add (local.get $cols) (i32.const 31)) (i32.const 5)))
     (local.set $rowBytes (i32.shl (local.get $words) (i32.const 2)))
     ;; row 0: all ones
@@ -116,12 +108,22 @@
             (if (local.get $i)
               (then (local.set $up (call $prefix (i32.sub (local.get $row) (local.get $rowBytes)) (local.get $j)))))
             (br $walk)))
-        (local.set $left (i32.sub (local.get $cur) (call $stepAt (local.get $row) (i32.sub (local.get $j) (i32.const 1)))))
+        ;; left = t[i][j-1]: cur - 1 unless bit j-1 of the row is set (written out here: the walk takes a step per
+        ;; cell of its path, and a call cost more than its work)
+        (local.set $c (i32.sub (local.get $j) (i32.const 1)))
+        (local.set $left
+          (i32.sub (local.get $cur)
+                   (i32.xor (i32.and (i32.shr_u (i32.load (i32.add (local.get $row) (i32.shl (i32.shr_u (local.get $c) (i32.const 5)) (i32.const 2))))
+                                                (i32.and (local.get $c) (i32.const 31)))
+                                     (i32.const 1))
+                            (i32.const 1))))
         (if (i32.gt_s (local.get $left) (local.get $up))
           (then
             (local.set $j (i32.sub (local.get $j) (i32.const 1)))
             (local.set $cur (local.get $left))
-            (local.set $up (i32.sub (local.get $up) (call $stepAt (i32.sub (local.get $row) (local.get $rowBytes)) (local.get $j)))))
+            ;; t[i-1][j-1] (d) bounds both neighbours: up and left are d or d + 1, so left > up means left = d + 1
+            ;; and up = d, and at (i, j-1) the cell above is d again
+            (local.set $up (i32.sub (local.get $left) (i32.const 1))))
           (else
             (local.set $i (i32.sub (local.get $i) (i32.const 1)))
             (local.set $cur (local.get $up))

@@ -51,7 +51,7 @@ export function rougeRawTokens(text: string): string[] {
  * 3 characters (rouge-score's rule), others unchanged. An empty result is dropped by step 5.
  */
 export function rougeStemToken(rawToken: string): string {
-  return rawToken.length > 3 ? porterStem(rawToken, 'nltk') : rawToken
+  return isStemmed(rawToken) ? porterStem(rawToken, 'nltk') : rawToken
 }
 
 /**
@@ -59,5 +59,10 @@ export function rougeStemToken(rawToken: string): string {
  * stems each run once and remembers its id, so the memo's map only cost a lookup and an entry per new run.
  */
 export function rougeStemTokenUncached(rawToken: string): string {
-  return rawToken.length > 3 ? porterStemNltkUncached(rawToken) : rawToken
+  return isStemmed(rawToken) ? porterStemNltkUncached(rawToken) : rawToken
+}
+
+/** rouge-score stems only the tokens longer than 3 characters. */
+function isStemmed(rawToken: string): boolean {
+  return rawToken.length > 3
 }

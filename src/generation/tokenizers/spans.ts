@@ -1,5 +1,6 @@
 import { pyIsSpaceCode } from '../../text/python-string.js'
 import { imul } from '../../math-bindings.js'
+import { HASH_PRIME, HASH_SEED } from '../token-table.js'
 
 /**
  * Tokens as `[start, end)` spans of one source string, so that BLEU can intern tokens without first
@@ -22,14 +23,10 @@ export interface TokenSpans {
   readonly hashes?: readonly number[]
 }
 
-/** FNV-1a (32-bit) offset basis and prime: the token hash of {@link spanHash}. */
-export const FNV_OFFSET = 0x811c9dc5 | 0
-export const FNV_PRIME = 16777619
-
-/** FNV-1a of the UTF-16 units `source[start, end)`, as a signed 32-bit integer. */
+/** FNV-1a of the UTF-16 units `source[start, end)`, as a signed 32-bit integer (token-table.ts's hash). */
 export function spanHash(source: string, start: number, end: number): number {
-  let h = FNV_OFFSET
-  for (let i = start; i < end; i++) h = imul(h ^ source.charCodeAt(i), FNV_PRIME)
+  let h = HASH_SEED
+  for (let i = start; i < end; i++) h = imul(h ^ source.charCodeAt(i), HASH_PRIME)
   return h
 }
 
@@ -81,8 +78,8 @@ export function whitespaceSpans(text: string, into: SpanBuffer = new SpanBuffer(
     while (i < len && isPyWhitespaceUnit(text.charCodeAt(i))) i++
     if (i >= len) break
     const start = i
-    let h = FNV_OFFSET
-    for (let c = text.charCodeAt(i); i < len && !isPyWhitespaceUnit(c); c = text.charCodeAt(++i)) h = imul(h ^ c, FNV_PRIME)
+    let h = HASH_SEED
+    for (let c = text.charCodeAt(i); i < len && !isPyWhitespaceUnit(c); c = text.charCodeAt(++i)) h = imul(h ^ c, HASH_PRIME)
     out.push(start, i, h)
   }
   return out

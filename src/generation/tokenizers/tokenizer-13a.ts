@@ -1,5 +1,6 @@
 import { pySplit } from '../../text/python-string.js'
-import { FNV_OFFSET, FNV_PRIME, isPyWhitespaceUnit, SpanBuffer, spanTokens, type TokenSpans } from './spans.js'
+import { HASH_PRIME, HASH_SEED } from '../token-table.js'
+import { isPyWhitespaceUnit, SpanBuffer, spanTokens, type TokenSpans } from './spans.js'
 import { imul } from '../../math-bindings.js'
 
 // mteval-v13a's language-independent symbols: { | } ~ [ \ ] ^ _ ` ! " # $ % & ( ) * + / : ; < = > ? @.
@@ -89,12 +90,12 @@ export function spans13a(text: string, into: SpanBuffer = new SpanBuffer()): Tok
       // A token that starts after whitespace (or at the start) and holds only class-0 units up to
       // the next whitespace breaks nowhere (every rule needs a symbol, P, digit or hyphen): take it
       // whole and go on at that whitespace with the state the single steps would have left.
-      let h = imul(FNV_OFFSET ^ code, FNV_PRIME)
+      let h = imul(HASH_SEED ^ code, HASH_PRIME)
       let j = i + 1
       let c = 0
       let stop = 0
       while (j < n && (stop = classOf((c = line.charCodeAt(j)))) === 0) {
-        h = imul(h ^ c, FNV_PRIME)
+        h = imul(h ^ c, HASH_PRIME)
         j++
       }
       if (j === n || stop === WHITESPACE) {
@@ -119,7 +120,7 @@ export function spans13a(text: string, into: SpanBuffer = new SpanBuffer()): Tok
       let j = i + 1
       let c = 0
       while (j < n && classOf((c = line.charCodeAt(j))) === 0) {
-        hash = imul(hash ^ code, FNV_PRIME)
+        hash = imul(hash ^ code, HASH_PRIME)
         code = c
         j++
       }
@@ -141,13 +142,13 @@ export function spans13a(text: string, into: SpanBuffer = new SpanBuffer()): Tok
       }
     } else if (open < 0) {
       open = i
-      hash = imul(FNV_OFFSET ^ code, FNV_PRIME)
+      hash = imul(HASH_SEED ^ code, HASH_PRIME)
     } else if (((cur | before) & SYMBOL) !== 0 || m2Cur || m2Prev || m3 || m3Prev || (cur === HYPHEN && before === DIGIT) || (before === HYPHEN && before2 === DIGIT)) {
       out.push(open, i, hash)
       open = i
-      hash = imul(FNV_OFFSET ^ code, FNV_PRIME)
+      hash = imul(HASH_SEED ^ code, HASH_PRIME)
     } else {
-      hash = imul(hash ^ code, FNV_PRIME)
+      hash = imul(hash ^ code, HASH_PRIME)
     }
     before2 = before
     before = cur

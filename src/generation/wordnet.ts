@@ -401,14 +401,7 @@ function synsetLines(word: string): number {
   let n = 0
   for (let p = 0; p < WORDNET_POS.length; p++) {
     const table = loaded.byPos[p]!
-    const lemmaLine = wordLines[p]!
-    const exception = wordLines[EXCEPTIONS + p]!
-    if (exception < 0 && !mayMeetRule(lemma, RULE_FINAL_UNITS[p]!)) {
-      // no exception and no rule: morphy gives the word if it is a lemma of this POS, else nothing
-      if (lemmaLine >= 0) n = pushSynsets(table, lemmaLine, n)
-      continue
-    }
-    const found = morphyLines(loaded, lemma, lemmaLine, exception, p)
+    const found = morphyLines(loaded, lemma, wordLines[p]!, wordLines[EXCEPTIONS + p]!, p)
     for (let f = 0; f < found; f++) n = pushSynsets(table, formLines[f]!, n)
   }
   return n

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
+import { mulberry32 as random } from '../../../src/eval-set/statistics.js'
 import { FormIndex } from '../../../src/generation/wordnet-index.js'
 import { Lines } from '../../../src/generation/wordnet-lines.js'
 import { hashText } from '../../../src/generation/token-table.js'
@@ -148,11 +149,7 @@ describe('FormIndex (one hash index over several line tables)', () => {
   })
 
   it('agrees with split + search on generated tables', () => {
-    let seed = 7
-    const next = (): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
-      return seed / 2 ** 32
-    }
+    const next = random(7)
     const letters = 'abcdefy -'
     const word = (): string => Array.from({ length: Math.floor(next() * 6) }, () => letters[Math.floor(next() * letters.length)]).join('')
     for (let round = 0; round < 30; round++) {

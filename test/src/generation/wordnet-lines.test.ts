@@ -1,3 +1,4 @@
+import { mulberry32 as random } from '../../../src/eval-set/statistics.js'
 import { Lines } from '../../../src/generation/wordnet-lines.js'
 
 // Lines replaces `text.split('\n')` (the WordNet loader's former tables): every answer is checked
@@ -30,11 +31,7 @@ describe('Lines (newline-separated tables read in place)', () => {
   })
 
   it('agrees with split on generated texts', () => {
-    let seed = 7
-    const next = (): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
-      return seed / 2 ** 32
-    }
+    const next = random(7)
     const units = 'ab \n'
     for (let round = 0; round < 50; round++) {
       const text = Array.from({ length: Math.floor(next() * 40) }, () => units[Math.floor(next() * units.length)]).join('')

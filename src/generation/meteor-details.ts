@@ -5,6 +5,8 @@
  * candidate position. The result types are declared here too (meteor.ts re-exports them), so the two
  * modules import one way.
  */
+import { pyLower } from '../text/python-lower.js'
+import { pySplit } from '../text/python-string.js'
 
 /** The stage that aligned a pair. */
 export type MeteorStage = 'exact' | 'stem' | 'synonym'
@@ -63,12 +65,18 @@ export interface MeteorDetails extends MeteorAlignment {
 const UNMATCHED_LIMIT = 25
 const STAGES: readonly MeteorStage[] = ['exact', 'exact', 'stem', 'synonym']
 
+/**
+ * A side's lower-cased tokens (before stemming), or the text they are the `str.split()` and `str.lower()` of (split
+ * on first read: the WebAssembly path keeps no token objects).
+ */
+export type SnapshotTokens = readonly { readonly text: string }[] | string
+
 /** The best reference's alignment as the details read it. */
 export interface AlignmentSnapshot {
-  /** Lower-cased candidate / reference tokens (before stemming). */
-  readonly hyp: readonly { readonly text: string }[]
-  readonly ref: readonly { readonly text: string }[]
-  /** Per candidate position: `4 · reference position + stage` (stage 1–3) when aligned, else −1. */
+  readonly hyp: SnapshotTokens
+  readonly ref: SnapshotTokens
+  readonly referenceLength: number
+  /** Per candidate position (so one per candidate token): `4 · reference position + stage` (stage 1–3) when aligned, else −1. */
   readonly codes: readonly number[]
   /** The lists once read (undefined until then); kept here so that a score allocates one record. */
   pairs: MeteorMatch[] | undefined
@@ -126,8 +134,8 @@ export class LazyMeteorDetails implements MeteorDetails {
 
   constructor(n: MeteorNumbers, snapshot: AlignmentSnapshot, bestReferenceIndex: number, referenceScores: readonly number[], alpha: number, beta: number, gamma: number) {
     this.score = n.score
-    this.candidateLength = snapshot.hyp.length
-    this.referenceLength = snapshot.ref.length
+    this.candidateLength = snapshot.codes.length
+    this.referenceLength = snapshot.referenceLength
     this.matches = new MeteorMatches(n, snapshot)
     this.chunks = n.chunks
     this.fragmentation = n.fragmentation
@@ -177,27 +185,38 @@ export class LazyMeteorDetails implements MeteorDetails {
   }
 }
 
-function alignedPairs({ hyp, ref, codes }: AlignmentSnapshot): MeteorMatch[] {
+function texts(tokens: SnapshotTokens): readonly string[] {
+  return typeof tokens === 'string' ? pySplit(tokens).map(pyLower) : tokens.map((token) => token.text)
+}
+
+function alignedPairs(snapshot: AlignmentSnapshot): MeteorMatch[] {
+  const { codes } = snapshot
+  const hyp = texts(snapshot.hyp)
+  const ref = texts(snapshot.ref)
   const pairs: MeteorMatch[] = []
   for (let i = 0; i < codes.length; i++) {
     const code = codes[i]!
     if (code < 0) continue
     const j = code >> 2
-    pairs.push({ candidate: i, reference: j, stage: STAGES[code & 3]!, candidateToken: hyp[i]!.text, referenceToken: ref[j]!.text })
+    pairs.push({ candidate: i, reference: j, stage: STAGES[code & 3]!, candidateToken: hyp[i]!, referenceToken: ref[j]! })
   }
   return pairs
 }
 
-function unmatchedCandidate({ hyp, codes }: AlignmentSnapshot): string[] {
+function unmatchedCandidate(snapshot: AlignmentSnapshot): string[] {
+  const { codes } = snapshot
+  const hyp = texts(snapshot.hyp)
   const out: string[] = []
-  for (let i = 0; i < codes.length && out.length < UNMATCHED_LIMIT; i++) if (codes[i]! < 0) out.push(hyp[i]!.text)
+  for (let i = 0; i < codes.length && out.length < UNMATCHED_LIMIT; i++) if (codes[i]! < 0) out.push(hyp[i]!)
   return out
 }
 
-function unmatchedReference({ ref, codes }: AlignmentSnapshot): string[] {
+function unmatchedReference(snapshot: AlignmentSnapshot): string[] {
+  const { codes } = snapshot
+  const ref = texts(snapshot.ref)
   const aligned = new Uint8Array(ref.length)
   for (let i = 0; i < codes.length; i++) if (codes[i]! >= 0) aligned[codes[i]! >> 2] = 1
   const out: string[] = []
-  for (let j = 0; j < ref.length && out.length < UNMATCHED_LIMIT; j++) if (aligned[j] === 0) out.push(ref[j]!.text)
+  for (let j = 0; j < ref.length && out.length < UNMATCHED_LIMIT; j++) if (aligned[j] === 0) out.push(ref[j]!)
   return out
 }

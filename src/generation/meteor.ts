@@ -11,13 +11,13 @@ import { checkOptionKeys } from '../options.js'
 import { makeScore, type Score } from '../score.js'
 import { buildSignature } from '../signature.js'
 import { pyLower } from '../text/python-lower.js'
-import { pyIsSpaceCode, pySplit } from '../text/python-string.js'
+import { pySplit } from '../text/python-string.js'
 import { checkTextLength, checkTokenCount, DEFAULT_MAX_TOKENS, resolveMaxTokens } from './input-limits.js'
-import { LazyMeteorDetails, type MeteorAlignment, type MeteorDetails, type MeteorMatch, type MeteorStage } from './meteor-details.js'
-import { porterStemNltkUncached } from './stemmers/porter.js'
-import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
-import { WordKernel } from './word-kernel.js'
-import { synonymsUncached, wordNetGeneration } from './wordnet.js'
+import { LazyMeteorDetails, type MeteorAlignment, type MeteorDetails, type MeteorMatch, type MeteorNumbers, type MeteorStage, type SnapshotTokens } from './meteor-details.js'
+import { STEM_STAGE, SYNONYM_STAGE } from './meteor-kernel.js'
+import { alignKernel, intern, splitKernel, splitLowerAscii, startMeteorCall, stemOf, synonymsOf, vocabularyFirstId, vocabularyPlaces, type Token } from './meteor-words.js'
+import type { WordKernel } from './word-kernel.js'
+import { wordNetFormEntries } from './wordnet.js'
 
 export interface MeteorOptions {
   /** Weight of precision against recall in the harmonic mean. @default 0.9 */
@@ -77,129 +77,6 @@ function resolveOptions(fn: string, options: MeteorOptions | undefined): Resolve
   return { alpha, beta, gamma, synonyms, stemmer, maxTokens }
 }
 
-/**
- * A lower-cased token, interned so that the matching loops compare integers and each distinct word
- * is stemmed and looked up in WordNet once. `stem` and `synonyms` are filled on first need.
- */
-interface Token {
-  readonly text: string
-  readonly id: number
-  stem: Token | undefined
-  synonyms: ReadonlySet<string> | undefined
-}
-
-/** Tokens by text (see {@link TokenTable} for why it is not a Map). */
-class Vocabulary {
-  private readonly table = new TokenTable()
-  private readonly tokens: Token[] = []
-  /** The id of this vocabulary's first word: a word's place in it is `id - firstId`. */
-  readonly firstId = nextTokenId
-
-  /** One more than the highest place a word of this vocabulary has (its words' ids are below `firstId + nextIndex`). */
-  get nextIndex(): number {
-    return nextTokenId - this.firstId
-  }
-
-  get size(): number {
-    return this.tokens.length
-  }
-
-  /** The token for `text`. */
-  intern(text: string): Token {
-    const h = hashText(text)
-    const index = this.table.find(text, h)
-    return index >= 0 ? this.tokens[index]! : this.add(text, h)
-  }
-
-  /**
-   * The token for the ASCII word `source[start, end)` lower-cased, whose hash (of the lower-cased
-   * units) is `h`. Only a new word is sliced and lower-cased (for ASCII, per word equals per text).
-   */
-  internAsciiRange(source: string, start: number, end: number, h: number): Token {
-    const index = this.table.findAsciiLower(source, start, end, h)
-    return index >= 0 ? this.tokens[index]! : this.add(source.slice(start, end).toLowerCase(), h)
-  }
-
-  /** The token at `index` (its id minus {@link firstId}). */
-  at(index: number): Token {
-    return this.tokens[index]!
-  }
-
-  private add(text: string, h: number): Token {
-    const token: Token = { text, id: nextTokenId++, stem: undefined, synonyms: undefined }
-    this.table.add(text, h)
-    this.tokens.push(token)
-    return token
-  }
-}
-
-// Bounded: replaced by a fresh vocabulary at the start of a call once it holds this many words.
-// Ids keep growing across generations, so a token never equals one of another generation; a call
-// never mixes generations because the swap only happens between calls.
-const VOCABULARY_LIMIT = 200_000
-let nextTokenId = 0
-let vocabulary = new Vocabulary()
-
-function intern(text: string): Token {
-  return vocabulary.intern(text)
-}
-
-function stemOf(token: Token): Token {
-  return (token.stem ??= intern(porterStemNltkUncached(token.text)))
-}
-
-function synonymsOf(token: Token): ReadonlySet<string> {
-  return (token.synonyms ??= synonymsUncached(token.text))
-}
-
-/**
- * The WebAssembly split (ASCII texts up to its size), created on first use; null where the runtime has no WebAssembly.
- * Its ids are places in the current vocabulary; startCall resets it with the vocabulary.
- */
-let kernel: WordKernel | null | undefined
-
-function splitKernel(): WordKernel | null {
-  if (kernel === undefined) kernel = WordKernel.create('python-split', (word) => intern(word).id - vocabulary.firstId)
-  return kernel
-}
-
-/**
- * Python `s.split()` + `str.lower()` for ASCII text in one scan (the common case, and the hot path):
- * Python's ASCII whitespace is \t \n \v \f \r, U+001C–U+001F and space. Returns undefined when the
- * text has a non-ASCII character, for the general path.
- */
-function splitLowerAscii(text: string): Token[] | undefined {
-  const fast = splitKernel()
-  const n = fast === null ? -1 : fast.tokens(text, 0)
-  if (n >= 0) {
-    const ids = fast!.out
-    const tokens = new Array<Token>(n)
-    for (let k = 0; k < n; k++) tokens[k] = vocabulary.at(ids[k] as number)
-    return tokens
-  }
-  const tokens: Token[] = []
-  let start = -1
-  let h = HASH_SEED
-  for (let k = 0; k < text.length; k++) {
-    const c = text.charCodeAt(k)
-    if (c > 0x7f) return undefined
-    if (pyIsSpaceCode(c)) {
-      if (start >= 0) {
-        tokens.push(vocabulary.internAsciiRange(text, start, k, h))
-        start = -1
-      }
-    } else {
-      if (start < 0) {
-        start = k
-        h = HASH_SEED
-      }
-      h = hashStep(h, asciiLower(c))
-    }
-  }
-  if (start >= 0) tokens.push(vocabulary.internAsciiRange(text, start, text.length, h))
-  return tokens
-}
-
 /** Python `s.split()` then `str.lower()` per token; token arrays are only lower-cased. */
 function preprocess(fn: string, argument: string, input: unknown, maxTokens: number): Token[] {
   // checked before interning anything: an oversized text costs one scan, not a vocabulary
@@ -240,17 +117,64 @@ function preprocessReferences(fn: string, references: unknown, maxTokens: number
   })
 }
 
-let vocabularyWordNet = wordNetGeneration()
-
-function startCall(): void {
-  // Tokens cache their synonym sets, which belong to the WordNet data they were read from.
-  const current = wordNetGeneration()
-  if (vocabulary.size >= VOCABULARY_LIMIT || current !== vocabularyWordNet) {
-    vocabulary = new Vocabulary()
-    vocabularyWordNet = current
-    // its ids are places in the vocabulary just replaced
-    kernel?.reset()
+/**
+ * METEOR on the kernels, or undefined for what they do not take (token arrays, a non-ASCII or long text, no
+ * WebAssembly); the JS path then gives the same score (meteor-kernel.test.ts holds them to each other).
+ * `references`: one string, or (`single` false) an array of strings; `name` is its argument's name.
+ */
+function scoreInKernel(fn: string, candidate: unknown, references: unknown, name: string, o: ResolvedOptions): Score<MeteorDetails> | undefined {
+  if (typeof candidate !== 'string') return undefined
+  const single = typeof references === 'string'
+  if (!single) {
+    if (!Array.isArray(references) || references.length === 0) return undefined
+    for (let k = 0; k < references.length; k++) if (typeof references[k] !== 'string') return undefined
   }
+  const align = alignKernel()
+  if (align === null) return undefined
+  const words = splitKernel() as WordKernel
+  checkTextLength(fn, 'candidate', candidate, o.maxTokens)
+  const H = words.tokens(candidate, 0)
+  if (H < 0) return undefined
+  copyPlaces(words.out, align.hyp, H)
+  const flags = (o.stemmer ? STEM_STAGE : 0) | (o.synonyms ? SYNONYM_STAGE : 0)
+  const count = single ? 1 : (references as string[]).length
+  const referenceScores: number[] = []
+  let best = -1
+  let bestNumbers: MeteorNumbers | undefined
+  let bestCodes: number[] = []
+  let bestLength = 0
+  for (let k = 0; k < count; k++) {
+    const text = single ? (references as string) : (references as string[])[k]!
+    checkTextLength(fn, single ? name : `${name}[${k}]`, text, o.maxTokens)
+    const R = words.tokens(text, 0)
+    if (R < 0) return undefined
+    copyPlaces(words.out, align.ref, R)
+    const m = align.align(H, R, flags, vocabularyPlaces(), o.synonyms ? wordNetFormEntries() : 0)
+    const r = align.result
+    const numbers = meteorNumbers(m, H, R, r[3]!, [r[0]!, r[1]!, r[2]!], o)
+    referenceScores.push(numbers.score)
+    // Python's max() keeps the first of equal maxima.
+    if (bestNumbers === undefined || numbers.score > bestNumbers.score) {
+      best = k
+      bestNumbers = numbers
+      bestCodes = copyOut(align.codes, H)
+      bestLength = R
+    }
+  }
+  const bestText = single ? (references as string) : (references as string[])[best]!
+  const details = buildDetails(candidate, bestText, bestLength, bestCodes, bestNumbers!, best, referenceScores, o)
+  return makeScore('METEOR', details.score, signatureFor(o), details)
+}
+
+// Loops, not subarray()/set()/Array.from(): a typed array view costs more than copying a sentence's places.
+function copyPlaces(from: Int32Array, to: Int32Array, n: number): void {
+  for (let k = 0; k < n; k++) to[k] = from[k]!
+}
+
+function copyOut(from: Int32Array, n: number): number[] {
+  const out = new Array<number>(n)
+  for (let k = 0; k < n; k++) out[k] = from[k]!
+  return out
 }
 
 const STAGE_EXACT = 1
@@ -258,20 +182,12 @@ const STAGE_STEM = 2
 const STAGE_SYNONYM = 3
 
 /** The alignment as positions only; pairs and token lists are built for the reported reference alone. */
-interface RawAlignment {
+interface RawAlignment extends MeteorNumbers {
   /** per candidate position: the aligned reference position, or -1 */
   readonly refOf: Int32Array
   /** per candidate position: STAGE_* or 0 */
   readonly stageOf: Uint8Array
   readonly refMatched: Uint8Array
-  readonly counts: [number, number, number]
-  readonly chunks: number
-  readonly score: number
-  readonly precision: number
-  readonly recall: number
-  readonly fmean: number
-  readonly fragmentation: number
-  readonly penalty: number
 }
 
 /**
@@ -303,8 +219,8 @@ type SynonymStage = Stage<[room: number]>
  * its H·R compares were a quarter of a warm pass on sentences of 20 words.
  */
 const matchEqual: Stage<[stage: number, nextDown: Int32Array]> = (hyp, H, ref, R, refOf, stageOf, refMatched, stage, nextDown) => {
-  const base = vocabulary.firstId
-  const lastOf = lastPositionScratch(vocabulary.nextIndex)
+  const base = vocabularyFirstId()
+  const lastOf = lastPositionScratch(vocabularyPlaces())
   for (let j = 0; j < R; j++) {
     if (refMatched[j] !== 0) continue
     const w = (ref[j] as Token).id - base
@@ -536,38 +452,47 @@ function align(hyp: readonly Token[], ref: readonly Token[], o: ResolvedOptions,
     previousRef = j
   }
 
+  return { refOf, stageOf, refMatched, ...meteorNumbers(m, H, R, chunks, counts, o) }
+}
+
+/** The score and the ratios of an alignment with m matches: NLTK's arithmetic, shared by the JS and the kernel path. */
+function meteorNumbers(m: number, H: number, R: number, chunks: number, counts: [number, number, number], o: ResolvedOptions): MeteorNumbers {
   const precision = H > 0 ? m / H : 0
   const recall = R > 0 ? m / R : 0
   // NLTK catches ZeroDivisionError (empty side or no match) and returns 0.0.
-  if (m === 0) {
-    return { refOf, stageOf, refMatched, counts, chunks: 0, score: 0, precision, recall, fmean: 0, fragmentation: 0, penalty: 0 }
-  }
+  if (m === 0) return { counts, chunks: 0, score: 0, precision, recall, fmean: 0, fragmentation: 0, penalty: 0 }
   // Same operation order as NLTK, so the doubles agree: (1 - alpha) is 0.09999999999999998 for 0.9.
   const fmean = (precision * recall) / (o.alpha * precision + (1 - o.alpha) * recall)
   const fragmentation = chunks / m
   const penalty = o.gamma * pythonPow(fragmentation, o.beta)
   const score = (1 - penalty) * fmean
-  return { refOf, stageOf, refMatched, counts, chunks, score, precision, recall, fmean, fragmentation, penalty }
+  return { counts, chunks, score, precision, recall, fmean, fragmentation, penalty }
+}
+
+/** The codes the details read (see AlignmentSnapshot), copied: the alignment's buffers are reused by the next call. */
+function codesOf(a: RawAlignment, H: number): number[] {
+  const codes = new Array<number>(H)
+  for (let i = 0; i < H; i++) {
+    const j = a.refOf[i]!
+    codes[i] = j < 0 ? -1 : 4 * j + a.stageOf[i]!
+  }
+  return codes
 }
 
 /** The score's details: counts and ratios now, the per-token lists on first read (see meteor-details.ts). */
 function buildDetails(
-  hyp: readonly Token[],
-  ref: readonly Token[],
-  a: RawAlignment,
+  hyp: SnapshotTokens,
+  ref: SnapshotTokens,
+  referenceLength: number,
+  codes: number[],
+  numbers: MeteorNumbers,
   bestReferenceIndex: number,
   referenceScores: readonly number[],
   o: ResolvedOptions,
 ): MeteorDetails {
-  // copied: the alignment's buffers are reused by the next call
-  const codes = new Array<number>(hyp.length)
-  for (let i = 0; i < hyp.length; i++) {
-    const j = a.refOf[i]!
-    codes[i] = j < 0 ? -1 : 4 * j + a.stageOf[i]!
-  }
   return new LazyMeteorDetails(
-    a,
-    { hyp, ref, codes, pairs: undefined, unmatchedCandidate: undefined, unmatchedReference: undefined },
+    numbers,
+    { hyp, ref, referenceLength, codes, pairs: undefined, unmatchedCandidate: undefined, unmatchedReference: undefined },
     bestReferenceIndex,
     referenceScores,
     o.alpha,
@@ -649,7 +574,9 @@ export function meteorScore(
   options?: MeteorOptions,
 ): Score<MeteorDetails> {
   const o = resolveOptions(FN, options)
-  startCall()
+  startMeteorCall()
+  const fast = scoreInKernel(FN, candidate, references, 'references', o)
+  if (fast !== undefined) return fast
   const hyp = preprocess(FN, 'candidate', candidate, o.maxTokens)
   const refs = preprocessReferences(FN, references, o.maxTokens)
   const referenceScores: number[] = []
@@ -667,7 +594,8 @@ export function meteorScore(
       free = 1 - free
     }
   }
-  const details = buildDetails(hyp, refs[best] as Token[], bestAlignment as RawAlignment, best, referenceScores, o)
+  const a = bestAlignment as RawAlignment
+  const details = buildDetails(hyp, refs[best] as Token[], (refs[best] as Token[]).length, codesOf(a, hyp.length), a, best, referenceScores, o)
   return makeScore('METEOR', details.score, signatureFor(o), details)
 }
 
@@ -684,9 +612,13 @@ export function singleMeteorScore(candidate: string | readonly string[], referen
     throw new MetricInputError(fn, 'reference', 'a string or an array of token strings', reference)
   }
   const o = resolveOptions(fn, options)
-  startCall()
+  startMeteorCall()
+  if (typeof reference === 'string') {
+    const fast = scoreInKernel(fn, candidate, reference, 'reference', o)
+    if (fast !== undefined) return fast
+  }
   const hyp = preprocess(fn, 'candidate', candidate, o.maxTokens)
   const ref = preprocess(fn, 'reference', reference, o.maxTokens)
   const a = align(hyp, ref, o, buffersFor(hyp, [ref])[0])
-  return makeScore('METEOR', a.score, signatureFor(o), buildDetails(hyp, ref, a, 0, [a.score], o))
+  return makeScore('METEOR', a.score, signatureFor(o), buildDetails(hyp, ref, ref.length, codesOf(a, hyp.length), a, 0, [a.score], o))
 }

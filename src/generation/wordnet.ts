@@ -460,21 +460,56 @@ function synonymSet(word: string): ReadonlySet<string> {
   return set ?? NO_SYNONYMS
 }
 
-/** Adds the names on synset line `id` (space-separated) to `set`, made on the first name; returns it. */
+/** Adds the names on synset line `id` to `set`, made on the first name; returns it. */
 function addNames(table: PosTable, id: number, set: Set<string> | undefined): Set<string> | undefined {
-  if (id >= table.synsets.count) return set
+  let names = set
+  forEachName(table, id, (text, start, end) => {
+    names ??= new Set<string>()
+    names.add(text.slice(start, end))
+  })
+  return names
+}
+
+/**
+ * A number that names `text.slice(start, end)` among the data's lemma and exception forms (two ranges get the same one
+ * only if their texts are equal), or -1 for a text that is none of them; below {@link wordNetFormEntries}. METEOR's
+ * kernel path compares reference words with synonym names by it, so that the names need no ids of their own.
+ */
+export function wordNetFormEntry(text: string, start = 0, end = text.length): number {
+  return ensureLoaded().forms.findJoined(text, start, end, '')
+}
+
+/** One more than the largest number {@link wordNetFormEntry} gives with the data loaded now. */
+export function wordNetFormEntries(): number {
+  return ensureLoaded().forms.records
+}
+
+/** Calls `visit` with each name on synset line `id` (space-separated) as a range of the lines' text. */
+function forEachName(table: PosTable, id: number, visit: NameVisitor): void {
+  if (id >= table.synsets.count) return
   const { text } = table.synsets
   const end = table.synsets.end(id)
   let from = table.synsets.start(id)
-  if (from === end) return set
-  set ??= new Set<string>()
+  if (from === end) return
   for (;;) {
     const space = text.indexOf(' ', from)
     if (space < 0 || space >= end) {
-      set.add(text.slice(from, end))
-      return set
+      visit(text, from, end)
+      return
     }
-    set.add(text.slice(from, space))
+    visit(text, from, space)
     from = space + 1
   }
+}
+
+/** A name as `text.slice(start, end)`, not sliced. */
+export type NameVisitor = (text: string, start: number, end: number) => void
+
+/**
+ * Calls `visit` with each name of {@link synonyms}(word) (repeats included, in no promised order) without building
+ * the set: METEOR's kernel path interns the names, and most are words it has met, so most are never sliced.
+ */
+export function visitSynonymNames(word: string, visit: NameVisitor): void {
+  const n = synsetLines(word)
+  for (let i = 0; i < n; i++) forEachName(lineTables[i]!, lineIds[i]!, visit)
 }

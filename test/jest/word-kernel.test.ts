@@ -1,15 +1,17 @@
-// The word kernel and the LCS kernel inside Jest's vm context (its own globals and realm): they must compile there,
+// The word, LCS and METEOR kernels inside Jest's vm context (its own globals and realm): they must compile there,
 // Node's Buffer must write into the word kernel's memory (an ArrayBuffer of that realm), and rougeScore and meteorScore
 // must give what they give on their JS paths (a non-ASCII text, or the words given as an array).
 import { lcsIndices, rougeScore } from '../../src/generation/rouge.js'
 import { LcsKernel } from '../../src/generation/lcs-kernel.js'
 import { meteorScore } from '../../src/generation/meteor.js'
+import { MeteorKernel } from '../../src/generation/meteor-kernel.js'
 import { WordKernel } from '../../src/generation/word-kernel.js'
 
-describe('word and LCS kernels under Jest', () => {
+describe('word, LCS and METEOR kernels under Jest', () => {
   it('compile and score as the JS path does', () => {
     expect(WordKernel.create('python-split', () => 0)).not.toBeNull()
     expect(LcsKernel.create()).not.toBeNull()
+    expect(MeteorKernel.create(() => 0, () => [], () => -1)).not.toBeNull()
     const candidate = 'Their big model achieved a BLEU score of 41.0 on the WMT 2014 English-to-German translation task.'
     const reference = 'The big model achieved a BLEU score of 28.4 on the WMT 2014 English-to-German translation task.'
     const viaKernels = rougeScore(candidate, reference, { types: ['rougeL'], stemmer: true }).rougeL!
@@ -21,5 +23,10 @@ describe('word and LCS kernels under Jest', () => {
     const hypothesis = 'It is a guide to action which ensures that the military always obeys the commands of the party.'
     const guide = 'It is a guide to action that ensures that the military will forever heed Party commands.'
     expect(JSON.stringify(meteorScore(hypothesis, [guide]))).toBe(JSON.stringify(meteorScore(hypothesis.split(' '), [guide.split(' ')])))
+    // all three stages (exact, stem: commands/commands, synonym: obeys/heed after stemming) and two references
+    const other = 'It is the guiding principle which guarantees the military forces always being under the command of the Party.'
+    const viaKernel = meteorScore(hypothesis, [guide, other])
+    expect(viaKernel.details.matches.stem + viaKernel.details.matches.synonym).toBeGreaterThan(0)
+    expect(JSON.stringify(viaKernel)).toBe(JSON.stringify(meteorScore(hypothesis.split(' '), [guide.split(' '), other.split(' ')])))
   })
 })

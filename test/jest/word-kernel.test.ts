@@ -11,7 +11,13 @@ describe('word, LCS and METEOR kernels under Jest', () => {
   it('compile and score as the JS path does', () => {
     expect(WordKernel.create('python-split', () => 0)).not.toBeNull()
     expect(LcsKernel.create()).not.toBeNull()
-    expect(MeteorKernel.create(() => 0, () => [], () => -1)).not.toBeNull()
+    expect(
+      MeteorKernel.create(
+        () => 0,
+        () => [],
+        () => -1,
+      ),
+    ).not.toBeNull()
     const candidate = 'Their big model achieved a BLEU score of 41.0 on the WMT 2014 English-to-German translation task.'
     const reference = 'The big model achieved a BLEU score of 28.4 on the WMT 2014 English-to-German translation task.'
     const viaKernels = rougeScore(candidate, reference, { types: ['rougeL'], stemmer: true }).rougeL!

@@ -1,8 +1,9 @@
 /**
  * The WebAssembly path of METEOR's alignment (`meteor-kernel.wat`, assembled into `meteor-kernel-wasm.ts`): one
- * candidate against one reference, as places in meteor.ts's vocabulary (what the word kernel writes). The caller
- * supplies a word's stem and synonyms as places the first time the kernel needs them; the kernel keeps them per
- * place until {@link MeteorKernel.reset} (the vocabulary started over).
+ * candidate against one reference, as places in METEOR's vocabulary (what the word kernel writes; meteor-words.ts).
+ * The caller supplies a word's stem (a place), its synonyms (form entries) and its WordNet form entry the first time
+ * the kernel needs them; the kernel keeps them per place until {@link MeteorKernel.reset} (the vocabulary started
+ * over).
  */
 import { METEOR_KERNEL_WASM } from './meteor-kernel-wasm.js'
 import { compileKernel, instantiateKernel, type WasmMemory } from '../wasm-api.js'
@@ -11,7 +12,8 @@ import { compileKernel, instantiateKernel, type WasmMemory } from '../wasm-api.j
 export const METEOR_KERNEL_MAX_SIDE = (1 << 15) + 1
 
 // the layout: per position (hyp, ref, their stems, codes, nextDown as i32; matched as bytes), the result, then the
-// tables by place (stemOf, synOf, lastOf) and the arena, which move as they grow
+// tables by place (stemOf, synOf, keyOf, lastOf), the list heads by form entry and the arena, which move as they grow
+// (see regions())
 const HYP_AT = 0
 const REF_AT = HYP_AT + 4 * METEOR_KERNEL_MAX_SIDE
 const HYP_STEMS_AT = REF_AT + 4 * METEOR_KERNEL_MAX_SIDE

@@ -26,6 +26,7 @@ const TABLES_AT = MATCHED_AT + METEOR_KERNEL_MAX_SIDE + 3 // rounded up to 4 bel
 const TABLES_START = TABLES_AT - (TABLES_AT % 4)
 
 const FIRST_PLACES = 1 << 12
+const FIRST_ENTRIES = 1 << 12
 const FIRST_ARENA = 1 << 14
 const PAGE = 65536
 
@@ -76,7 +77,11 @@ export class MeteorKernel {
           return s
         },
         synonyms: (place: number): number => this.addList(synonyms(place)),
-        key,
+        key: (place: number): number => {
+          const entry = key(place)
+          this.fit(0, entry + 1, 0)
+          return entry
+        },
       },
     }
     this.exports = instantiateKernel<KernelExports>(module, imports)
@@ -93,12 +98,17 @@ export class MeteorKernel {
 
   /**
    * Aligns the first `hypLength` places of {@link hyp} with the first `refLength` of {@link ref}, every place below
-   * `placeCount` and every form entry below `entryCount` (0 without the synonym stage); returns the matches.
-   * {@link codes} and {@link result} hold the rest until the next call.
+   * `placeCount`; returns the matches. {@link codes} and {@link result} hold the rest until the next call.
    */
-  align(hypLength: number, refLength: number, flags: number, placeCount: number, entryCount: number): number {
-    this.fit(placeCount, entryCount, 0)
-    return this.exports.align(hypLength, refLength, flags)
+  align(hypLength: number, refLength: number, flags: number, placeCount: number): number {
+    this.fit(placeCount, 0, 0)
+    try {
+      return this.exports.align(hypLength, refLength, flags)
+    } catch (error) {
+      // a call out failed (WordNet could not load) mid-stage: list heads may be set
+      this.reset()
+      throw error
+    }
   }
 
   /** Where the candidate's places go; this and the views below are remade when the memory grows. */
@@ -109,18 +119,25 @@ export class MeteorKernel {
   /** Matches by the exact, stem and synonym stages, then the chunks. */
   result!: Int32Array
 
-  /** Forgets every stem, synonym list and form entry (the caller's places start over, or the WordNet data changed). */
+  /**
+   * Forgets every stem, synonym list and form entry (the caller's places start over, or the WordNet data changed) and
+   * clears the list heads.
+   */
   reset(): void {
-    const [stemOf, , , lastOf] = regions(this.places, this.entries, this.arenaSize)
-    this.words.fill(-1, stemOf, lastOf)
+    const [stemOf, , , , , arena] = regions(this.places, this.entries, this.arenaSize)
+    this.words.fill(-1, stemOf, arena)
     this.arenaUsed = 0
   }
 
   /** Writes a synonym list to the arena; returns its index. */
   private addList(list: readonly number[]): number {
-    let top = 0
-    for (const key of list) if (key < 0 && -key > top) top = -key
-    this.fit(top, 0, list.length + 1)
+    let places = 0
+    let entries = 0
+    for (const key of list) {
+      if (key < 0) places = Math.max(places, -key)
+      else entries = Math.max(entries, key + 1)
+    }
+    this.fit(places, entries, list.length + 1)
     const index = this.arenaUsed
     const at = regions(this.places, this.entries, this.arenaSize)[5]! + index
     this.words[at] = list.length
@@ -137,7 +154,9 @@ export class MeteorKernel {
     if (placeCount <= this.places && entryCount <= this.entries && this.arenaUsed + more <= this.arenaSize) return
     let places = this.places
     while (places < placeCount) places *= 2
-    const entries = Math.max(this.entries, entryCount)
+    let entries = this.entries
+    if (entries < entryCount) entries = Math.max(entries, FIRST_ENTRIES)
+    while (entries < entryCount) entries *= 2
     let arenaSize = this.arenaSize
     while (arenaSize < this.arenaUsed + more) arenaSize *= 2
     const from = regions(this.places, this.entries, this.arenaSize)

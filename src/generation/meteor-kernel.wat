@@ -16,7 +16,7 @@
 ;; A word's stem and its synonyms (in an arena) are asked of meteor-words.ts the first time a stage needs them. The synonym
 ;; stage compares words by their WordNet form entry (equal texts, equal entries), so that a synonym name that is a form
 ;; (with WordNet 3.0's data, every name METEOR can meet) needs no place in the vocabulary; a word that is no form is
-;; compared by its place. meteor-words.ts may move the tables while it answers a stem or synonyms call (they grow with the
+;; compared by its place. meteor-words.ts may move the tables while it answers a call (they grow with the
 ;; vocabulary), so every table address is read from its global after such a call.
 (module
   ;; stem(place): the place of the word's Porter stem
@@ -24,7 +24,7 @@
   ;; synonyms(place): the arena index of the word's synonym list: its length, then per name its form entry, or
   ;; -(place + 1) for a name that is no form
   (import "meteor" "synonyms" (func $askSynonyms (param i32) (result i32)))
-  ;; key(place): the word's form entry, or -1 (moves nothing)
+  ;; key(place): the word's form entry, or -1 (the first entries asked may move the tables: the heads by entry grow)
   (import "meteor" "key" (func $askKey (param i32) (result i32)))
   (memory (export "memory") 1)
   ;; per position, set by setup()

@@ -17,7 +17,6 @@ import { LazyMeteorDetails, type MeteorAlignment, type MeteorDetails, type Meteo
 import { STEM_STAGE, SYNONYM_STAGE } from './meteor-kernel.js'
 import { alignKernel, intern, splitKernel, splitLowerAscii, startMeteorCall, stemOf, synonymsOf, vocabularyFirstId, vocabularyPlaces, type Token } from './meteor-words.js'
 import type { WordKernel } from './word-kernel.js'
-import { wordNetFormEntries } from './wordnet.js'
 
 export interface MeteorOptions {
   /** Weight of precision against recall in the harmonic mean. @default 0.9 */
@@ -149,7 +148,7 @@ function scoreInKernel(fn: string, candidate: unknown, references: unknown, name
     const R = words.tokens(text, 0)
     if (R < 0) return undefined
     copyPlaces(words.out, align.ref, R)
-    const m = align.align(H, R, flags, vocabularyPlaces(), o.synonyms ? wordNetFormEntries() : 0)
+    const m = align.align(H, R, flags, vocabularyPlaces())
     const r = align.result
     const numbers = meteorNumbers(m, H, R, r[3]!, [r[0]!, r[1]!, r[2]!], o)
     referenceScores.push(numbers.score)

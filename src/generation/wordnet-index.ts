@@ -25,8 +25,6 @@ export class FormIndex {
   readonly columns: number
   /** Number of distinct keys. */
   readonly size: number
-  /** Number of lines over all columns: every entry is below it. */
-  readonly records: number
   private readonly texts: readonly string[]
   /**
    * Every line of every column is a record: column c's line k is record `firstRecord[c] + k`, up to
@@ -69,7 +67,6 @@ export class FormIndex {
     let size = 16
     while (2 * size < 3 * records) size *= 2
     this.columns = tables.length
-    this.records = records
     this.texts = tables.map((table) => table.lines.text)
     this.firstRecord = firstRecord
     this.endRecord = endRecord

@@ -472,16 +472,11 @@ function addNames(table: PosTable, id: number, set: Set<string> | undefined): Se
 
 /**
  * A number that names `text.slice(start, end)` among the data's lemma and exception forms (two ranges get the same one
- * only if their texts are equal), or -1 for a text that is none of them; below {@link wordNetFormEntries}. METEOR's
- * kernel path compares reference words with synonym names by it, so that the names need no ids of their own.
+ * only if their texts are equal), or -1 for a text that is none of them. METEOR's kernel path compares reference
+ * words with synonym names by it, so that the names need no ids of their own.
  */
 export function wordNetFormEntry(text: string, start = 0, end = text.length): number {
   return ensureLoaded().forms.findJoined(text, start, end, '')
-}
-
-/** One more than the largest number {@link wordNetFormEntry} gives with the data loaded now. */
-export function wordNetFormEntries(): number {
-  return ensureLoaded().forms.records
 }
 
 /** Calls `visit` with each name on synset line `id` (space-separated) as a range of the lines' text. */

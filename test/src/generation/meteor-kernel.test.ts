@@ -81,7 +81,7 @@ function kernelWith(stems: Map<string, string>, synonymMap: Map<string, string[]
   const align = (hyp: readonly string[], ref: readonly string[], flags: number) => {
     hyp.forEach((word, i) => (kernel.hyp[i] = place(word)))
     ref.forEach((word, j) => (kernel.ref[j] = place(word)))
-    const m = kernel.align(hyp.length, ref.length, flags, words.length, forms.length)
+    const m = kernel.align(hyp.length, ref.length, flags, words.length)
     return { m, codes: Array.from(kernel.codes.subarray(0, hyp.length)), result: Array.from(kernel.result) }
   }
   // what NLTK's loops give with the same stems and synonyms
@@ -130,6 +130,23 @@ describe('METEOR kernel', () => {
       expect(got.result.slice(0, 3)).toEqual(byStage)
       expect(got.m).toBe(byStage[0]! + byStage[1]! + byStage[2]!)
     }
+  })
+
+  it('forgets a stage left half done by a call out that threw, and aligns the next pair right', () => {
+    const synonymMap = new Map([['c', ['ab']]])
+    const failing = new Map<string, string[]>()
+    Object.defineProperty(failing, 'get', {
+      value: (word: string) => {
+        if (word === 'boom') throw new Error('no data')
+        return synonymMap.get(word)
+      },
+    })
+    const { align, expected } = kernelWith(new Map(), failing, ['ab', 'c'])
+    // the reference words are listed by the synonym stage before the candidate word's synonyms are asked
+    expect(() => align(['boom'], ['ab', 'c', 'x'], SYNONYM_STAGE)).toThrow('no data')
+    expect(align(['x', 'x'], ['ab', 'c', 'x'], SYNONYM_STAGE).codes).toEqual([-1, 4 * 2 + 1])
+    expect(align(['c', 'ab'], ['ab', 'c', 'x'], SYNONYM_STAGE).codes).toEqual(expected(['c', 'ab'], ['ab', 'c', 'x'], SYNONYM_STAGE))
+    expect(align(['c'], ['x', 'ab'], SYNONYM_STAGE).codes).toEqual([4 * 1 + 3])
   })
 
   it('asks for a stem or a synonym list once per word, and keeps them as its tables grow mid-call', () => {
@@ -193,6 +210,19 @@ describe('meteorScore on the kernel path', () => {
   it('singleMeteorScore takes the same path and agrees', () => {
     const c = golden[0]!
     expect(JSON.stringify(singleMeteorScore(c.hypothesis, c.references[0]!))).toBe(JSON.stringify(singleMeteorScore(split(c.hypothesis), split(c.references[0]!))))
+  })
+
+  it('reads WordNet only when the synonym stage runs, as the JS path does', () => {
+    setWordNetDataPath('/nonexistent/wordnet.json.gz')
+    try {
+      // every word aligned exactly: no synonym stage, so no data needed on either path
+      expect(meteorScore('the cat sat', 'the cat sat').value).toBe(meteorScore(['the', 'cat', 'sat'], [['the', 'cat', 'sat']]).value)
+      expect(() => meteorScore('fast', 'quick')).toThrow(/nonexistent/)
+      expect(() => meteorScore(['fast'], [['quick']])).toThrow(/nonexistent/)
+    } finally {
+      setWordNetDataPath(undefined)
+    }
+    expect(meteorScore('fast', 'quick').details.matches.synonym).toBe(1)
   })
 
   it('starts over with the WordNet data and still agrees', () => {

@@ -502,7 +502,8 @@ export type NameVisitor = (text: string, start: number, end: number) => void
 
 /**
  * Calls `visit` with each name of {@link synonyms}(word) (repeats included, in no promised order) without building
- * the set: METEOR's kernel path interns the names, and most are words it has met, so most are never sliced.
+ * the set: METEOR's kernel path looks each name up by {@link wordNetFormEntry}, so a name that is a form is never
+ * sliced.
  */
 export function visitSynonymNames(word: string, visit: NameVisitor): void {
   const n = synsetLines(word)

@@ -1,4 +1,4 @@
-// The word, LCS and METEOR kernels inside Jest's vm context (its own globals and realm): they must compile there,
+// The word, LCS, METEOR and Porter kernels inside Jest's vm context (its own globals and realm): they must compile there,
 // Node's Buffer must write into the word kernel's memory (an ArrayBuffer of that realm), and rougeScore and meteorScore
 // must give what they give on their JS paths (a non-ASCII text, or the words given as an array).
 import { lcsIndices, rougeScore } from '../../src/generation/rouge.js'
@@ -6,8 +6,10 @@ import { LcsKernel } from '../../src/generation/lcs-kernel.js'
 import { meteorScore } from '../../src/generation/meteor.js'
 import { MeteorKernel } from '../../src/generation/meteor-kernel.js'
 import { WordKernel } from '../../src/generation/word-kernel.js'
+import { porterStepsNltkJs } from '../../src/generation/stemmers/porter.js'
+import { PorterKernel } from '../../src/generation/stemmers/porter-kernel.js'
 
-describe('word, LCS and METEOR kernels under Jest', () => {
+describe('word, LCS, METEOR and Porter kernels under Jest', () => {
   it('compile and score as the JS path does', () => {
     expect(WordKernel.create('python-split', () => 0)).not.toBeNull()
     expect(LcsKernel.create()).not.toBeNull()
@@ -34,5 +36,13 @@ describe('word, LCS and METEOR kernels under Jest', () => {
     const viaKernel = meteorScore(hypothesis, [guide, other])
     expect(viaKernel.details.matches.stem + viaKernel.details.matches.synonym).toBeGreaterThan(0)
     expect(JSON.stringify(viaKernel)).toBe(JSON.stringify(meteorScore(hypothesis.split(' '), [guide.split(' '), other.split(' ')])))
+  })
+
+  it('Porter: compiles, and its typed array of this realm writes into the kernel memory', () => {
+    const porter = PorterKernel.create()!
+    expect(porter).not.toBeNull()
+    for (const word of ['relational', 'generalizations', 'hopping', 'ties', 'cat', 'a*ding', 'conditionally', 'skies']) {
+      expect(porter.stem(word)).toBe(porterStepsNltkJs(word))
+    }
   })
 })

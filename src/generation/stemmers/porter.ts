@@ -2,6 +2,7 @@ import { MetricInputError } from '../../errors.js'
 import { keysOf } from '../../option-keys.js'
 import { checkOptionKeys } from '../../options.js'
 import { isLowerAscii, pyLower } from '../../text/python-lower.js'
+import { PORTER_KERNEL_MAX_UNITS, PorterKernel } from './porter-kernel.js'
 
 /**
  * Which of NLTK 3.8's three Porter variants to run:
@@ -92,7 +93,21 @@ export function porterStemNltkUncached(word: string): string {
   if (!isLowerAscii(word)) return stemUncached(word, 'nltk', true)
   const irregular = IRREGULAR_FORMS.get(word)
   if (irregular !== undefined) return irregular
-  return word.length <= 2 ? word : runSteps(word, RULES.nltk)
+  return word.length <= 2 ? word : nltkSteps(word)
+}
+
+/** The WebAssembly steps (NLTK mode), created on first use; null where the runtime has no WebAssembly. */
+let kernel: PorterKernel | null | undefined
+
+/** NLTK-mode steps 1a–5b of a lower-case ASCII word of three or more letters (what runSteps does with it). */
+function nltkSteps(word: string): string {
+  if (kernel === undefined) kernel = PorterKernel.create()
+  return kernel !== null && word.length <= PORTER_KERNEL_MAX_UNITS ? kernel.stem(word) : runSteps(word, RULES.nltk)
+}
+
+/** NLTK-mode steps 1a–5b in JS, whatever the runtime: what porter-kernel.test.ts holds the kernel to. */
+export function porterStepsNltkJs(word: string): string {
+  return runSteps(word, RULES.nltk)
 }
 
 const CACHE_LIMIT = 100_000
@@ -125,6 +140,7 @@ function stemUncached(word: string, mode: PorterMode, lowercase: boolean): strin
   }
   const lower = lowercase ? pyLower(word) : word
   if (mode !== 'original' && codePointLength(word) <= 2) return lower
+  if (mode === 'nltk' && isLowerAscii(lower)) return nltkSteps(lower)
   if (!hasSurrogate(lower)) return runSteps(lower, RULES[mode])
   return withAstralPlaceholders(lower, (w) => runSteps(w, RULES[mode]))
 }

@@ -8,6 +8,7 @@ export const KERNELS = [
   { wat: 'src/generation/lcs-kernel.wat', ts: 'src/generation/lcs-kernel-wasm.ts', constant: 'LCS_KERNEL_WASM' },
   { wat: 'src/generation/word-kernel.wat', ts: 'src/generation/word-kernel-wasm.ts', constant: 'WORD_KERNEL_WASM' },
   { wat: 'src/generation/meteor-kernel.wat', ts: 'src/generation/meteor-kernel-wasm.ts', constant: 'METEOR_KERNEL_WASM' },
+  { wat: 'src/generation/wordnet-kernel.wat', ts: 'src/generation/wordnet-kernel-wasm.ts', constant: 'WORDNET_KERNEL_WASM' },
   { wat: 'src/generation/stemmers/porter-kernel.wat', ts: 'src/generation/stemmers/porter-kernel-wasm.ts', constant: 'PORTER_KERNEL_WASM' },
 ]
 

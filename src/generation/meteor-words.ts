@@ -9,7 +9,7 @@ import { MeteorKernel } from './meteor-kernel.js'
 import { porterStemNltkUncached } from './stemmers/porter.js'
 import { asciiLower, HASH_SEED, hashStep, hashText, TokenTable } from './token-table.js'
 import { WordKernel } from './word-kernel.js'
-import { synonymsUncached, visitSynonymNames, wordNetFormEntry, wordNetGeneration } from './wordnet.js'
+import { synonymsUncached, visitSynonymNames, wordNetFormEntry, wordNetGeneration, wordNetKernel } from './wordnet.js'
 
 /**
  * A lower-cased token, interned so that the matching loops compare integers and each distinct word
@@ -170,16 +170,22 @@ function stemPlace(place: number): number {
   return stemOf(vocabulary.at(place)).id - vocabulary.firstId
 }
 
+// A word's form entry and its synonyms' are asked of WordNet's kernel first: it gives the JS lookup's entries, and
+// hands back what it does not take (see wordnet-kernel.ts).
+
 function formEntry(place: number): number {
-  return wordNetFormEntry(vocabulary.at(place).text)
+  const text = vocabulary.at(place).text
+  return wordNetKernel()?.formEntry(text) ?? wordNetFormEntry(text)
 }
 
 // synonymKeys' output, reused (the kernel copies it)
 const nameKeys: number[] = []
 
 function synonymKeys(place: number): number[] {
+  const text = vocabulary.at(place).text
+  if (wordNetKernel()?.synonymKeys(text, nameKeys) === true) return nameKeys
   nameKeys.length = 0
-  visitSynonymNames(vocabulary.at(place).text, addNameKey)
+  visitSynonymNames(text, addNameKey)
   return nameKeys
 }
 

@@ -16,6 +16,19 @@ export interface IndexedTable {
   readonly keyEndsAtSpace: boolean
 }
 
+/** {@link FormIndex.layout}: see the fields of the same names. */
+export interface FormIndexLayout {
+  readonly slots: Int32Array
+  readonly mask: number
+  readonly entryMask: number
+  readonly column: Uint8Array
+  readonly keyStart: Int32Array
+  readonly keyLength: Int32Array
+  readonly next: Int32Array
+  readonly firstRecord: Int32Array
+  readonly endRecord: Int32Array
+}
+
 // Keys are hashed with token-table.ts's FNV-1a written out where it is used (not a hashStep call per
 // code unit): the call is what costs most while the code still runs unoptimised, which is when a fresh
 // process does its lookups.
@@ -85,6 +98,12 @@ export class FormIndex {
       hashKeys(text, text.length, tables[c]!.keyEndsAtSpace ? SPACE : NO_UNIT, firstRecord[c]!, hashes, this.keyStart, this.keyLength)
     }
     this.size = this.insertRecords(hashes)
+  }
+
+  /** The index's arrays, read-only, for wordnet-kernel.ts to copy (its lookups then give the same entries). */
+  layout(): FormIndexLayout {
+    const { slots, mask, entryMask, column, keyStart, keyLength, next, firstRecord, endRecord } = this
+    return { slots, mask, entryMask, column, keyStart, keyLength, next, firstRecord, endRecord }
   }
 
   /** The entry of `key`, or −1. */

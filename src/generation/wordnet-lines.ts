@@ -32,6 +32,11 @@ export class Lines {
     this.count = count
   }
 
+  /** Where each line begins, then `text.length + 1` (read-only; wordnet-kernel.ts copies it). */
+  get lineStarts(): Int32Array {
+    return this.starts
+  }
+
   /** Where line `k` begins in {@link text}. */
   start(k: number): number {
     return this.starts[k]!

@@ -13,6 +13,7 @@ import { MetricInputError } from '../errors.js'
 import { pyLower } from '../text/python-lower.js'
 import { resolvePackageDataFile } from './data-path.js'
 import { FormIndex } from './wordnet-index.js'
+import { WordNetKernel } from './wordnet-kernel.js'
 import { Lines } from './wordnet-lines.js'
 
 /** NLTK's part-of-speech letters, in `POS_LIST` order: noun, verb, adjective (satellites included), adverb. */
@@ -95,6 +96,8 @@ export function setWordNetDataPath(path: string | undefined): void {
   }
   explicitPath = path
   data = undefined
+  kernel = null
+  kernelData = undefined
   generation++
   synonymCache.clear()
 }
@@ -477,6 +480,24 @@ function addNames(table: PosTable, id: number, set: Set<string> | undefined): Se
  */
 export function wordNetFormEntry(text: string, start = 0, end = text.length): number {
   return ensureLoaded().forms.findJoined(text, start, end, '')
+}
+
+// the kernel over the data loaded now (made on first use, again after a reload)
+let kernel: WordNetKernel | null = null
+let kernelData: WordNetData | undefined
+
+/**
+ * The WebAssembly lookup over the loaded data (loading it if need be), or null where the runtime has no WebAssembly
+ * or the data is not ASCII. METEOR's kernel path asks it before {@link visitSynonymNames} and {@link wordNetFormEntry},
+ * which give the same entries.
+ */
+export function wordNetKernel(): WordNetKernel | null {
+  const loaded = ensureLoaded()
+  if (kernelData !== loaded) {
+    kernel = WordNetKernel.create(loaded.byPos, loaded.forms.layout())
+    kernelData = loaded
+  }
+  return kernel
 }
 
 /** Calls `visit` with each name on synset line `id` (space-separated) as a range of the lines' text. */

@@ -1,4 +1,4 @@
-// The word, LCS, METEOR and Porter kernels inside Jest's vm context (its own globals and realm): they must compile there,
+// The word, LCS, METEOR, Porter and WordNet kernels inside Jest's vm context (its own globals and realm): they must compile there,
 // Node's Buffer must write into the word kernel's memory (an ArrayBuffer of that realm), and rougeScore and meteorScore
 // must give what they give on their JS paths (a non-ASCII text, or the words given as an array).
 import { lcsIndices, rougeScore } from '../../src/generation/rouge.js'
@@ -8,8 +8,9 @@ import { MeteorKernel } from '../../src/generation/meteor-kernel.js'
 import { WordKernel } from '../../src/generation/word-kernel.js'
 import { porterStepsNltkJs } from '../../src/generation/stemmers/porter.js'
 import { PorterKernel } from '../../src/generation/stemmers/porter-kernel.js'
+import { visitSynonymNames, wordNetFormEntry, wordNetKernel } from '../../src/generation/wordnet.js'
 
-describe('word, LCS, METEOR and Porter kernels under Jest', () => {
+describe('word, LCS, METEOR, Porter and WordNet kernels under Jest', () => {
   it('compile and score as the JS path does', () => {
     expect(WordKernel.create('python-split', () => 0)).not.toBeNull()
     expect(LcsKernel.create()).not.toBeNull()
@@ -43,6 +44,21 @@ describe('word, LCS, METEOR and Porter kernels under Jest', () => {
     expect(porter).not.toBeNull()
     for (const word of ['relational', 'generalizations', 'hopping', 'ties', 'cat', 'a*ding', 'conditionally', 'skies']) {
       expect(porter.stem(word)).toBe(porterStepsNltkJs(word))
+    }
+  })
+
+  it("WordNet: compiles over the loaded data and gives the JS lookup's keys", () => {
+    const wordnet = wordNetKernel()!
+    expect(wordnet).not.toBeNull()
+    for (const word of ['obey', 'heed', 'command', 'geese', 'running', 'better', 'larg']) {
+      const expected: number[] = []
+      visitSynonymNames(word, (text, start, end) => {
+        if (!/[A-Z]/.test(text.slice(start, end))) expected.push(wordNetFormEntry(text, start, end))
+      })
+      const keys: number[] = []
+      expect(wordnet.synonymKeys(word, keys)).toBe(true)
+      expect(keys).toEqual(expected)
+      expect(wordnet.formEntry(word)).toBe(wordNetFormEntry(word))
     }
   })
 })

@@ -11,7 +11,7 @@
   (memory (export "memory") 1)
 
   ;; The layout wordnet-kernel.ts writes (i32 addresses and numbers):
-  ;;   0 slots, 4 mask, 8 entry mask, 12 column (u8 per record), 16 key start, 20 key length, 24 next record + 1
+  ;;   0 slots, 4 mask, 8 entry mask, 12 keys (per record: its key's address here, its length), 24 next record + 1
   ;;   32 + 4c: column c's text (c < 4: part of speech c's lemmas; c ≥ 4: part of speech c - 4's exceptions)
   ;;   64 + 4c: column c's first record; 96 + 4c: its end
   ;;   128 + 16p: part of speech p's lemma-synsets text, + 4 its line starts, + 8 its synsets text, + 12 their starts
@@ -55,7 +55,7 @@
   ;; high bits beside the entry), or -1.
   (func $find (param $a i32) (param $n i32) (result i32)
     (local $h i32) (local $i i32) (local $slot i32) (local $value i32) (local $entryMask i32) (local $tag i32)
-    (local $entry i32) (local $key i32) (local $k i32) (local $mask i32) (local $slots i32)
+    (local $entry i32) (local $key i32) (local $k i32) (local $mask i32) (local $slots i32) (local $keys i32) (local $record i32)
     (local.set $h (i32.const 0x811c9dc5))
     (block $hashed
       (loop $bytes
@@ -66,6 +66,7 @@
     (local.set $entryMask (i32.load (i32.const 8)))
     (local.set $mask (i32.load (i32.const 4)))
     (local.set $slots (i32.load (i32.const 0)))
+    (local.set $keys (i32.load (i32.const 12)))
     (local.set $tag (i32.and (local.get $h) (i32.xor (local.get $entryMask) (i32.const -1))))
     (local.set $slot (i32.and (local.get $h) (local.get $mask)))
     (loop $probe
@@ -74,13 +75,11 @@
       (if (i32.eq (i32.and (local.get $value) (i32.xor (local.get $entryMask) (i32.const -1))) (local.get $tag))
         (then
           (local.set $entry (i32.sub (i32.and (local.get $value) (local.get $entryMask)) (i32.const 1)))
-          (if (i32.eq (i32.load (i32.add (i32.load (i32.const 20)) (i32.shl (local.get $entry) (i32.const 2)))) (local.get $n))
+          ;; the entry's record: where its key is, and its length (one cache line for both)
+          (local.set $record (i32.add (local.get $keys) (i32.shl (local.get $entry) (i32.const 3))))
+          (if (i32.eq (i32.load offset=4 (local.get $record)) (local.get $n))
             (then
-              (local.set $key
-                (i32.add
-                  (i32.load (i32.add (i32.const 32)
-                                       (i32.shl (i32.load8_u (i32.add (i32.load (i32.const 12)) (local.get $entry))) (i32.const 2))))
-                  (i32.load (i32.add (i32.load (i32.const 16)) (i32.shl (local.get $entry) (i32.const 2))))))
+              (local.set $key (i32.load (local.get $record)))
               (local.set $k (i32.const 0))
               (block $differ
                 (loop $compare

@@ -8,7 +8,7 @@
 (module
   (memory (export "memory") 1)
 
-  ;; the word: positions 0 … n-1 of the word are bytes $word … $word + n - 1 ($at reads them with $word as its offset)
+  ;; the word: positions 0 … n-1 of the word are bytes $word … $word + n - 1 (the loads of a letter use $word as their offset)
   (global $word i32 (i32.const 1024))
   (global $n (mut i32) (i32.const 0))
   ;; how many of the word's first letters no rule has rewritten or cut: the stem is the word's first $kept letters
@@ -46,9 +46,6 @@
     "\03ant\00\02" "\05ement\00\02" "\04ment\00\02" "\03ent\00\02" "\03ion\00\03" "\02ou\00\02" "\03ism\00\02"
     "\03ate\00\02" "\03iti\00\02" "\03ous\00\02" "\03ive\00\02" "\03ize\00\02" "\00")
 
-  (func $at (param $i i32) (result i32)
-    (i32.load8_u offset=1024 (local.get $i)))
-
   ;; a, e, i, o, u: bits 0, 4, 8, 14 and 20 of the mask, counted from 'a'
   (func $isAeiou (param $c i32) (result i32)
     (local.set $c (i32.sub (local.get $c) (i32.const 97)))
@@ -59,20 +56,20 @@
   ;; alternates along a run of y's, starting from the letter before the run.
   (func $cons (param $i i32) (result i32)
     (local $c i32) (local $j i32) (local $first i32)
-    (local.set $c (call $at (local.get $i)))
+    (local.set $c (i32.load8_u offset=1024 (local.get $i)))
     (if (call $isAeiou (local.get $c)) (then (return (i32.const 0))))
     (if (i32.ne (local.get $c) (i32.const 121)) (then (return (i32.const 1))))
     (local.set $j (local.get $i))
     (block $run
       (loop $back
         (br_if $run (i32.eqz (local.get $j)))
-        (br_if $run (i32.ne (call $at (i32.sub (local.get $j) (i32.const 1))) (i32.const 121)))
+        (br_if $run (i32.ne (i32.load8_u offset=1024 (i32.sub (local.get $j) (i32.const 1))) (i32.const 121)))
         (local.set $j (i32.sub (local.get $j) (i32.const 1)))
         (br $back)))
     (local.set $first
       (if (result i32) (i32.eqz (local.get $j))
         (then (i32.const 1))
-        (else (call $isAeiou (call $at (i32.sub (local.get $j) (i32.const 1)))))))
+        (else (call $isAeiou (i32.load8_u offset=1024 (i32.sub (local.get $j) (i32.const 1)))))))
     (if (result i32) (i32.and (i32.sub (local.get $i) (local.get $j)) (i32.const 1))
       (then (i32.eqz (local.get $first)))
       (else (local.get $first))))
@@ -84,9 +81,11 @@
     (block $done
       (loop $letters
         (br_if $done (i32.ge_s (local.get $i) (local.get $len)))
-        (local.set $c (call $at (local.get $i)))
+        (local.set $c (i32.load8_u offset=1024 (local.get $i)))
+        ;; $isAeiou written out: this loop runs for every condition a rule tests
         (local.set $consonant
-          (if (result i32) (call $isAeiou (local.get $c))
+          (if (result i32) (i32.and (i32.lt_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 21))
+                                    (i32.shr_u (i32.const 0x104111) (i32.sub (local.get $c) (i32.const 97))))
             (then (i32.const 0))
             (else
               (if (result i32) (i32.eq (local.get $c) (i32.const 121))
@@ -117,7 +116,7 @@
     (block $done
       (loop $bytes
         (br_if $done (i32.ge_u (local.get $k) (local.get $sl)))
-        (if (i32.ne (call $at (i32.add (local.get $from) (local.get $k))) (i32.load8_u (i32.add (local.get $s) (local.get $k))))
+        (if (i32.ne (i32.load8_u offset=1024 (i32.add (local.get $from) (local.get $k))) (i32.load8_u (i32.add (local.get $s) (local.get $k))))
           (then (return (i32.const 0))))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $bytes)))
@@ -128,7 +127,7 @@
       (then (i32.const 0))
       (else
         (i32.and
-          (i32.eq (call $at (i32.sub (local.get $len) (i32.const 1))) (call $at (i32.sub (local.get $len) (i32.const 2))))
+          (i32.eq (i32.load8_u offset=1024 (i32.sub (local.get $len) (i32.const 1))) (i32.load8_u offset=1024 (i32.sub (local.get $len) (i32.const 2))))
           (call $cons (i32.sub (local.get $len) (i32.const 1)))))))
 
   ;; *o: consonant-vowel-consonant, the last not w, x or y; NLTK also takes a 2-letter vowel-consonant
@@ -136,7 +135,7 @@
     (local $last i32)
     (if (i32.ge_s (local.get $len) (i32.const 3))
       (then
-        (local.set $last (call $at (i32.sub (local.get $len) (i32.const 1))))
+        (local.set $last (i32.load8_u offset=1024 (i32.sub (local.get $len) (i32.const 1))))
         (if (i32.and
               (i32.and (call $cons (i32.sub (local.get $len) (i32.const 3)))
                        (i32.eqz (call $cons (i32.sub (local.get $len) (i32.const 2)))))
@@ -158,7 +157,7 @@
       (then
         (if (i32.le_s (call $measure (local.get $len)) (i32.const 1)) (then (return (i32.const 0))))
         ;; m > 1 implies a stem of at least 4 letters
-        (local.set $last (call $at (i32.sub (local.get $len) (i32.const 1))))
+        (local.set $last (i32.load8_u offset=1024 (i32.sub (local.get $len) (i32.const 1))))
         (return (i32.or (i32.eq (local.get $last) (i32.const 115)) (i32.eq (local.get $last) (i32.const 116))))))
     (if (i32.eq (local.get $c) (i32.const 4))
       (then (return (i32.gt_s (call $measure (i32.add (local.get $len) (i32.const 1))) (i32.const 0)))))
@@ -169,7 +168,7 @@
   (func $apply (param $t i32)
     (local $sl i32) (local $rl i32) (local $stem i32) (local $last i32)
     (if (i32.eqz (global.get $n)) (then (return)))
-    (local.set $last (call $at (i32.sub (global.get $n) (i32.const 1))))
+    (local.set $last (i32.load8_u offset=1024 (i32.sub (global.get $n) (i32.const 1))))
     (block $done
       (loop $rules
         (local.set $sl (i32.load8_u (local.get $t)))
@@ -244,7 +243,7 @@
     (if (call $endsDoubleConsonant (local.get $s))
       (then
         ;; l, s, z stay doubled
-        (local.set $last (call $at (i32.sub (local.get $s) (i32.const 1))))
+        (local.set $last (i32.load8_u offset=1024 (i32.sub (local.get $s) (i32.const 1))))
         (call $setLength
           (select (local.get $s) (i32.sub (local.get $s) (i32.const 1))
                   (i32.or (i32.eq (local.get $last) (i32.const 108))
@@ -276,7 +275,7 @@
     (local $n i32) (local $m i32)
     (local.set $n (global.get $n))
     (if (i32.eqz (local.get $n)) (then (return)))
-    (if (i32.ne (call $at (i32.sub (local.get $n) (i32.const 1))) (i32.const 101)) (then (return)))
+    (if (i32.ne (i32.load8_u offset=1024 (i32.sub (local.get $n) (i32.const 1))) (i32.const 101)) (then (return)))
     (local.set $m (call $measure (i32.sub (local.get $n) (i32.const 1))))
     (if (i32.or (i32.gt_s (local.get $m) (i32.const 1))
                 (i32.and (i32.eq (local.get $m) (i32.const 1)) (i32.eqz (call $endsCvc (i32.sub (local.get $n) (i32.const 1))))))

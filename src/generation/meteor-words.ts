@@ -85,7 +85,12 @@ export function intern(text: string): Token {
 }
 
 export function stemOf(token: Token): Token {
-  return (token.stem ??= intern(porterStemNltkUncached(token.text)))
+  if (token.stem === undefined) {
+    const stem = porterStemNltkUncached(token.text)
+    // many words are their own stem: no lookup for those (the vocabulary's token for the text is this one)
+    token.stem = stem === token.text ? token : intern(stem)
+  }
+  return token.stem
 }
 
 export function synonymsOf(token: Token): ReadonlySet<string> {

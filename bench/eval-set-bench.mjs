@@ -16,6 +16,7 @@
 //   node bench/eval-set-bench.mjs [--reps 9] [--cases 1000]
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { median } from './median.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -38,11 +39,6 @@ async function loadCore() {
   })
   const code = result.outputFiles[0].text
   return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 
 function timeMs(fn) {

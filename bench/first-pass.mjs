@@ -35,6 +35,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, w
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { median } from './median.mjs'
 import { writePairs } from './side-by-side.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -248,7 +249,6 @@ function wordnetFolder(dir) {
 
 // ---------------------------------------------------------------- running
 const load = () => loadavg()[0]
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 function runSide(cmd, args, env) {
   const loadBefore = load()

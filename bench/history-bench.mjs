@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { openHistory } from '../dist/src/history/public.js'
 import { buildReport } from '../dist/src/report/public.js'
+import { median } from './median.mjs'
 
 const args = process.argv.slice(2)
 const text = (name) => {
@@ -72,7 +73,6 @@ function report(seed, cases) {
 const given = text('target')
 const dir = given === undefined ? mkdtempSync(join(tmpdir(), 'rag-history-bench-')) : undefined
 const target = given ?? join(dir, 'history.sqlite')
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`
 const fileSize = (path) => {
   try {

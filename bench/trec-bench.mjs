@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { DATA_DIR, generate, WORKLOADS } from './gen-trec.mjs'
+import { median } from './median.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const MEASURES = ['-m', 'ndcg_cut.10', '-m', 'recip_rank', '-m', 'P.10', '-m', 'recall.100', '-m', 'map']
@@ -70,8 +71,6 @@ process.exitCode = code;`
   const m = /USAGE (\d+) ([\d.]+)/.exec(r.stderr)
   return { wall, cpu: Number(m[2]), rssMb: Number(m[1]) / 1024, stdout: r.stdout }
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const json = process.argv.includes('--json')
 const log = json ? (...a) => console.error(...a) : (...a) => console.log(...a)

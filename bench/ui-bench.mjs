@@ -24,6 +24,7 @@ import { chromium } from 'playwright-core'
 import { openHistory } from '../dist/src/history/public.js'
 import { buildReport } from '../dist/src/report/public.js'
 import { buildUi } from '../scripts/build-ui.mjs'
+import { median } from './median.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
@@ -78,7 +79,6 @@ function report(seed, cases) {
   return buildReport(assertions, { runner: 'vitest', createdAt: new Date(Date.UTC(2026, 0, 1) + seed * 60_000) })
 }
 
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]
 const ms = (n) => `${Math.round(n)} ms`
 const dir = given === undefined ? mkdtempSync(join(tmpdir(), 'rag-ui-bench-')) : undefined
 const path = given ?? join(dir, 'history.sqlite')

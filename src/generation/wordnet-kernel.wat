@@ -176,7 +176,7 @@
         (local.set $cut (i32.sub (local.get $len) (local.get $oldLength)))
         (if (i32.ge_s (local.get $cut) (i32.const 0))
           (then
-            (if (call $endsWith (local.get $cut) (i32.add (local.get $rule) (i32.const 1)) (local.get $oldLength))
+            (if (call $same (i32.add (global.get $word) (local.get $cut)) (i32.add (local.get $rule) (i32.const 1)) (local.get $oldLength))
               (then
                 ;; the word's head + the rule's ending
                 (memory.copy (global.get $scratch) (global.get $word) (local.get $cut))
@@ -309,18 +309,6 @@
       (loop $bytes
         (if (i32.ge_u (local.get $k) (local.get $n)) (then (return (i32.const 1))))
         (br_if $differ (i32.ne (i32.load8_u (i32.add (local.get $a) (local.get $k))) (i32.load8_u (i32.add (local.get $b) (local.get $k)))))
-        (local.set $k (i32.add (local.get $k) (i32.const 1)))
-        (br $bytes)))
-    (i32.const 0))
-
-  ;; whether the word's bytes from `at` on are the n bytes at s (the word ends at at + n)
-  (func $endsWith (param $at i32) (param $s i32) (param $n i32) (result i32)
-    (local $k i32)
-    (block $differ
-      (loop $bytes
-        (if (i32.ge_u (local.get $k) (local.get $n)) (then (return (i32.const 1))))
-        (br_if $differ (i32.ne (i32.load8_u (i32.add (global.get $word) (i32.add (local.get $at) (local.get $k))))
-                               (i32.load8_u (i32.add (local.get $s) (local.get $k)))))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $bytes)))
     (i32.const 0))
